@@ -1,0 +1,21 @@
+package io.durablebatch.deployment;
+
+import io.durablebatch.runtime.DurableBatchBuildTimeConfig;
+import io.durablebatch.runtime.health.RepositoryHealthCheck;
+import io.quarkus.deployment.Capabilities;
+import io.quarkus.deployment.Capability;
+import io.quarkus.deployment.annotations.BuildProducer;
+import io.quarkus.deployment.annotations.BuildStep;
+import io.quarkus.smallrye.health.deployment.spi.HealthBuildItem;
+
+/** Publishes the repository's readiness check when the application has SmallRye Health. */
+class DurableBatchHealthProcessor {
+
+    @BuildStep
+    void readinessCheck(Capabilities capabilities, DurableBatchBuildTimeConfig config,
+            BuildProducer<HealthBuildItem> healthChecks) {
+        if (capabilities.isPresent(Capability.SMALLRYE_HEALTH)) {
+            healthChecks.produce(new HealthBuildItem(RepositoryHealthCheck.class.getName(), config.health().enabled()));
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package io.durablebatch.deployment;
+
+import java.util.List;
+
+import io.agroal.api.AgroalDataSource;
+import io.durablebatch.repository.JobRepository;
+import io.durablebatch.runtime.repository.DefinitionUpgradeStore;
+import io.durablebatch.runtime.repository.JobExecutionStore;
+import io.durablebatch.runtime.repository.JobInstanceStore;
+import io.durablebatch.runtime.repository.PostgresJobRepository;
+import io.durablebatch.runtime.repository.RecoveryStore;
+import io.durablebatch.runtime.repository.RepositoryProducers;
+import io.durablebatch.runtime.repository.StepExecutionStore;
+import io.durablebatch.runtime.schema.SchemaMigrator;
+import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
+import io.quarkus.arc.deployment.UnremovableBeanBuildItem;
+import io.quarkus.deployment.annotations.BuildStep;
+import io.quarkus.deployment.builditem.FeatureBuildItem;
+
+/** Registers the job repository: the feature, its beans and the datasource it needs at runtime. */
+class DurableBatchProcessor {
+
+    static final String FEATURE = "durable-batch";
+
+    /** The repository's beans, each in the package of its capability. */
+    static final List<Class<?>> REPOSITORY_BEANS = List.of(
+            RepositoryProducers.class,
+            SchemaMigrator.class,
+            JobInstanceStore.class,
+            JobExecutionStore.class,
+            StepExecutionStore.class,
+            DefinitionUpgradeStore.class,
+            RecoveryStore.class,
+            PostgresJobRepository.class);
+
+    @BuildStep
+    FeatureBuildItem feature() {
+        return new FeatureBuildItem(FEATURE);
+    }
+
+    @BuildStep
+    AdditionalBeanBuildItem repositoryBeans() {
+        return AdditionalBeanBuildItem.builder()
+                .addBeanClasses(REPOSITORY_BEANS.stream().map(Class::getName).toList())
+                .setUnremovable()
+                .build();
+    }
+
+    @BuildStep
+    UnremovableBeanBuildItem repositoryDataSources() {
+        // The datasource is chosen by name at runtime (quarkus.durable-batch.datasource), so no
+        // injection point tells ArC to keep it.
+        return UnremovableBeanBuildItem.beanTypes(AgroalDataSource.class, JobRepository.class);
+    }
+}

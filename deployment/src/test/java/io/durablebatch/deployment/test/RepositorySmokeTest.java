@@ -1,0 +1,52 @@
+package io.durablebatch.deployment.test;
+
+import static io.durablebatch.deployment.test.RepositoryTestSupport.freshKey;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.durablebatch.repository.ExecutionStatus;
+import io.durablebatch.repository.JobExecution;
+import io.durablebatch.repository.JobInstanceSelection;
+import io.durablebatch.repository.JobRepository;
+import io.durablebatch.repository.LifecycleTransition;
+import io.durablebatch.repository.StepExecution;
+import io.durablebatch.repository.StepName;
+import io.quarkus.test.QuarkusUnitTest;
+
+class RepositorySmokeTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = new QuarkusUnitTest()
+            .withApplicationRoot(jar -> jar.addClass(RepositoryTestSupport.class));
+
+    @Inject
+    JobRepository repository;
+
+    @Test
+    void launchesOneStepJobToCompletion() {
+        JobInstanceSelection selection = tx(() -> repository.selectOrCreateJobInstance(freshKey("smoke")));
+        assertTrue(selection.created());
+        JobExecution execution = tx(() -> repository.createJobExecution(selection.instance().id()));
+        JobExecution started = tx(() -> repository.transitionJobExecution(execution.id(), execution.version(),
+                LifecycleTransition.to(ExecutionStatus.STARTED, now())));
+        StepExecution step = tx(() -> repository.createStepExecution(execution.id(), StepName.of("only")));
+        StepExecution stepStarted = tx(() -> repository.transitionStepExecution(step.id(), step.version(),
+                LifecycleTransition.to(ExecutionStatus.STARTED, now())));
+        StepExecution stepDone = tx(() -> repository.transitionStepExecution(step.id(), stepStarted.version(),
+                LifecycleTransition.to(ExecutionStatus.COMPLETED, now())));
+        JobExecution done = tx(() -> repository.transitionJobExecution(execution.id(), started.version(),
+                LifecycleTransition.to(ExecutionStatus.COMPLETED, now())));
+        assertEquals(ExecutionStatus.COMPLETED, done.status());
+        assertEquals("COMPLETED", done.exitStatus().code());
+        assertEquals(2, done.version().value());
+        assertEquals(ExecutionStatus.COMPLETED, stepDone.status());
+        assertEquals(done, tx(() -> repository.getJobExecution(execution.id())).orElseThrow());
+    }
+}

@@ -1,0 +1,18 @@
+package io.durablebatch.repository;
+
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * Snapshot of one attempt to run a job instance. {@code attempt} counts the instance's attempts
+ * from one, in creation order.
+ */
+public record JobExecution(JobExecutionId id, JobInstanceId jobInstanceId, int attempt, ExecutionStatus status,
+        ExitStatus exitStatus, Optional<ExecutionFailure> failure, Optional<DefinitionIdentity> definition,
+        Instant createdAt, Optional<Instant> startedAt, Optional<Instant> endedAt, Instant lastUpdated,
+        ExecutionVersion version) {
+
+    public boolean isRestart() {
+        return attempt > 1;
+    }
+}

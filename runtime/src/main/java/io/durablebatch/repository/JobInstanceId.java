@@ -1,0 +1,20 @@
+package io.durablebatch.repository;
+
+import io.durablebatch.runtime.Checks;
+
+/** Opaque identifier of a job instance, assigned by the repository. */
+public record JobInstanceId(long value) {
+
+    public JobInstanceId {
+        Checks.positive(value, "jobInstanceId");
+    }
+
+    public static JobInstanceId of(long value) {
+        return new JobInstanceId(value);
+    }
+
+    @Override
+    public String toString() {
+        return Long.toString(value);
+    }
+}

@@ -1,0 +1,5 @@
+package io.durablebatch.repository;
+
+/** The one instance for a key, and whether this call created it. */
+public record JobInstanceSelection(JobInstance instance, boolean created) {
+}

@@ -1,0 +1,118 @@
+package io.durablebatch.repository;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.LocalDate;
+
+import io.durablebatch.runtime.Checks;
+
+/**
+ * A typed job parameter value. The type is part of the identity: the string {@code "1"} and the
+ * long {@code 1} make different job instances.
+ */
+public sealed interface ParameterValue {
+
+    /** The tag that identifies the type in the canonical key encoding. Never reuse a tag. */
+    byte tag();
+
+    static ParameterValue of(Object value) {
+        Checks.notNull(value, "parameter value");
+        if (value instanceof ParameterValue parameterValue) {
+            return parameterValue;
+        } else if (value instanceof String s) {
+            return new OfString(s);
+        } else if (value instanceof Long || value instanceof Integer || value instanceof Short) {
+            return new OfLong(((Number) value).longValue());
+        } else if (value instanceof Double || value instanceof Float) {
+            return new OfDouble(((Number) value).doubleValue());
+        } else if (value instanceof BigDecimal d) {
+            return new OfDecimal(d);
+        } else if (value instanceof Boolean b) {
+            return new OfBoolean(b);
+        } else if (value instanceof LocalDate d) {
+            return new OfDate(d);
+        } else if (value instanceof Instant i) {
+            return new OfInstant(i);
+        }
+        throw new IllegalArgumentException("parameter value of type " + value.getClass().getName()
+                + " is not supported: use string, long, double, BigDecimal, boolean, LocalDate or Instant");
+    }
+
+    record OfString(String value) implements ParameterValue {
+        public static final int MAX_LENGTH = 1000;
+
+        public OfString {
+            Checks.notNull(value, "parameter value");
+            if (value.length() > MAX_LENGTH) {
+                throw new IllegalArgumentException("parameter value must be at most " + MAX_LENGTH + " characters");
+            }
+        }
+
+        @Override
+        public byte tag() {
+            return 1;
+        }
+    }
+
+    record OfLong(long value) implements ParameterValue {
+        @Override
+        public byte tag() {
+            return 2;
+        }
+    }
+
+    record OfDouble(double value) implements ParameterValue {
+        public OfDouble {
+            if (Double.isNaN(value)) {
+                throw new IllegalArgumentException("parameter value must not be NaN");
+            }
+        }
+
+        @Override
+        public byte tag() {
+            return 3;
+        }
+    }
+
+    /** A decimal, compared by numeric value: {@code 1.50} and {@code 1.5} are the same parameter. */
+    record OfDecimal(BigDecimal value) implements ParameterValue {
+        public OfDecimal {
+            Checks.notNull(value, "parameter value");
+            value = value.signum() == 0 ? BigDecimal.ZERO : value.stripTrailingZeros();
+        }
+
+        @Override
+        public byte tag() {
+            return 4;
+        }
+    }
+
+    record OfBoolean(boolean value) implements ParameterValue {
+        @Override
+        public byte tag() {
+            return 5;
+        }
+    }
+
+    record OfDate(LocalDate value) implements ParameterValue {
+        public OfDate {
+            Checks.notNull(value, "parameter value");
+        }
+
+        @Override
+        public byte tag() {
+            return 6;
+        }
+    }
+
+    record OfInstant(Instant value) implements ParameterValue {
+        public OfInstant {
+            Checks.notNull(value, "parameter value");
+        }
+
+        @Override
+        public byte tag() {
+            return 7;
+        }
+    }
+}

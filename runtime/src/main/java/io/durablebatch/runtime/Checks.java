@@ -1,0 +1,95 @@
+package io.durablebatch.runtime;
+
+import java.util.Objects;
+
+/**
+ * Argument checks shared by the public value records, so that every refusal of a bad input names
+ * the field it came from in the same words.
+ */
+public final class Checks {
+
+    private Checks() {
+    }
+
+    public static <T> T notNull(T value, String field) {
+        if (value == null) {
+            throw new IllegalArgumentException(field + " must not be null");
+        }
+        return value;
+    }
+
+    /**
+     * A printable, non-blank text of at most {@code maxLength} characters, without leading or
+     * trailing white space and without control characters.
+     */
+    public static String text(String value, String field, int maxLength) {
+        notNull(value, field);
+        if (value.isBlank()) {
+            throw new IllegalArgumentException(field + " must not be blank");
+        }
+        if (value.length() > maxLength) {
+            throw new IllegalArgumentException(
+                    field + " must be at most " + maxLength + " characters, got " + value.length());
+        }
+        if (!value.strip().equals(value)) {
+            throw new IllegalArgumentException(field + " must not start or end with white space: '" + value + "'");
+        }
+        for (int i = 0; i < value.length(); i++) {
+            if (Character.isISOControl(value.charAt(i))) {
+                throw new IllegalArgumentException(field + " must not contain control characters");
+            }
+        }
+        return value;
+    }
+
+    /** Like {@link #text} but restricted to the characters of an identifier-like token. */
+    public static String token(String value, String field, int maxLength) {
+        text(value, field, maxLength);
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            boolean allowed = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                    || c == '_' || c == '-' || c == '.' || c == ':' || c == '/' || c == '@';
+            if (!allowed) {
+                throw new IllegalArgumentException(field + " may contain only letters, digits and _-.:/@, got '"
+                        + value + "'");
+            }
+        }
+        return value;
+    }
+
+    public static long positive(long value, String field) {
+        if (value <= 0) {
+            throw new IllegalArgumentException(field + " must be positive, got " + value);
+        }
+        return value;
+    }
+
+    public static long notNegative(long value, String field) {
+        if (value < 0) {
+            throw new IllegalArgumentException(field + " must not be negative, got " + value);
+        }
+        return value;
+    }
+
+    public static byte[] bytes(byte[] value, String field, int exactLength) {
+        notNull(value, field);
+        if (value.length != exactLength) {
+            throw new IllegalArgumentException(
+                    field + " must be exactly " + exactLength + " bytes, got " + value.length);
+        }
+        return value.clone();
+    }
+
+    public static byte[] boundedBytes(byte[] value, String field, int maxLength) {
+        notNull(value, field);
+        if (value.length > maxLength) {
+            throw new IllegalArgumentException(
+                    field + " must be at most " + maxLength + " bytes, got " + value.length);
+        }
+        return value.clone();
+    }
+
+    public static boolean same(Object a, Object b) {
+        return Objects.equals(a, b);
+    }
+}

@@ -1,0 +1,43 @@
+package io.durablebatch.runtime;
+
+import java.util.Optional;
+
+import io.quarkus.runtime.annotations.ConfigPhase;
+import io.quarkus.runtime.annotations.ConfigRoot;
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/** Durable Batch runtime configuration. */
+@ConfigMapping(prefix = "quarkus.durable-batch")
+@ConfigRoot(phase = ConfigPhase.RUN_TIME)
+public interface DurableBatchConfig {
+
+    /**
+     * The name of the datasource that holds the job repository. The default datasource is used if
+     * not set. The repository joins the JTA transactions of this datasource, so it should be the
+     * one the application's batch writers use.
+     */
+    Optional<String> datasource();
+
+    /** The job repository's schema. */
+    Schema schema();
+
+    interface Schema {
+
+        /**
+         * Whether to apply the repository's pending schema migrations at startup. When false, the
+         * schema is only validated at startup, and startup fails if it is missing migrations.
+         */
+        @WithDefault("true")
+        boolean migrateAtStart();
+
+        /**
+         * The prefix of every table the repository owns, including its own migration history table
+         * ({@code <prefix>schema_history}). Lower-case letters, digits and underscores, starting with
+         * a letter, at most 20 characters. Changing it on an existing database starts an empty
+         * repository.
+         */
+        @WithDefault("dbatch_")
+        String tablePrefix();
+    }
+}

@@ -1,0 +1,39 @@
+package io.durablebatch.runtime.repository;
+
+import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
+
+import java.time.Instant;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.durablebatch.repository.DefinitionUpgrade;
+import io.durablebatch.repository.JobName;
+import io.durablebatch.repository.RepositoryError;
+import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.runtime.schema.RepositoryTables;
+import io.durablebatch.runtime.sql.MetadataSql;
+
+/** Registered definition upgrade edges. Registering an edge twice is harmless. */
+@ApplicationScoped
+public class DefinitionUpgradeStore {
+
+    private final MetadataSql sql;
+    private final String insert;
+
+    DefinitionUpgradeStore(MetadataSql sql, RepositoryTables tables) {
+        this.sql = sql;
+        this.insert = tables.sql("INSERT INTO {p}definition_upgrade (job_name, from_revision, from_fingerprint, "
+                + "to_revision, to_fingerprint, registered_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING");
+    }
+
+    public void register(JobName jobName, DefinitionUpgrade upgrade) {
+        if (!upgrade.from().jobName().equals(jobName)) {
+            throw new RepositoryException(RepositoryError.DEFINITION_JOB_MISMATCH, "the upgrade is for job '"
+                    + upgrade.from().jobName() + "', not '" + jobName + "'");
+        }
+        sql.update(insert, params -> params.text(jobName.value())
+                .text(upgrade.from().revision()).bytes(upgrade.from().fingerprint().bytes())
+                .text(upgrade.to().revision()).bytes(upgrade.to().fingerprint().bytes())
+                .time(storedTime(Instant.now())));
+    }
+}

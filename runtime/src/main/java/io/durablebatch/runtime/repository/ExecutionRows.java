@@ -1,0 +1,78 @@
+package io.durablebatch.runtime.repository;
+
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Optional;
+
+import io.durablebatch.repository.Checkpoint;
+import io.durablebatch.repository.DefinitionIdentity;
+import io.durablebatch.repository.ExecutionFailure;
+import io.durablebatch.repository.ExecutionStatus;
+import io.durablebatch.repository.ExecutionVersion;
+import io.durablebatch.repository.ExitStatus;
+import io.durablebatch.repository.JobExecution;
+import io.durablebatch.repository.JobExecutionId;
+import io.durablebatch.repository.JobInstanceId;
+import io.durablebatch.repository.JobName;
+import io.durablebatch.repository.PlanFingerprint;
+import io.durablebatch.repository.StepCounters;
+import io.durablebatch.repository.StepExecution;
+import io.durablebatch.repository.StepExecutionId;
+import io.durablebatch.repository.StepName;
+import io.durablebatch.runtime.sql.SqlRow;
+
+/** Column lists and row mappers of the execution tables: one place that knows their shape. */
+public final class ExecutionRows {
+
+    public static final String JOB_EXECUTION_COLUMNS = "id, job_instance_id, job_name, attempt, status, exit_code, "
+            + "exit_description, failure_type, failure_message, definition_revision, definition_fingerprint, "
+            + "created_at, started_at, ended_at, last_updated, version";
+
+    public static final String STEP_EXECUTION_COLUMNS = "id, job_execution_id, job_instance_id, step_name, status, "
+            + "exit_code, exit_description, failure_type, failure_message, checkpoint, read_count, write_count, "
+            + "filter_count, read_skip_count, process_skip_count, write_skip_count, commit_count, rollback_count, "
+            + "created_at, started_at, ended_at, last_updated, version";
+
+    private ExecutionRows() {
+    }
+
+    /** PostgreSQL keeps microseconds: times are truncated before they are written and compared. */
+    public static Instant storedTime(Instant time) {
+        return time.truncatedTo(ChronoUnit.MICROS);
+    }
+
+    public static JobExecution jobExecution(SqlRow row) throws SQLException {
+        JobName jobName = new JobName(row.text("job_name"));
+        Optional<String> revision = row.optionalText("definition_revision");
+        Optional<DefinitionIdentity> definition = revision.isEmpty() ? Optional.empty()
+                : Optional.of(new DefinitionIdentity(jobName, revision.get(),
+                        PlanFingerprint.of(row.bytes("definition_fingerprint"))));
+        return new JobExecution(new JobExecutionId(row.bigint("id")), new JobInstanceId(row.bigint("job_instance_id")),
+                row.integer("attempt"), row.enumValue("status", ExecutionStatus.class), exitStatus(row), failure(row),
+                definition, row.time("created_at"), row.optionalTime("started_at"), row.optionalTime("ended_at"),
+                row.time("last_updated"), new ExecutionVersion(row.bigint("version")));
+    }
+
+    public static StepExecution stepExecution(SqlRow row) throws SQLException {
+        StepCounters counters = new StepCounters(row.bigint("read_count"), row.bigint("write_count"),
+                row.bigint("filter_count"), row.bigint("read_skip_count"), row.bigint("process_skip_count"),
+                row.bigint("write_skip_count"), row.bigint("commit_count"), row.bigint("rollback_count"));
+        return new StepExecution(new StepExecutionId(row.bigint("id")), new JobExecutionId(row.bigint("job_execution_id")),
+                new JobInstanceId(row.bigint("job_instance_id")), new StepName(row.text("step_name")),
+                row.enumValue("status", ExecutionStatus.class), exitStatus(row), failure(row),
+                row.optionalBytes("checkpoint").map(Checkpoint::of), counters, row.time("created_at"),
+                row.optionalTime("started_at"), row.optionalTime("ended_at"), row.time("last_updated"),
+                new ExecutionVersion(row.bigint("version")));
+    }
+
+    private static ExitStatus exitStatus(SqlRow row) throws SQLException {
+        return new ExitStatus(row.text("exit_code"), row.text("exit_description"));
+    }
+
+    private static Optional<ExecutionFailure> failure(SqlRow row) throws SQLException {
+        Optional<String> type = row.optionalText("failure_type");
+        return type.isEmpty() ? Optional.empty()
+                : Optional.of(new ExecutionFailure(type.get(), row.optionalText("failure_message").orElse("")));
+    }
+}

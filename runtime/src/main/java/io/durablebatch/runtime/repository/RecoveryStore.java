@@ -1,0 +1,153 @@
+package io.durablebatch.runtime.repository;
+
+import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
+
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.durablebatch.repository.ActorRef;
+import io.durablebatch.repository.ExecutionFailure;
+import io.durablebatch.repository.ExecutionStatus;
+import io.durablebatch.repository.ExecutionVersion;
+import io.durablebatch.repository.ExitStatus;
+import io.durablebatch.repository.JobExecution;
+import io.durablebatch.repository.JobExecutionId;
+import io.durablebatch.repository.JobInstanceId;
+import io.durablebatch.repository.OperationId;
+import io.durablebatch.repository.ReasonCode;
+import io.durablebatch.repository.RecoveryDecision;
+import io.durablebatch.repository.RecoveryRequest;
+import io.durablebatch.repository.RecoveryResolution;
+import io.durablebatch.repository.RecoveryResult;
+import io.durablebatch.repository.RepositoryError;
+import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.runtime.schema.RepositoryTables;
+import io.durablebatch.runtime.sql.MetadataSql;
+import io.durablebatch.runtime.sql.SqlRow;
+
+/**
+ * Recovery of orphaned (active, owner gone) and ambiguous (UNKNOWN) executions, with its
+ * append-only decision record. The execution row is locked first, so concurrent recoveries of one
+ * execution are serialized and the later one sees the earlier one's decision.
+ */
+@ApplicationScoped
+public class RecoveryStore {
+
+    private static final String DECISION_COLUMNS = "job_execution_id, job_instance_id, operation_id, actor, reason, "
+            + "resolution, observed_status, observed_version, resulting_version, resolved_steps, decided_at";
+    private static final String UNRESOLVED = "('STARTING', 'STARTED', 'STOPPING', 'UNKNOWN')";
+
+    private final MetadataSql sql;
+    private final JobExecutionStore jobExecutions;
+    private final String lockExecution;
+    private final String selectDecisions;
+    private final String selectDecision;
+    private final String resolveExecution;
+    private final String resolveSteps;
+    private final String insertDecision;
+
+    RecoveryStore(MetadataSql sql, RepositoryTables tables, JobExecutionStore jobExecutions) {
+        this.sql = sql;
+        this.jobExecutions = jobExecutions;
+        this.lockExecution = tables.sql("SELECT status, version FROM {p}job_execution WHERE id = ? FOR UPDATE");
+        this.selectDecisions = tables.sql("SELECT " + DECISION_COLUMNS + " FROM {p}recovery_decision "
+                + "WHERE job_execution_id = ? OR operation_id = ?");
+        this.selectDecision = tables.sql("SELECT " + DECISION_COLUMNS + " FROM {p}recovery_decision "
+                + "WHERE job_execution_id = ?");
+        this.resolveExecution = tables.sql("UPDATE {p}job_execution SET status = ?, exit_code = ?, exit_description = ?, "
+                + "failure_type = COALESCE(failure_type, ?), failure_message = COALESCE(failure_message, ?), "
+                + "ended_at = COALESCE(ended_at, ?), last_updated = ?, version = version + 1 "
+                + "WHERE id = ? AND version = ? AND status IN " + UNRESOLVED + " RETURNING "
+                + ExecutionRows.JOB_EXECUTION_COLUMNS);
+        this.resolveSteps = tables.sql("UPDATE {p}step_execution SET status = ?, exit_code = ?, exit_description = ?, "
+                + "ended_at = COALESCE(ended_at, ?), last_updated = ?, version = version + 1 "
+                + "WHERE job_execution_id = ? AND status IN " + UNRESOLVED);
+        this.insertDecision = tables.sql("INSERT INTO {p}recovery_decision (" + DECISION_COLUMNS + ") "
+                + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    }
+
+    public RecoveryResult recover(JobExecutionId id, RecoveryRequest request) {
+        Object[] locked = sql.queryOne(lockExecution, params -> params.bigint(id.value()),
+                row -> new Object[] { row.enumValue("status", ExecutionStatus.class), row.bigint("version") })
+                .orElseThrow(() -> new RepositoryException(RepositoryError.JOB_EXECUTION_NOT_FOUND,
+                        "job execution " + id + " does not exist"));
+        ExecutionStatus status = (ExecutionStatus) locked[0];
+        ExecutionVersion version = new ExecutionVersion((Long) locked[1]);
+
+        List<RecoveryDecision> recorded = sql.query(selectDecisions,
+                params -> params.bigint(id.value()).text(request.operationId().value()), RecoveryStore::decision);
+        for (RecoveryDecision decision : recorded) {
+            if (decision.jobExecutionId().equals(id) && request.isRecordedBy(decision)) {
+                return new RecoveryResult(decision, jobExecutions.get(id).orElseThrow(), true);
+            }
+            if (decision.operationId().equals(request.operationId())) {
+                throw new RepositoryException(RepositoryError.OPERATION_CONFLICT, "operation " + request.operationId()
+                        + " already recorded a different recovery (of job execution " + decision.jobExecutionId() + ")");
+            }
+            throw new RepositoryException(RepositoryError.ALREADY_RECOVERED, "job execution " + id
+                    + " was already recovered to " + decision.resolution() + " by operation " + decision.operationId());
+        }
+        if (!status.isUnresolved()) {
+            throw new RepositoryException(RepositoryError.EXECUTION_NOT_RECOVERABLE, "job execution " + id + " is "
+                    + status + ": only active or UNKNOWN executions are recovered");
+        }
+        if (!version.equals(request.observedVersion())) {
+            throw new RepositoryException(RepositoryError.VERSION_CONFLICT, "job execution " + id + " is at version "
+                    + version + ", not the observed " + request.observedVersion() + ": its owner may be alive");
+        }
+        return apply(id, request, status);
+    }
+
+    public Optional<RecoveryDecision> decision(JobExecutionId id) {
+        return sql.queryOne(selectDecision, params -> params.bigint(id.value()), RecoveryStore::decision);
+    }
+
+    private RecoveryResult apply(JobExecutionId id, RecoveryRequest request, ExecutionStatus observedStatus) {
+        Instant at = storedTime(request.requestedAt());
+        RecoveryResolution resolution = request.resolution();
+        ExitStatus exitStatus = new ExitStatus(resolution.name(), "recovered by " + request.actor() + ": "
+                + request.reason());
+        ExecutionFailure failure = new ExecutionFailure("io.durablebatch.Recovery", "recovered from " + observedStatus
+                + ": " + request.reason());
+        JobExecution resolved = sql.queryOne(resolveExecution, params -> params.text(resolution.status().name())
+                .text(exitStatus.code()).text(exitStatus.description()).text(failure.type()).text(failure.message())
+                .time(at).time(at).bigint(id.value()).bigint(request.observedVersion().value()),
+                ExecutionRows::jobExecution)
+                .orElseThrow(() -> new RepositoryException(RepositoryError.STORAGE_FAILURE,
+                        "job execution " + id + " changed while it was locked for recovery"));
+        int resolvedSteps = sql.update(resolveSteps, params -> params.text(resolution.status().name())
+                .text(exitStatus.code()).text(exitStatus.description()).time(at).time(at).bigint(id.value()));
+        RecoveryDecision decision = new RecoveryDecision(id, resolved.jobInstanceId(), request.operationId(),
+                request.actor(), request.reason(), resolution, observedStatus, request.observedVersion(),
+                resolved.version(), resolvedSteps, at);
+        try {
+            sql.update(insertDecision, params -> params.bigint(id.value()).bigint(resolved.jobInstanceId().value())
+                    .text(request.operationId().value()).text(request.actor().value()).text(request.reason().value())
+                    .text(resolution.name()).text(observedStatus.name()).bigint(request.observedVersion().value())
+                    .bigint(resolved.version().value()).integer(resolvedSteps).time(at));
+        } catch (RepositoryException e) {
+            if (MetadataSql.isUniqueViolation(e, "recovery_decision_operation_uq")) {
+                // A concurrent recovery of another execution took this operation id; the transaction
+                // is rolled back, so nothing of this one remains.
+                throw new RepositoryException(RepositoryError.OPERATION_CONFLICT, "operation " + request.operationId()
+                        + " was concurrently used for a different recovery", e);
+            }
+            throw e;
+        }
+        return new RecoveryResult(decision, resolved, false);
+    }
+
+    private static RecoveryDecision decision(SqlRow row) throws SQLException {
+        return new RecoveryDecision(new JobExecutionId(row.bigint("job_execution_id")),
+                new JobInstanceId(row.bigint("job_instance_id")), new OperationId(row.text("operation_id")),
+                new ActorRef(row.text("actor")), new ReasonCode(row.text("reason")),
+                row.enumValue("resolution", RecoveryResolution.class),
+                row.enumValue("observed_status", ExecutionStatus.class),
+                new ExecutionVersion(row.bigint("observed_version")), new ExecutionVersion(row.bigint("resulting_version")),
+                row.integer("resolved_steps"), row.time("decided_at"));
+    }
+}

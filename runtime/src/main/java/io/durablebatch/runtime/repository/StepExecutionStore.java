@@ -1,0 +1,87 @@
+package io.durablebatch.runtime.repository;
+
+import static io.durablebatch.runtime.repository.ExecutionRows.STEP_EXECUTION_COLUMNS;
+import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.durablebatch.repository.ExecutionVersion;
+import io.durablebatch.repository.ExitStatus;
+import io.durablebatch.repository.JobExecution;
+import io.durablebatch.repository.JobExecutionId;
+import io.durablebatch.repository.LifecycleTransition;
+import io.durablebatch.repository.RepositoryError;
+import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.repository.StepExecution;
+import io.durablebatch.repository.StepExecutionId;
+import io.durablebatch.repository.StepName;
+import io.durablebatch.runtime.schema.RepositoryTables;
+import io.durablebatch.runtime.sql.MetadataSql;
+
+/** Step executions: creation under an active job execution, compare-and-swap transitions, finders. */
+@ApplicationScoped
+public class StepExecutionStore {
+
+    private final MetadataSql sql;
+    private final JobExecutionStore jobExecutions;
+    private final LifecycleUpdates<StepExecution> updates;
+    private final String create;
+    private final String selectById;
+    private final String selectByJobExecution;
+
+    StepExecutionStore(MetadataSql sql, RepositoryTables tables, JobExecutionStore jobExecutions) {
+        this.sql = sql;
+        this.jobExecutions = jobExecutions;
+        this.updates = new LifecycleUpdates<>(sql, tables, "step_execution", STEP_EXECUTION_COLUMNS,
+                ExecutionRows::stepExecution, true, "step execution", RepositoryError.STEP_EXECUTION_NOT_FOUND);
+        // FOR SHARE holds the job execution while the step is linked to it: a concurrent recovery
+        // (which updates that row) waits, then sees and resolves this step too.
+        this.create = tables.sql("INSERT INTO {p}step_execution (job_execution_id, job_instance_id, step_name, status, "
+                + "exit_code, created_at, last_updated) "
+                + "SELECT e.id, e.job_instance_id, ?, 'STARTING', 'EXECUTING', ?, ? FROM "
+                + "(SELECT id, job_instance_id FROM {p}job_execution WHERE id = ? "
+                + "AND status IN ('STARTING', 'STARTED', 'STOPPING') FOR SHARE) e "
+                + "RETURNING " + STEP_EXECUTION_COLUMNS);
+        this.selectById = tables.sql("SELECT " + STEP_EXECUTION_COLUMNS + " FROM {p}step_execution WHERE id = ?");
+        this.selectByJobExecution = tables.sql("SELECT " + STEP_EXECUTION_COLUMNS + " FROM {p}step_execution "
+                + "WHERE job_execution_id = ? ORDER BY id");
+    }
+
+    public StepExecution create(JobExecutionId jobExecutionId, StepName stepName) {
+        Instant now = storedTime(Instant.now());
+        return sql.queryOne(create, params -> params.text(stepName.value()).time(now).time(now)
+                .bigint(jobExecutionId.value()), ExecutionRows::stepExecution)
+                .orElseThrow(() -> notActive(jobExecutionId));
+    }
+
+    public StepExecution transition(StepExecutionId id, ExecutionVersion expectedVersion, LifecycleTransition transition) {
+        return updates.transition(id.value(), expectedVersion, transition);
+    }
+
+    public StepExecution enrichExitStatus(StepExecutionId id, ExecutionVersion expectedVersion, ExitStatus exitStatus) {
+        return updates.enrichExitStatus(id.value(), expectedVersion, exitStatus, Instant.now());
+    }
+
+    public Optional<StepExecution> get(StepExecutionId id) {
+        return sql.queryOne(selectById, params -> params.bigint(id.value()), ExecutionRows::stepExecution);
+    }
+
+    public List<StepExecution> ofJobExecution(JobExecutionId jobExecutionId) {
+        return sql.query(selectByJobExecution, params -> params.bigint(jobExecutionId.value()),
+                ExecutionRows::stepExecution);
+    }
+
+    private RepositoryException notActive(JobExecutionId jobExecutionId) {
+        Optional<JobExecution> execution = jobExecutions.get(jobExecutionId);
+        if (execution.isEmpty()) {
+            return new RepositoryException(RepositoryError.JOB_EXECUTION_NOT_FOUND, "job execution " + jobExecutionId
+                    + " does not exist");
+        }
+        return new RepositoryException(RepositoryError.EXECUTION_NOT_ACTIVE, "job execution " + jobExecutionId
+                + " is " + execution.get().status() + ": steps start only in an active job execution");
+    }
+}

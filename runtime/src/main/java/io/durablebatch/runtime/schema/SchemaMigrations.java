@@ -1,0 +1,89 @@
+package io.durablebatch.runtime.schema;
+
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+
+import org.flywaydb.core.api.ResourceProvider;
+import org.flywaydb.core.api.resource.LoadableResource;
+
+/**
+ * The repository's versioned migrations, listed explicitly rather than found by scanning the class
+ * path, so they load the same way from a fast-jar, a native image or the IDE.
+ * Shipped migrations are never edited: a change is a new, appended version.
+ */
+public final class SchemaMigrations implements ResourceProvider {
+
+    /** Where the migration scripts live on the class path. */
+    public static final String LOCATION = "db/durable-batch/";
+
+    /** Every migration, oldest first. */
+    public static final List<String> SCRIPTS = List.of(
+            "V1__job_repository_core.sql");
+
+    private final ClassLoader classLoader;
+
+    public SchemaMigrations(ClassLoader classLoader) {
+        this.classLoader = classLoader;
+    }
+
+    /** The schema version this build of the extension expects: the version of the newest script. */
+    public static String expectedVersion() {
+        String newest = SCRIPTS.get(SCRIPTS.size() - 1);
+        return newest.substring(1, newest.indexOf("__"));
+    }
+
+    @Override
+    public LoadableResource getResource(String name) {
+        return SCRIPTS.contains(name) ? new Script(name) : null;
+    }
+
+    @Override
+    public Collection<LoadableResource> getResources(String prefix, String[] suffixes) {
+        return SCRIPTS.stream()
+                .filter(name -> name.startsWith(prefix) && Arrays.stream(suffixes).anyMatch(name::endsWith))
+                .map(name -> (LoadableResource) new Script(name))
+                .toList();
+    }
+
+    private final class Script extends LoadableResource {
+        private final String name;
+
+        Script(String name) {
+            this.name = name;
+        }
+
+        @Override
+        public Reader read() {
+            InputStream in = classLoader.getResourceAsStream(LOCATION + name);
+            if (in == null) {
+                throw new IllegalStateException("migration " + LOCATION + name + " is missing from the class path");
+            }
+            return new InputStreamReader(in, StandardCharsets.UTF_8);
+        }
+
+        @Override
+        public String getAbsolutePath() {
+            return LOCATION + name;
+        }
+
+        @Override
+        public String getAbsolutePathOnDisk() {
+            return null;
+        }
+
+        @Override
+        public String getFilename() {
+            return name;
+        }
+
+        @Override
+        public String getRelativePath() {
+            return name;
+        }
+    }
+}

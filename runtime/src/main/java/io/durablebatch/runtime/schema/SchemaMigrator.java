@@ -1,0 +1,77 @@
+package io.durablebatch.runtime.schema;
+
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import jakarta.annotation.Priority;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
+import jakarta.interceptor.Interceptor;
+
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.output.MigrateResult;
+import org.flywaydb.core.api.output.ValidateResult;
+import org.jboss.logging.Logger;
+
+import javax.sql.DataSource;
+
+import io.durablebatch.runtime.DurableBatchConfig;
+import io.durablebatch.runtime.sql.RepositoryDataSource;
+import io.quarkus.runtime.StartupEvent;
+
+/**
+ * Applies or validates the repository's migrations at startup, before any application code can
+ * use the repository. The history is kept in the repository's own table, apart from any
+ * migrations the application runs, and Flyway's database lock makes concurrent starts safe.
+ */
+@Singleton
+public class SchemaMigrator {
+
+    private static final Logger LOG = Logger.getLogger(SchemaMigrator.class);
+
+    private final DurableBatchConfig config;
+    private final RepositoryTables tables;
+    private final DataSource dataSource;
+
+    SchemaMigrator(DurableBatchConfig config, RepositoryTables tables,
+            @RepositoryDataSource DataSource dataSource) {
+        this.config = config;
+        this.tables = tables;
+        this.dataSource = dataSource;
+    }
+
+    void onStart(@Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) StartupEvent event) {
+        Flyway flyway = flyway();
+        if (config.schema().migrateAtStart()) {
+            MigrateResult result = flyway.migrate();
+            LOG.debugf("Durable Batch schema at version %s (%d migrations applied)", result.targetSchemaVersion,
+                    result.migrationsExecuted);
+        } else {
+            ValidateResult result = flyway.validateWithResult();
+            if (!result.validationSuccessful) {
+                List<String> problems = result.invalidMigrations.stream()
+                        .map(m -> m.version + " " + m.filepath + ": " + m.errorDetails.errorMessage)
+                        .collect(Collectors.toList());
+                throw new IllegalStateException("The Durable Batch schema (tables '" + tables.prefix()
+                        + "*') is not at version " + SchemaMigrations.expectedVersion()
+                        + " and quarkus.durable-batch.schema.migrate-at-start is false: " + problems);
+            }
+        }
+    }
+
+    private Flyway flyway() {
+        ClassLoader classLoader = Thread.currentThread().getContextClassLoader();
+        return Flyway.configure(classLoader)
+                .dataSource(dataSource)
+                .table(tables.historyTable())
+                .placeholders(Map.of("prefix", tables.prefix()))
+                .resourceProvider(new SchemaMigrations(classLoader))
+                .javaMigrationClassProvider(List::of)
+                // The schema usually holds the application's tables too: start our own history at 0.
+                .baselineOnMigrate(true)
+                .baselineVersion("0")
+                .cleanDisabled(true)
+                .load();
+    }
+}

@@ -1,0 +1,115 @@
+package io.durablebatch.runtime.sql;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.LongAdder;
+
+import javax.sql.DataSource;
+
+import io.durablebatch.repository.RepositoryError;
+import io.durablebatch.repository.RepositoryException;
+
+/**
+ * Runs the repository's SQL on the connection that the data source binds to the caller's JTA
+ * transaction, so metadata and the application's own writes commit together.
+ * <p>
+ * SQL failures become {@link RepositoryException}s: transient ones (serialization failure,
+ * deadlock, lost connection) as {@code STORAGE_TRANSIENT} so a caller can retry the unit of work,
+ * the rest as {@code STORAGE_FAILURE}. Every statement is counted, so hot paths can state their cost.
+ */
+public final class MetadataSql {
+
+    /** Binds the parameters of one statement. */
+    @FunctionalInterface
+    public interface Binder {
+        Binder NONE = params -> {
+        };
+
+        void bind(SqlParams params) throws SQLException;
+    }
+
+    /** Maps the current row of a result. */
+    @FunctionalInterface
+    public interface RowMapper<T> {
+        T map(SqlRow row) throws SQLException;
+    }
+
+    private final DataSource dataSource;
+    private final TransactionGuard transactions;
+    private final LongAdder statements = new LongAdder();
+
+    public MetadataSql(DataSource dataSource, TransactionGuard transactions) {
+        this.dataSource = dataSource;
+        this.transactions = transactions;
+    }
+
+    public <T> Optional<T> queryOne(String sql, Binder binder, RowMapper<T> mapper) {
+        List<T> rows = query(sql, binder, mapper);
+        if (rows.size() > 1) {
+            throw new RepositoryException(RepositoryError.STORAGE_FAILURE,
+                    "expected at most one row, got " + rows.size() + " from: " + sql);
+        }
+        return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
+    }
+
+    public <T> List<T> query(String sql, Binder binder, RowMapper<T> mapper) {
+        statements.increment();
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement statement = connection.prepareStatement(sql)) {
+            binder.bind(new SqlParams(statement));
+            try (ResultSet resultSet = statement.executeQuery()) {
+                List<T> rows = new ArrayList<>();
+                SqlRow row = new SqlRow(resultSet);
+                while (resultSet.next()) {
+                    rows.add(mapper.map(row));
+                }
+                return List.copyOf(rows);
+            }
+        } catch (SQLException e) {
+            throw failure(e, sql);
+        }
+    }
+
+    public int update(String sql, Binder binder) {
+        statements.increment();
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement statement = connection.prepareStatement(sql)) {
+            binder.bind(new SqlParams(statement));
+            return statement.executeUpdate();
+        } catch (SQLException e) {
+            throw failure(e, sql);
+        }
+    }
+
+    /** The number of statements issued since start: a cost gauge for tests and benchmarks. */
+    public long statementsExecuted() {
+        return statements.sum();
+    }
+
+    /** Whether {@code e} reports a violation of the named unique constraint. */
+    public static boolean isUniqueViolation(Throwable e, String constraint) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SQLException sql && "23505".equals(sql.getSQLState())
+                    && sql.getMessage() != null && sql.getMessage().contains(constraint)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private RepositoryException failure(SQLException e, String sql) {
+        // PostgreSQL aborts the transaction on any error: it can only roll back now.
+        transactions.markRollbackOnly();
+        String state = e.getSQLState() == null ? "" : e.getSQLState();
+        boolean transientFailure = state.startsWith("40") || state.startsWith("08") || state.equals("57P01")
+                || state.equals("55P03");
+        return new RepositoryException(
+                transientFailure ? RepositoryError.STORAGE_TRANSIENT : RepositoryError.STORAGE_FAILURE,
+                "SQL state " + state + ": " + e.getMessage(), e);
+    }
+}
