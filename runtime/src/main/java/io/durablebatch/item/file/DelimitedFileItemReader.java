@@ -85,9 +85,10 @@ public final class DelimitedFileItemReader<T> implements ItemReader<T> {
         long[] position = checkpoint.isEmpty() ? new long[] { 0, 0 } : FORMAT.decodeLongs(checkpoint.get(), 2);
         long offset = position[0];
         long lineNumber = position[1];
-        if (offset > Files.size(path)) {
+        long fileSize = Files.size(path);
+        if (offset > fileSize) {
             throw FORMAT.refused(checkpoint.get(), "offset " + offset + " is beyond the end of " + path
-                    + " (" + Files.size(path) + " bytes): was the file replaced?");
+                    + " (" + fileSize + " bytes): was the file replaced?");
         }
         names = explicitNames;
         source = LineSource.open(path, offset, lineNumber, maxLineBytes);
@@ -95,9 +96,10 @@ public final class DelimitedFileItemReader<T> implements ItemReader<T> {
             if (offset == 0 && format.charset().equals(StandardCharsets.UTF_8)) {
                 source.skipUtf8Bom();
             }
-            if (header) {
-                FieldNames headerNames = headerNames(source);
-                names = names == null ? headerNames : names;
+            if (header && names == null) {
+                names = headerNames(source);
+            } else if (header) {
+                source.next(); // given names win: the header is skipped unread
             }
         } else {
             if (!source.atLineStart()) {

@@ -51,6 +51,13 @@ class DelimitedFileItemReaderTest {
     }
 
     @Test
+    void givenNamesWinOverTheHeaderWhichIsSkippedUnread() throws Exception {
+        Path file = write("renamed.csv", "\"not, a valid header\n1,a,x\n");
+        DelimitedFileItemReader<Order> reader = orders(file).header(true).build();
+        assertEquals(List.of(new Order(1, "a", "x")), readAll(reader, Optional.empty()));
+    }
+
+    @Test
     void readsLfAndCrlfLineEndingsAlikeAndSkipsBlankLines() throws Exception {
         Path lf = write("lf.csv", "1,a,x\n\n2,b,y\n3,c,z");
         Path crlf = write("crlf.csv", "1,a,x\r\n\r\n2,b,y\r\n3,c,z\r\n");
