@@ -92,9 +92,19 @@ public final class DelimitedFileItemReader<T> implements ItemReader<T> {
         }
         names = explicitNames;
         source = LineSource.open(path, offset, lineNumber, maxLineBytes);
+        try {
+            seek(checkpoint, offset, lineNumber);
+        } catch (IOException | RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    /** Moves the fresh source past the header, or checks the checkpoint's position and reads the names. */
+    private void seek(Optional<Checkpoint> checkpoint, long offset, long lineNumber) throws IOException {
         if (lineNumber == 0) {
-            if (offset == 0 && format.charset().equals(StandardCharsets.UTF_8)) {
-                source.skipUtf8Bom();
+            if (offset == 0) {
+                skipByteOrderMark(source);
             }
             if (header && names == null) {
                 names = headerNames(source);
@@ -108,10 +118,16 @@ public final class DelimitedFileItemReader<T> implements ItemReader<T> {
             }
             if (names == null) {
                 try (LineSource start = LineSource.open(path, 0, 0, maxLineBytes)) {
-                    start.skipUtf8Bom();
+                    skipByteOrderMark(start);
                     names = headerNames(start);
                 }
             }
+        }
+    }
+
+    private void skipByteOrderMark(LineSource lines) throws IOException {
+        if (format.charset().equals(StandardCharsets.UTF_8)) {
+            lines.skipUtf8Bom();
         }
     }
 

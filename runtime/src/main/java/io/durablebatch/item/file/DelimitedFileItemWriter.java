@@ -81,15 +81,18 @@ public final class DelimitedFileItemWriter<T> implements RestartableItemWriter<T
         }
         long[] position = FORMAT.decodeLongs(checkpoint.get(), 2);
         FileChannel reopened = FileChannel.open(path, StandardOpenOption.WRITE);
-        if (reopened.size() < position[0]) {
-            long size = reopened.size();
+        try {
+            if (reopened.size() < position[0]) {
+                throw FORMAT.refused(checkpoint.get(), path + " has " + reopened.size() + " bytes, fewer than the "
+                        + position[0] + " written: was the file modified?");
+            }
+            // drops the lines of chunks written after the checkpoint whose transaction did not commit
+            reopened.truncate(position[0]);
+            reopened.position(position[0]);
+        } catch (IOException | RuntimeException e) {
             reopened.close();
-            throw FORMAT.refused(checkpoint.get(), path + " has " + size + " bytes, fewer than the "
-                    + position[0] + " written: was the file modified?");
+            throw e;
         }
-        // drops the lines of chunks written after the checkpoint whose transaction did not commit
-        reopened.truncate(position[0]);
-        reopened.position(position[0]);
         channel = reopened;
         offset = position[0];
         linesWritten = position[1];

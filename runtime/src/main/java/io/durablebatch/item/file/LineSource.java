@@ -69,8 +69,10 @@ final class LineSource implements Closeable {
 
     /** Skips a UTF-8 byte order mark at the current position, if there is one. */
     void skipUtf8Bom() throws IOException {
-        while (limit - pos < UTF8_BOM.length && fill()) {
-            // a BOM split over reads is rare but possible on a pipe-backed file system
+        while (limit - pos < UTF8_BOM.length) {
+            if (!fill()) {
+                break;
+            }
         }
         if (limit - pos >= UTF8_BOM.length
                 && Arrays.equals(buffer, pos, pos + UTF8_BOM.length, UTF8_BOM, 0, UTF8_BOM.length)) {

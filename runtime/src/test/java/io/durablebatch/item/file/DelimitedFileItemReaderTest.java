@@ -79,10 +79,23 @@ class DelimitedFileItemReaderTest {
     void ignoresAUtf8ByteOrderMark() throws Exception {
         Path file = dir.resolve("bom.csv");
         Files.write(file, concat(new byte[] { (byte) 0xEF, (byte) 0xBB, (byte) 0xBF },
-                "id,customer,note\n1,a,x\n".getBytes(StandardCharsets.UTF_8)));
+                "id,customer,note\n1,a,x\n2,b,y\n".getBytes(StandardCharsets.UTF_8)));
         DelimitedFileItemReader<Order> reader = DelimitedFileItemReader.<Order> builder()
                 .path(file).header(true).mapper(DelimitedFileItemReaderTest::order).build();
-        assertEquals(List.of(new Order(1, "a", "x")), readAll(reader, Optional.empty()));
+        assertEquals(List.of(new Order(1, "a", "x"), new Order(2, "b", "y")), readAll(reader, Optional.empty()));
+        // a restart reads the names from the header again, behind the byte order mark
+        assertEquals(List.of(new Order(2, "b", "y")), readAll(reader, Optional.of(position(3 + 17 + 6, 2))));
+    }
+
+    @Test
+    void aHeaderThatDoesNotNameTheFieldsFailsTheOpenNamingLineOne() throws Exception {
+        Path file = write("dup.csv", "id,id,note\n1,a,x\n");
+        DelimitedFileItemReader<Order> reader = DelimitedFileItemReader.<Order> builder()
+                .path(file).header(true).mapper(DelimitedFileItemReaderTest::order).build();
+        FlatFileParseException e = assertThrows(FlatFileParseException.class, () -> reader.open(Optional.empty()));
+        assertEquals(file + ":1: the header is not a list of field names: names must be unique, 'id' appears twice:"
+                + " [id,id,note]", e.getMessage());
+        assertThrows(IllegalStateException.class, reader::read);
     }
 
     @Test
