@@ -302,7 +302,8 @@ public final class DelimitedFileItemReader<T> implements ItemReader<T> {
         public Builder<T> maxLineBytes(int maxLineBytes) {
             Checks.positive(maxLineBytes, "maxLineBytes");
             if (maxLineBytes > MAX_LINE_BYTES) {
-                throw new IllegalArgumentException("maxLineBytes must be at most " + MAX_LINE_BYTES + ", got " + maxLineBytes);
+                throw new IllegalArgumentException("maxLineBytes must be at most " + MAX_LINE_BYTES + ", got "
+                        + maxLineBytes);
             }
             this.maxLineBytes = maxLineBytes;
             return this;

@@ -195,8 +195,9 @@ public final class DelimitedFileItemWriter<T> implements RestartableItemWriter<T
         /** {@code "\n"} (the default) or {@code "\r\n"}. */
         public Builder<T> lineSeparator(String lineSeparator) {
             if (!"\n".equals(lineSeparator) && !"\r\n".equals(lineSeparator)) {
-                throw new IllegalArgumentException("lineSeparator must be \"\\n\" or \"\\r\\n\", got "
-                        + (lineSeparator == null ? "null" : "'" + lineSeparator.replace("\r", "\\r").replace("\n", "\\n") + "'"));
+                String shown = lineSeparator == null ? "null"
+                        : "'" + lineSeparator.replace("\r", "\\r").replace("\n", "\\n") + "'";
+                throw new IllegalArgumentException("lineSeparator must be \"\\n\" or \"\\r\\n\", got " + shown);
             }
             this.lineSeparator = lineSeparator;
             return this;

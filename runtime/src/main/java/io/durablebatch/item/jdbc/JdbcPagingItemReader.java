@@ -66,7 +66,8 @@ public final class JdbcPagingItemReader<T> implements ItemReader<T> {
         String page = " ORDER BY " + key + " LIMIT " + pageSize;
         this.firstPageSql = select + (filter.isEmpty() ? "" : " WHERE " + filter) + page;
         this.nextPageSql = select + " WHERE " + (filter.isEmpty() ? "" : filter + " AND ") + key + " > ?" + page;
-        this.countSql = builder.count ? "SELECT count(*) FROM " + builder.from + (filter.isEmpty() ? "" : " WHERE " + filter)
+        this.countSql = builder.count
+                ? "SELECT count(*) FROM " + builder.from + (filter.isEmpty() ? "" : " WHERE " + filter)
                 : null;
     }
 
@@ -136,8 +137,9 @@ public final class JdbcPagingItemReader<T> implements ItemReader<T> {
         page.clear();
         pageKeys.clear();
         next = 0;
+        String sql = lastKey == null ? firstPageSql : nextPageSql;
         try (Connection connection = dataSource.getConnection();
-                PreparedStatement statement = connection.prepareStatement(lastKey == null ? firstPageSql : nextPageSql)) {
+                PreparedStatement statement = connection.prepareStatement(sql)) {
             int index = bindParameters(statement);
             if (lastKey != null) {
                 sortKey.bind(statement, index, lastKey);
@@ -148,8 +150,8 @@ public final class JdbcPagingItemReader<T> implements ItemReader<T> {
                     Object key = sortKey.read(rows);
                     if (key.equals(pageKeys.isEmpty() ? lastKey : pageKeys.get(pageKeys.size() - 1))) {
                         // equal keys sort next to each other: a page boundary between them would lose rows
-                        throw new IllegalStateException("sort key " + sortKey.column() + " is not unique: two rows have "
-                                + key);
+                        throw new IllegalStateException(
+                                "sort key " + sortKey.column() + " is not unique: two rows have " + key);
                     }
                     T item = mapper.map(rows);
                     if (item == null) {

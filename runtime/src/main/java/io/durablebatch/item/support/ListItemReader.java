@@ -29,8 +29,8 @@ public final class ListItemReader<T> implements ItemReader<T> {
         Checks.notNull(items, "items");
         for (int i = 0; i < items.size(); i++) {
             if (items.get(i) == null) {
-                throw new IllegalArgumentException("items must not contain null (null marks the end of input), found at "
-                        + i);
+                throw new IllegalArgumentException(
+                        "items must not contain null (null marks the end of input), found at " + i);
             }
         }
         return new ListItemReader<>(List.copyOf(items));
