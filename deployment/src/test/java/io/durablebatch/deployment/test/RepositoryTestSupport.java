@@ -4,8 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Supplier;
@@ -28,12 +33,14 @@ public final class RepositoryTestSupport {
 
     /**
      * An application with the repository and the shared test helpers; {@code extraClasses} are the
-     * test's own helpers.
+     * test's own helpers. It listens on a random port: several builds may test on one machine at once.
      */
     public static QuarkusUnitTest repositoryApp(Class<?>... extraClasses) {
-        return new QuarkusUnitTest().withApplicationRoot(jar -> jar
-                .addClasses(RepositoryTestSupport.class, RepositoryFixtures.class, RepositoryState.class)
-                .addClasses(extraClasses));
+        return new QuarkusUnitTest()
+                .withApplicationRoot(jar -> jar
+                        .addClasses(RepositoryTestSupport.class, RepositoryFixtures.class, RepositoryState.class)
+                        .addClasses(extraClasses))
+                .overrideConfigKey("quarkus.http.test-port", "0");
     }
 
     /** Runs {@code work} in its own committed unit of work. */
@@ -92,6 +99,40 @@ public final class RepositoryTestSupport {
         });
         assertEquals(error, refusal.error(), refusal::getMessage);
         return refusal;
+    }
+
+    /** Asserts that {@code failure} or one of its causes has a message containing every fragment. */
+    public static void assertCausedBy(Throwable failure, String... fragments) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            String message = String.valueOf(cause.getMessage());
+            if (Arrays.stream(fragments).allMatch(message::contains)) {
+                return;
+            }
+        }
+        throw new AssertionError("no cause of " + failure + " says " + Arrays.toString(fragments), failure);
+    }
+
+    /**
+     * Runs {@code sql} statements on the test database with plain JDBC, before the application
+     * starts (e.g. from {@link QuarkusUnitTest#setBeforeAllCustomizer}).
+     */
+    public static void executeBeforeStart(String... statements) {
+        try (Connection connection = DriverManager.getConnection(System.getProperty("quarkus.datasource.jdbc.url"),
+                System.getProperty("quarkus.datasource.username"), System.getProperty("quarkus.datasource.password"));
+                Statement statement = connection.createStatement()) {
+            for (String sql : statements) {
+                statement.execute(sql);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Drops every table whose name starts with {@code prefix}, so that a test starts from no schema. */
+    public static void dropTablesWithPrefix(String prefix) {
+        executeBeforeStart("DO $$ DECLARE t text; BEGIN FOR t IN SELECT tablename FROM pg_tables "
+                + "WHERE schemaname = current_schema() AND starts_with(tablename, '" + prefix + "') LOOP "
+                + "EXECUTE format('DROP TABLE %I CASCADE', t); END LOOP; END $$");
     }
 
     /**
