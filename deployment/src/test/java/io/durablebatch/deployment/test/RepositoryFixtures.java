@@ -40,27 +40,17 @@ public class RepositoryFixtures {
     }
 
     /** The shortest legal path from STARTING to {@code status}. */
-    public static List<ExecutionStatus> pathTo(ExecutionStatus status) {
-        switch (status) {
-            case STARTING:
-                return List.of();
-            case STARTED:
-                return List.of(STARTED);
-            case STOPPING:
-                return List.of(STARTED, STOPPING);
-            case STOPPED:
-                return List.of(STOPPED);
-            case FAILED:
-                return List.of(FAILED);
-            case COMPLETED:
-                return List.of(STARTED, COMPLETED);
-            case ABANDONED:
-                return List.of(FAILED, ABANDONED);
-            case UNKNOWN:
-                return List.of(STARTED, UNKNOWN);
-            default:
-                throw new IllegalArgumentException("no path to " + status);
-        }
+    private static List<ExecutionStatus> pathTo(ExecutionStatus status) {
+        return switch (status) {
+            case STARTING -> List.of();
+            case STARTED -> List.of(STARTED);
+            case STOPPING -> List.of(STARTED, STOPPING);
+            case STOPPED -> List.of(STOPPED);
+            case FAILED -> List.of(FAILED);
+            case COMPLETED -> List.of(STARTED, COMPLETED);
+            case ABANDONED -> List.of(FAILED, ABANDONED);
+            case UNKNOWN -> List.of(STARTED, UNKNOWN);
+        };
     }
 
     /** A new instance of a job nobody else uses, without attempts. */

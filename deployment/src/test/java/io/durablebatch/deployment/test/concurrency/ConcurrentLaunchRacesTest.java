@@ -21,6 +21,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -122,12 +124,9 @@ class ConcurrentLaunchRacesTest {
         for (int round = 0; round < ROUNDS; round++) {
             JobExecution starting = given.jobExecutionIn(STARTING);
             // Half of the callers start the execution, half fail it: the version decides, not the target.
-            int[] caller = { 0 };
+            AtomicInteger callers = new AtomicInteger();
             List<Outcome<JobExecution>> outcomes = race(() -> {
-                ExecutionStatus target;
-                synchronized (caller) {
-                    target = caller[0]++ % 2 == 0 ? STARTED : FAILED;
-                }
+                ExecutionStatus target = callers.getAndIncrement() % 2 == 0 ? STARTED : FAILED;
                 return repository.transitionJobExecution(starting.id(), starting.version(),
                         LifecycleTransition.to(target, now()));
             });
@@ -159,7 +158,7 @@ class ConcurrentLaunchRacesTest {
                 outcomes.add(new Outcome<>(future.get(60, TimeUnit.SECONDS), null));
             } catch (ExecutionException e) {
                 outcomes.add(new Outcome<>(null, e.getCause()));
-            } catch (java.util.concurrent.TimeoutException e) {
+            } catch (TimeoutException e) {
                 throw new AssertionError("a racing unit of work did not finish: deadlock?", e);
             }
         }

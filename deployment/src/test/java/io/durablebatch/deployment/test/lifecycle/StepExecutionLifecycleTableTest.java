@@ -58,7 +58,8 @@ class StepExecutionLifecycleTableTest {
     @MethodSource("everyStatusPair")
     void movesOnlyAlongTheLifecycleTable(String from, String to, boolean allowed) {
         StepExecution step = given.stepExecutionIn(ExecutionStatus.valueOf(from));
-        boolean progress = step.status() == ExecutionStatus.STARTED && ExecutionStatus.valueOf(to) == ExecutionStatus.STARTED;
+        boolean progress = step.status() == ExecutionStatus.STARTED
+                && ExecutionStatus.valueOf(to) == ExecutionStatus.STARTED;
         Checkpoint checkpoint = Checkpoint.of(("position-" + step.id()).getBytes(StandardCharsets.UTF_8));
         StepCounters counters = new StepCounters(10, 9, 1, 2, 3, 4, 5, 6);
         LifecycleTransition transition = progress ? LifecycleTransition.progress(now(), checkpoint, counters)

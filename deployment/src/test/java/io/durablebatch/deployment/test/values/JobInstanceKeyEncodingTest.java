@@ -173,8 +173,10 @@ class JobInstanceKeyEncodingTest {
                 bad("canonicalBytes", "no bytes", () -> JobInstanceKey.fromCanonicalBytes(new byte[0])),
                 bad("canonicalBytes", "unknown format", () -> JobInstanceKey.fromCanonicalBytes(
                         encode(2, "job", 0, out -> { }))),
-                bad("canonicalBytes", "truncated", () -> JobInstanceKey.fromCanonicalBytes(
-                        Arrays.copyOf(key(Map.of("run", 1L)).canonicalBytes(), key(Map.of("run", 1L)).canonicalBytes().length - 1))),
+                bad("canonicalBytes", "truncated", () -> {
+                    byte[] whole = key(Map.of("run", 1L)).canonicalBytes();
+                    JobInstanceKey.fromCanonicalBytes(Arrays.copyOf(whole, whole.length - 1));
+                }),
                 bad("canonicalBytes", "length beyond the input", () -> JobInstanceKey.fromCanonicalBytes(
                         encode(1, "job", 1, out -> {
                             out.writeInt(1000);
