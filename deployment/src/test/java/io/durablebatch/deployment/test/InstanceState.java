@@ -1,12 +1,18 @@
 package io.durablebatch.deployment.test;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 
+import org.junit.jupiter.api.function.Executable;
+
 import io.agroal.api.AgroalDataSource;
 import io.durablebatch.repository.JobInstanceId;
+import io.durablebatch.repository.RepositoryError;
+import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.quarkus.arc.Arc;
 
@@ -32,6 +38,18 @@ public final class InstanceState {
             + "JOIN {p}step_execution s ON s.id = t.parent_step_execution_id WHERE s.job_instance_id = ?)) AS state";
 
     private InstanceState() {
+    }
+
+    /**
+     * Asserts that {@code call}, in its own unit of work, is refused with {@code error} and leaves
+     * everything stored about {@code instance} as it was.
+     */
+    public static RepositoryException assertRefusedUnchanged(JobInstanceId instance, RepositoryError error,
+            Executable call) {
+        String before = of(instance);
+        RepositoryException refusal = RepositoryTestSupport.assertRefused(error, call);
+        assertEquals(before, of(instance), () -> "the refusal " + error + " changed the stored state");
+        return refusal;
     }
 
     /** The instance's stored state, read in its own connection (committed data only). */

@@ -1,6 +1,6 @@
 package io.durablebatch.deployment.test.flow;
 
-import static io.durablebatch.deployment.test.RepositoryTestSupport.assertRefused;
+import static io.durablebatch.deployment.test.InstanceState.assertRefusedUnchanged;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.freshKey;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
@@ -103,10 +103,8 @@ class FlowDecisionTest {
         tx(() -> repository.appendFlowDecision(next(first.id(), CHECK, LOAD, "input")));
         tx(() -> repository.createFlowStepExecution(first.id(), StepName.of("load"), LOAD, StartLimit.UNLIMITED));
 
-        String before = InstanceState.of(first.jobInstanceId());
-        assertRefused(RepositoryError.FLOW_DECISION_TARGET_STARTED,
+        assertRefusedUnchanged(first.jobInstanceId(), RepositoryError.FLOW_DECISION_TARGET_STARTED,
                 () -> repository.appendFlowDecision(next(first.id(), CHECK, LOAD, "input")));
-        assertEquals(before, InstanceState.of(first.jobInstanceId()), "a refused decision changes nothing");
 
         // a target that started in an earlier execution may be decided again by the restart
         endJob(repository, first, ExecutionStatus.FAILED);
@@ -122,12 +120,11 @@ class FlowDecisionTest {
         JobExecution execution = moveJob(repository, tx(() -> repository.createJobExecution(instance.id(), definition)),
                 ExecutionStatus.STARTED);
 
-        String before = InstanceState.of(instance.id());
         FlowDecisionRequest otherPlan = new FlowDecisionRequest(execution.id(), CHECK, Optional.of(LOAD),
                 FlowTransitionKind.NEXT, PlanFingerprint.of(sha("plan-v2")), digest("input"), ExitStatus.of("COMPLETED"),
                 now());
-        assertRefused(RepositoryError.FLOW_PLAN_MISMATCH, () -> repository.appendFlowDecision(otherPlan));
-        assertEquals(before, InstanceState.of(instance.id()));
+        assertRefusedUnchanged(instance.id(), RepositoryError.FLOW_PLAN_MISMATCH,
+                () -> repository.appendFlowDecision(otherPlan));
         assertEquals(1, tx(() -> repository.appendFlowDecision(next(execution.id(), CHECK, LOAD, "input"))).sequence());
     }
 
@@ -135,12 +132,10 @@ class FlowDecisionTest {
     void decisionsAreAppendedOnlyWhileTheExecutionRuns() {
         JobExecution execution = startFresh(repository, "decision-inactive");
         JobExecution stopped = endJob(repository, execution, ExecutionStatus.STOPPED);
-        String before = InstanceState.of(execution.jobInstanceId());
-        assertRefused(RepositoryError.EXECUTION_NOT_ACTIVE,
+        assertRefusedUnchanged(execution.jobInstanceId(), RepositoryError.EXECUTION_NOT_ACTIVE,
                 () -> repository.appendFlowDecision(next(stopped.id(), CHECK, LOAD, "input")));
-        assertRefused(RepositoryError.JOB_EXECUTION_NOT_FOUND,
+        assertRefusedUnchanged(execution.jobInstanceId(), RepositoryError.JOB_EXECUTION_NOT_FOUND,
                 () -> repository.appendFlowDecision(next(JobExecutionId.of(Long.MAX_VALUE), CHECK, LOAD, "input")));
-        assertEquals(before, InstanceState.of(execution.jobInstanceId()));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.durablebatch.deployment.test.flow;
 
+import static io.durablebatch.deployment.test.InstanceState.assertRefusedUnchanged;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.assertRefused;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
@@ -63,11 +64,9 @@ class FlowStartLimitTest {
         endJob(repository, second, ExecutionStatus.FAILED);
         JobExecution third = restart(repository, first.jobInstanceId());
 
-        String before = InstanceState.of(first.jobInstanceId());
-        RepositoryException refusal = assertRefused(RepositoryError.START_LIMIT_EXCEEDED,
+        RepositoryException refusal = assertRefusedUnchanged(first.jobInstanceId(), RepositoryError.START_LIMIT_EXCEEDED,
                 () -> repository.createFlowStepExecution(third.id(), StepName.of("load"), LOAD, StartLimit.of(2)));
         assertTrue(refusal.getMessage().contains("already started 2 times"), refusal::getMessage);
-        assertEquals(before, InstanceState.of(first.jobInstanceId()), "a refused start changes nothing");
         assertEquals(2, tx(() -> repository.latestFlowStep(first.jobInstanceId(), LOAD)).orElseThrow().startsConsumed());
 
         // a higher limit lets the node start once more, and that start is counted
@@ -146,12 +145,11 @@ class FlowStartLimitTest {
     void flowStepsStartOnlyInAnActiveJobExecution() {
         JobExecution execution = startFresh(repository, "flow-inactive");
         JobExecution failed = endJob(repository, execution, ExecutionStatus.FAILED);
-        String before = InstanceState.of(execution.jobInstanceId());
-        assertRefused(RepositoryError.EXECUTION_NOT_ACTIVE, () -> repository.createFlowStepExecution(failed.id(),
-                StepName.of("load"), LOAD, StartLimit.UNLIMITED));
-        assertRefused(RepositoryError.JOB_EXECUTION_NOT_FOUND, () -> repository.createFlowStepExecution(
-                JobExecutionId.of(Long.MAX_VALUE), StepName.of("load"), LOAD, StartLimit.UNLIMITED));
-        assertEquals(before, InstanceState.of(execution.jobInstanceId()));
+        assertRefusedUnchanged(execution.jobInstanceId(), RepositoryError.EXECUTION_NOT_ACTIVE,
+                () -> repository.createFlowStepExecution(failed.id(), StepName.of("load"), LOAD, StartLimit.UNLIMITED));
+        assertRefusedUnchanged(execution.jobInstanceId(), RepositoryError.JOB_EXECUTION_NOT_FOUND,
+                () -> repository.createFlowStepExecution(JobExecutionId.of(Long.MAX_VALUE), StepName.of("load"), LOAD,
+                        StartLimit.UNLIMITED));
         assertTrue(tx(() -> repository.latestFlowStep(execution.jobInstanceId(), LOAD)).isEmpty());
     }
 

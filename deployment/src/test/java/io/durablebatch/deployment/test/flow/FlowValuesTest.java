@@ -1,8 +1,8 @@
 package io.durablebatch.deployment.test.flow;
 
+import static io.durablebatch.deployment.test.InvalidValues.assertInvalid;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Instant;
@@ -10,7 +10,6 @@ import java.util.HexFormat;
 import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.function.Executable;
 
 import io.durablebatch.flow.FlowDecisionRequest;
 import io.durablebatch.flow.FlowTransitionKind;
@@ -30,15 +29,15 @@ class FlowValuesTest {
     @Test
     void nodeIdsAreShortTokens() {
         assertEquals("load-customers", NodeId.of("load-customers").value());
-        assertRefused("nodeId must not be blank", () -> NodeId.of(" "));
-        assertRefused("nodeId may contain only", () -> NodeId.of("load customers"));
-        assertRefused("nodeId must be at most 100", () -> NodeId.of("n".repeat(101)));
-        assertRefused("nodeId must not be null", () -> NodeId.of(null));
+        assertInvalid("nodeId must not be blank", () -> NodeId.of(" "));
+        assertInvalid("nodeId may contain only", () -> NodeId.of("load customers"));
+        assertInvalid("nodeId must be at most 100", () -> NodeId.of("n".repeat(101)));
+        assertInvalid("nodeId must not be null", () -> NodeId.of(null));
     }
 
     @Test
     void startLimitsArePositive() {
-        assertRefused("startLimit must be positive", () -> StartLimit.of(0));
+        assertInvalid("startLimit must be positive", () -> StartLimit.of(0));
         assertTrue(StartLimit.of(3).allowsStartAfter(2));
         assertFalse(StartLimit.of(3).allowsStartAfter(3));
         assertTrue(StartLimit.UNLIMITED.allowsStartAfter(1_000_000));
@@ -46,9 +45,9 @@ class FlowValuesTest {
 
     @Test
     void inputDigestsAreExactlyThirtyTwoBytes() {
-        assertRefused("inputDigest must be exactly 32 bytes, got 31", () -> InputDigest.of(new byte[31]));
-        assertRefused("inputDigest must be exactly 32 bytes, got 33", () -> InputDigest.of(new byte[33]));
-        assertRefused("input must not be null", () -> InputDigest.sha256(null));
+        assertInvalid("inputDigest must be exactly 32 bytes, got 31", () -> InputDigest.of(new byte[31]));
+        assertInvalid("inputDigest must be exactly 32 bytes, got 33", () -> InputDigest.of(new byte[33]));
+        assertInvalid("input must not be null", () -> InputDigest.sha256(null));
         assertEquals("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
                 InputDigest.sha256(new byte[0]).hex());
         byte[] bytes = HexFormat.of().parseHex("00".repeat(31) + "01");
@@ -60,27 +59,22 @@ class FlowValuesTest {
 
     @Test
     void decisionRequestsNameATargetExactlyWhenTheirKindHasOne() {
-        assertRefused("decision.toNode is required for a NEXT decision",
+        assertInvalid("decision.toNode is required for a NEXT decision",
                 () -> request(FlowTransitionKind.NEXT, Optional.empty()));
-        assertRefused("decision.toNode is required for a DECISION decision",
+        assertInvalid("decision.toNode is required for a DECISION decision",
                 () -> request(FlowTransitionKind.DECISION, Optional.empty()));
-        assertRefused("decision.toNode must be empty for a END decision",
+        assertInvalid("decision.toNode must be empty for a END decision",
                 () -> request(FlowTransitionKind.END, Optional.of(NodeId.of("x"))));
-        assertRefused("decision.toNode must be empty for a FAIL decision",
+        assertInvalid("decision.toNode must be empty for a FAIL decision",
                 () -> request(FlowTransitionKind.FAIL, Optional.of(NodeId.of("x"))));
         request(FlowTransitionKind.STOP, Optional.empty());
         request(FlowTransitionKind.STOP, Optional.of(NodeId.of("resume-here")));
-        assertRefused("decision.inputDigest must not be null", () -> new FlowDecisionRequest(JobExecutionId.of(1),
+        assertInvalid("decision.inputDigest must not be null", () -> new FlowDecisionRequest(JobExecutionId.of(1),
                 NodeId.of("a"), Optional.empty(), FlowTransitionKind.END, PLAN, null, ExitStatus.of("X"), Instant.now()));
     }
 
     private static FlowDecisionRequest request(FlowTransitionKind kind, Optional<NodeId> target) {
         return new FlowDecisionRequest(JobExecutionId.of(1), NodeId.of("a"), target, kind, PLAN, INPUT,
                 ExitStatus.of("COMPLETED"), Instant.now());
-    }
-
-    private static void assertRefused(String message, Executable construction) {
-        IllegalArgumentException refusal = assertThrows(IllegalArgumentException.class, construction);
-        assertTrue(refusal.getMessage().startsWith(message), refusal.getMessage());
     }
 }

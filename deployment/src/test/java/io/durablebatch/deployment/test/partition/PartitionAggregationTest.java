@@ -1,5 +1,6 @@
 package io.durablebatch.deployment.test.partition;
 
+import static io.durablebatch.deployment.test.InstanceState.assertRefusedUnchanged;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.assertRefused;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
@@ -17,7 +18,6 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.function.Executable;
 
 import io.durablebatch.deployment.test.InstanceState;
 import io.durablebatch.deployment.test.Race;
@@ -150,10 +150,8 @@ class PartitionAggregationTest {
     }
 
     private void assertAggregationRefusedUnchanged(PartitionFixture job, RepositoryError error) {
-        String before = InstanceState.of(job.execution().jobInstanceId());
-        Executable call = () -> repository.aggregateStepPartitions(job.parent().id(), job.parent().version(), now());
-        assertRefused(error, call);
-        assertEquals(before, InstanceState.of(job.execution().jobInstanceId()), "a refused aggregation changes nothing");
+        assertRefusedUnchanged(job.instance(), error,
+                () -> repository.aggregateStepPartitions(job.parent().id(), job.parent().version(), now()));
     }
 
     private static StepPartition byKey(PartitionFixture job, String key) {

@@ -1,5 +1,6 @@
 package io.durablebatch.deployment.test.partition;
 
+import static io.durablebatch.deployment.test.InstanceState.assertRefusedUnchanged;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.assertRefused;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
@@ -18,7 +19,6 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.function.Executable;
 
 import io.durablebatch.deployment.test.InstanceState;
 import io.durablebatch.deployment.test.Race;
@@ -78,11 +78,11 @@ class PartitionAssignmentTest {
         StepPartition assigned = job.assign(partition, worker);
         StepExecution other = job.worker();
 
-        assertRefusedUnchanged(job, RepositoryError.VERSION_CONFLICT,
+        assertRefusedUnchanged(job.instance(), RepositoryError.VERSION_CONFLICT,
                 () -> repository.assignStepPartition(partition.id(), partition.version(), other.id()));
-        assertRefusedUnchanged(job, RepositoryError.PARTITION_NOT_ASSIGNABLE,
+        assertRefusedUnchanged(job.instance(), RepositoryError.PARTITION_NOT_ASSIGNABLE,
                 () -> repository.assignStepPartition(assigned.id(), assigned.version(), other.id()));
-        assertRefusedUnchanged(job, RepositoryError.PARTITION_NOT_FOUND,
+        assertRefusedUnchanged(job.instance(), RepositoryError.PARTITION_NOT_FOUND,
                 () -> repository.assignStepPartition(StepPartitionId.of(Long.MAX_VALUE), ExecutionVersion.INITIAL,
                         other.id()));
     }
@@ -99,12 +99,12 @@ class PartitionAssignmentTest {
         StepExecution foreign = elsewhere.worker();
 
         for (StepExecutionId ineligible : List.of(busy.id(), ended.id(), foreign.id(), job.parent().id())) {
-            assertRefusedUnchanged(job, RepositoryError.PARTITION_WORKER_NOT_ELIGIBLE,
+            assertRefusedUnchanged(job.instance(), RepositoryError.PARTITION_WORKER_NOT_ELIGIBLE,
                     () -> repository.assignStepPartition(free.id(), free.version(), ineligible));
-            assertRefusedUnchanged(job, RepositoryError.PARTITION_WORKER_NOT_ELIGIBLE,
+            assertRefusedUnchanged(job.instance(), RepositoryError.PARTITION_WORKER_NOT_ELIGIBLE,
                     () -> repository.claimNextStepPartition(job.parent().id(), ineligible));
         }
-        assertRefusedUnchanged(job, RepositoryError.STEP_EXECUTION_NOT_FOUND,
+        assertRefusedUnchanged(job.instance(), RepositoryError.STEP_EXECUTION_NOT_FOUND,
                 () -> repository.assignStepPartition(free.id(), free.version(), StepExecutionId.of(Long.MAX_VALUE)));
     }
 
@@ -115,9 +115,9 @@ class PartitionAssignmentTest {
         StepExecution worker = job.worker();
         moveStep(repository, job.parent(), LifecycleTransition.to(ExecutionStatus.STOPPING, now()));
 
-        assertRefusedUnchanged(job, RepositoryError.PARTITION_PARENT_NOT_ACTIVE,
+        assertRefusedUnchanged(job.instance(), RepositoryError.PARTITION_PARENT_NOT_ACTIVE,
                 () -> repository.assignStepPartition(partition.id(), partition.version(), worker.id()));
-        assertRefusedUnchanged(job, RepositoryError.PARTITION_PARENT_NOT_ACTIVE,
+        assertRefusedUnchanged(job.instance(), RepositoryError.PARTITION_PARENT_NOT_ACTIVE,
                 () -> repository.claimNextStepPartition(job.parent().id(), worker.id()));
     }
 
@@ -186,22 +186,22 @@ class PartitionAssignmentTest {
         endStep(repository, done, ExecutionStatus.COMPLETED, "DONE", counters(5, 5));
         StepPartition unassigned = plan.get(2);
 
-        assertRefusedUnchanged(job, RepositoryError.PARTITION_NOT_ASSIGNED,
+        assertRefusedUnchanged(job.instance(), RepositoryError.PARTITION_NOT_ASSIGNED,
                 () -> repository.completeStepPartition(unassigned.id(), unassigned.version(), done.id()));
         // the ended worker of another partition cannot lend its result to a partition it does not run
-        assertRefusedUnchanged(job, RepositoryError.PARTITION_WORKER_MISMATCH,
+        assertRefusedUnchanged(job.instance(), RepositoryError.PARTITION_WORKER_MISMATCH,
                 () -> repository.completeStepPartition(runningPartition.id(), runningPartition.version(), done.id()));
-        assertRefusedUnchanged(job, RepositoryError.PARTITION_WORKER_ACTIVE,
+        assertRefusedUnchanged(job.instance(), RepositoryError.PARTITION_WORKER_ACTIVE,
                 () -> repository.completeStepPartition(runningPartition.id(), runningPartition.version(), running.id()));
-        assertRefusedUnchanged(job, RepositoryError.VERSION_CONFLICT,
+        assertRefusedUnchanged(job.instance(), RepositoryError.VERSION_CONFLICT,
                 () -> repository.completeStepPartition(donePartition.id(), plan.get(1).version(), done.id()));
-        assertRefusedUnchanged(job, RepositoryError.PARTITION_NOT_FOUND,
+        assertRefusedUnchanged(job.instance(), RepositoryError.PARTITION_NOT_FOUND,
                 () -> repository.completeStepPartition(StepPartitionId.of(Long.MAX_VALUE), ExecutionVersion.INITIAL,
                         done.id()));
 
         StepPartition completed = tx(() -> repository.completeStepPartition(donePartition.id(), donePartition.version(),
                 done.id()));
-        assertRefusedUnchanged(job, RepositoryError.ILLEGAL_TRANSITION,
+        assertRefusedUnchanged(job.instance(), RepositoryError.ILLEGAL_TRANSITION,
                 () -> repository.completeStepPartition(completed.id(), completed.version(), done.id()));
     }
 
@@ -272,9 +272,4 @@ class PartitionAssignmentTest {
         return claimed.stream().findFirst();
     }
 
-    private void assertRefusedUnchanged(PartitionFixture job, RepositoryError error, Executable call) {
-        String before = InstanceState.of(job.execution().jobInstanceId());
-        assertRefused(error, call);
-        assertEquals(before, InstanceState.of(job.execution().jobInstanceId()), "a refusal changes nothing");
-    }
 }

@@ -13,6 +13,7 @@ import io.durablebatch.partition.PartitionPlanEntry;
 import io.durablebatch.partition.StepPartition;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.JobExecution;
+import io.durablebatch.repository.JobInstanceId;
 import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.StepCounters;
 import io.durablebatch.repository.StepExecution;
@@ -24,6 +25,10 @@ record PartitionFixture(JobRepository repository, JobExecution execution, StepEx
     static PartitionFixture start(JobRepository repository, String job) {
         JobExecution execution = RunningJobs.startFresh(repository, job);
         return new PartitionFixture(repository, execution, startStep(repository, execution, "partitioned"));
+    }
+
+    JobInstanceId instance() {
+        return execution.jobInstanceId();
     }
 
     /** Entries {@code p-0001 ... p-n} in that order, each with its own input. */

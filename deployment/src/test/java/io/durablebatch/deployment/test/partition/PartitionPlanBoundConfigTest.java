@@ -1,6 +1,5 @@
 package io.durablebatch.deployment.test.partition;
 
-import static io.durablebatch.deployment.test.RepositoryTestSupport.assertRefused;
 import static io.durablebatch.deployment.test.partition.PartitionFixture.entries;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -31,10 +30,8 @@ class PartitionPlanBoundConfigTest {
     @Test
     void aPlanLargerThanTheConfiguredBoundIsRefusedAndOneAtTheBoundIsAccepted() {
         PartitionFixture job = PartitionFixture.start(repository, "plan-configured-bound");
-        String before = InstanceState.of(job.execution().jobInstanceId());
-        assertRefused(RepositoryError.PARTITION_PLAN_TOO_LARGE,
+        InstanceState.assertRefusedUnchanged(job.instance(), RepositoryError.PARTITION_PLAN_TOO_LARGE,
                 () -> repository.createStepPartitionPlan(job.parent().id(), entries(4)));
-        assertEquals(before, InstanceState.of(job.execution().jobInstanceId()));
         assertEquals(3, job.plan(entries(3)).size());
     }
 }

@@ -2,7 +2,6 @@ package io.durablebatch.deployment.test.partition;
 
 import static io.durablebatch.deployment.test.RepositoryTestSupport.assertRefused;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
-import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
 import static io.durablebatch.deployment.test.partition.PartitionFixture.entries;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -150,11 +149,8 @@ class PartitionPlanTest {
 
     private RepositoryException assertRefusedUnchanged(PartitionFixture job, RepositoryError error,
             List<PartitionPlanEntry> entries) {
-        String before = InstanceState.of(job.execution().jobInstanceId());
-        RepositoryException refusal = assertRefused(error,
+        return InstanceState.assertRefusedUnchanged(job.instance(), error,
                 () -> repository.createStepPartitionPlan(job.parent().id(), entries));
-        assertEquals(before, InstanceState.of(job.execution().jobInstanceId()), "a refused plan publishes nothing");
-        return refusal;
     }
 
     private static PartitionPlanEntry entry(int keyByte) {

@@ -1,6 +1,6 @@
 package io.durablebatch.deployment.test.partition;
 
-import static io.durablebatch.deployment.test.RepositoryTestSupport.assertRefused;
+import static io.durablebatch.deployment.test.InstanceState.assertRefusedUnchanged;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
 import static io.durablebatch.deployment.test.RunningJobs.endJob;
@@ -22,7 +22,6 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.function.Executable;
 
 import io.durablebatch.deployment.test.InstanceState;
 import io.durablebatch.deployment.test.Race;
@@ -159,7 +158,7 @@ class PartitionRestartTest {
         first.plan(entries(2));
         // a second parent in the same, still running, job execution
         StepExecution target = startStep(repository, first.execution(), "partitioned-again");
-        assertRestartRefusedUnchanged(first, RepositoryError.PARTITION_SOURCE_NOT_RESTARTABLE,
+        assertRefusedUnchanged(first.instance(), RepositoryError.PARTITION_SOURCE_NOT_RESTARTABLE,
                 () -> repository.restartStepPartitionPlan(first.parent().id(), target.id()));
     }
 
@@ -173,7 +172,7 @@ class PartitionRestartTest {
         JobExecution restart = RunningJobs.restart(repository, first.execution().jobInstanceId());
         StepExecution target = startStep(repository, restart, "partitioned");
 
-        assertRestartRefusedUnchanged(first, RepositoryError.PARTITION_WORKER_ACTIVE,
+        assertRefusedUnchanged(first.instance(), RepositoryError.PARTITION_WORKER_ACTIVE,
                 () -> repository.restartStepPartitionPlan(first.parent().id(), target.id()));
     }
 
@@ -187,19 +186,19 @@ class PartitionRestartTest {
         StepExecution target = startStep(repository, restart, "partitioned");
         PartitionFixture other = PartitionFixture.start(repository, "restart-other-instance");
 
-        assertRestartRefusedUnchanged(first, RepositoryError.PARTITION_PLAN_NOT_FOUND,
+        assertRefusedUnchanged(first.instance(), RepositoryError.PARTITION_PLAN_NOT_FOUND,
                 () -> repository.restartStepPartitionPlan(unplanned.id(), target.id()));
-        assertRestartRefusedUnchanged(first, RepositoryError.PARTITION_SOURCE_MISMATCH,
+        assertRefusedUnchanged(first.instance(), RepositoryError.PARTITION_SOURCE_MISMATCH,
                 () -> repository.restartStepPartitionPlan(first.parent().id(), other.parent().id()));
-        assertRestartRefusedUnchanged(first, RepositoryError.STEP_EXECUTION_NOT_FOUND,
+        assertRefusedUnchanged(first.instance(), RepositoryError.STEP_EXECUTION_NOT_FOUND,
                 () -> repository.restartStepPartitionPlan(first.parent().id(), StepExecutionId.of(Long.MAX_VALUE)));
         StepExecution ended = endStep(repository, target, ExecutionStatus.COMPLETED, "OK", counters(0, 0));
-        assertRestartRefusedUnchanged(first, RepositoryError.PARTITION_PARENT_NOT_ACTIVE,
+        assertRefusedUnchanged(first.instance(), RepositoryError.PARTITION_PARENT_NOT_ACTIVE,
                 () -> repository.restartStepPartitionPlan(first.parent().id(), ended.id()));
 
         StepExecution planned = startStep(repository, restart, "partitioned-2");
         tx(() -> repository.restartStepPartitionPlan(first.parent().id(), planned.id()));
-        assertRestartRefusedUnchanged(first, RepositoryError.PARTITION_PLAN_EXISTS,
+        assertRefusedUnchanged(first.instance(), RepositoryError.PARTITION_PLAN_EXISTS,
                 () -> repository.restartStepPartitionPlan(first.parent().id(), planned.id()));
     }
 
@@ -212,11 +211,6 @@ class PartitionRestartTest {
         return claimed;
     }
 
-    private void assertRestartRefusedUnchanged(PartitionFixture job, RepositoryError error, Executable call) {
-        String before = InstanceState.of(job.execution().jobInstanceId());
-        assertRefused(error, call);
-        assertEquals(before, InstanceState.of(job.execution().jobInstanceId()), "a refused restart publishes nothing");
-    }
 
     private static Map<Integer, StepPartition> byOrdinal(List<StepPartition> plan) {
         return plan.stream().collect(Collectors.toMap(StepPartition::ordinal, Function.identity()));

@@ -1,15 +1,14 @@
 package io.durablebatch.deployment.test.partition;
 
+import static io.durablebatch.deployment.test.InvalidValues.assertInvalid;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.function.Executable;
 
 import io.durablebatch.partition.PartitionPlanEntry;
 import io.durablebatch.partition.StepPartitionId;
@@ -19,15 +18,15 @@ class PartitionValuesTest {
 
     @Test
     void keysAndInputsAreBounded() {
-        assertRefused("partition.key must not be empty", () -> PartitionPlanEntry.of(new byte[0], new byte[0]));
-        assertRefused("partition.key must be at most 512 bytes, got 513",
+        assertInvalid("partition.key must not be empty", () -> PartitionPlanEntry.of(new byte[0], new byte[0]));
+        assertInvalid("partition.key must be at most 512 bytes, got 513",
                 () -> PartitionPlanEntry.of(new byte[513], new byte[0]));
-        assertRefused("partition.input must be at most 16384 bytes, got 16385",
+        assertInvalid("partition.input must be at most 16384 bytes, got 16385",
                 () -> PartitionPlanEntry.of(new byte[] { 1 }, new byte[16_385]));
-        assertRefused("partition.input must not be null", () -> PartitionPlanEntry.of(new byte[] { 1 }, null));
-        assertRefused("partition.key must not be null", () -> PartitionPlanEntry.of((String) null, new byte[0]));
+        assertInvalid("partition.input must not be null", () -> PartitionPlanEntry.of(new byte[] { 1 }, null));
+        assertInvalid("partition.key must not be null", () -> PartitionPlanEntry.of((String) null, new byte[0]));
         assertEquals(512, PartitionPlanEntry.of(new byte[512], new byte[16_384]).key().length);
-        assertRefused("stepPartitionId must be positive", () -> StepPartitionId.of(0));
+        assertInvalid("stepPartitionId must be positive", () -> StepPartitionId.of(0));
     }
 
     @Test
@@ -57,10 +56,5 @@ class PartitionValuesTest {
             key[i] = (byte) bytes[i];
         }
         return PartitionPlanEntry.of(key, new byte[0]);
-    }
-
-    private static void assertRefused(String message, Executable construction) {
-        IllegalArgumentException refusal = assertThrows(IllegalArgumentException.class, construction);
-        assertTrue(refusal.getMessage().startsWith(message), refusal.getMessage());
     }
 }
