@@ -16,9 +16,9 @@ import io.durablebatch.runtime.sql.RepositoryDataSource;
 
 /**
  * The harness's own SQL on the repository's database: set-up, clean-up and checks, each statement
- * in auto-commit outside any unit of work and never inside a measured window (except
- * {@link #roundTrip()}, which is measured). Table names are
- * {@code {p}name} templates resolved with the configured prefix, as in the repository.
+ * in auto-commit outside any unit of work and never inside a measured window ({@link #roundTrip()}
+ * excepted, which is measured). Table names are {@code {p}name} templates resolved with the
+ * configured prefix, as in the repository.
  */
 @ApplicationScoped
 class BenchDatabase {
@@ -134,7 +134,7 @@ class BenchDatabase {
                 try {
                     connection.close();
                 } catch (SQLException e) {
-                    // returning a connection to the pool does not fail in a way worth reporting here
+                    // only returns the connection to the pool: nothing to report
                 }
             }
         }
