@@ -4,6 +4,8 @@ import java.util.List;
 
 import io.agroal.api.AgroalDataSource;
 import io.durablebatch.repository.JobRepository;
+import io.durablebatch.runtime.operator.ExecutionControlStore;
+import io.durablebatch.runtime.operator.OperatorAuditStore;
 import io.durablebatch.runtime.repository.DefinitionUpgradeStore;
 import io.durablebatch.runtime.repository.JobExecutionStore;
 import io.durablebatch.runtime.repository.JobInstanceStore;
@@ -11,6 +13,9 @@ import io.durablebatch.runtime.repository.PostgresJobRepository;
 import io.durablebatch.runtime.repository.RecoveryStore;
 import io.durablebatch.runtime.repository.RepositoryProducers;
 import io.durablebatch.runtime.repository.StepExecutionStore;
+import io.durablebatch.runtime.retention.PurgeStore;
+import io.durablebatch.runtime.retention.RetentionAuditStore;
+import io.durablebatch.runtime.retention.RetentionHoldStore;
 import io.durablebatch.runtime.schema.SchemaMigrator;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.UnremovableBeanBuildItem;
@@ -31,6 +36,11 @@ class DurableBatchProcessor {
             StepExecutionStore.class,
             DefinitionUpgradeStore.class,
             RecoveryStore.class,
+            OperatorAuditStore.class,
+            ExecutionControlStore.class,
+            RetentionHoldStore.class,
+            RetentionAuditStore.class,
+            PurgeStore.class,
             PostgresJobRepository.class);
 
     @BuildStep

@@ -34,5 +34,21 @@ public enum RepositoryError {
     /** A transient database failure (serialization, deadlock, lost connection): retry the unit of work. */
     STORAGE_TRANSIENT,
     /** An unexpected database failure. */
-    STORAGE_FAILURE
+    STORAGE_FAILURE,
+    /** A stop was already requested for the execution: the first request stands. */
+    STOP_ALREADY_REQUESTED,
+    /**
+     * The execution is owned by another {@code OwnerToken}, or has no owner, and the caller is not
+     * its owner: a token never takes over an attempt.
+     */
+    OWNER_MISMATCH,
+    /** Only a STARTING execution can be claimed by its owner. */
+    OWNER_NOT_CLAIMABLE,
+    /** The instance already has its one retention hold. */
+    HOLD_EXISTS,
+    /**
+     * A candidate of the purge plan changed since the survey (new execution, version moved, hold
+     * placed, or already purged): nothing was deleted; survey again.
+     */
+    RETENTION_PLAN_STALE
 }
