@@ -56,6 +56,8 @@ public class PurgeStore {
     public static final List<String> RETAINED_TABLES = List.of("recovery_decision", "operator_request",
             "retention_action", "retention_hold");
 
+    private static final String UNRESOLVED = "('STARTING', 'STARTED', 'STOPPING', 'UNKNOWN')";
+
     /** How many changed candidates a stale plan's refusal names. */
     private static final int STALE_SAMPLE = 5;
 
@@ -79,7 +81,7 @@ public class PurgeStore {
                 + "x.last_ended_at FROM {p}job_instance i CROSS JOIN LATERAL ("
                 + "  SELECT count(*)::int AS executions, COALESCE(sum(e.version + 1), 0)::bigint AS observed_version,"
                 + "    (array_agg(e.status ORDER BY e.attempt DESC))[1] AS latest_status, max(e.ended_at) AS last_ended_at,"
-                + "    COALESCE(bool_or(e.status IN ('STARTING', 'STARTED', 'STOPPING', 'UNKNOWN') "
+                + "    COALESCE(bool_or(e.status IN " + UNRESOLVED + " "
                 + "      OR e.ended_at IS NULL OR e.ended_at >= ?), false) AS blocked"
                 + "  FROM {p}job_execution e WHERE e.job_instance_id = i.id) x "
                 + "WHERE i.id > ? AND i.created_at < ? %s AND NOT x.blocked "
@@ -92,18 +94,21 @@ public class PurgeStore {
         // Runs after the instances are locked, so no execution or hold can appear for them any more,
         // and with a snapshot taken after those locks were granted, so it sees every one that did.
         // The executions are locked too: a concurrent mutation waits for this purge and then finds
-        // its row gone, instead of changing what was validated.
+        // its row gone, instead of changing what was validated. An unresolved execution refuses the
+        // plan even when the counts match, so no hand-made plan can purge a running instance.
         this.changedCandidates = tables.sql("WITH plan AS (SELECT * FROM unnest(?::bigint[], ?::int[], ?::bigint[]) "
                 + "  AS p(id, executions, observed_version)), "
-                + "locked AS MATERIALIZED (SELECT job_instance_id, version FROM {p}job_execution "
+                + "locked AS MATERIALIZED (SELECT job_instance_id, status, version FROM {p}job_execution "
                 + "  WHERE job_instance_id = ANY (?) ORDER BY id FOR UPDATE), "
-                + "actual AS (SELECT job_instance_id, count(*) AS executions, sum(version + 1) AS observed_version "
-                + "  FROM locked GROUP BY job_instance_id) "
+                + "actual AS (SELECT job_instance_id, count(*) AS executions, sum(version + 1) AS observed_version, "
+                + "  bool_or(status IN " + UNRESOLVED + ") AS unresolved FROM locked GROUP BY job_instance_id) "
                 + "SELECT p.id, p.executions AS planned_executions, p.observed_version AS planned_version, "
-                + "  COALESCE(c.executions, 0) AS executions, COALESCE(c.observed_version, 0) AS observed_version, "
+                + "  COALESCE(a.executions, 0) AS executions, COALESCE(a.observed_version, 0) AS observed_version, "
+                + "  COALESCE(a.unresolved, false) AS unresolved, "
                 + "  EXISTS (SELECT 1 FROM {p}retention_hold h WHERE h.job_instance_id = p.id) AS held "
-                + "FROM plan p LEFT JOIN actual c ON c.job_instance_id = p.id "
-                + "WHERE COALESCE(c.executions, 0) <> p.executions OR COALESCE(c.observed_version, 0) <> p.observed_version "
+                + "FROM plan p LEFT JOIN actual a ON a.job_instance_id = p.id "
+                + "WHERE COALESCE(a.executions, 0) <> p.executions OR COALESCE(a.observed_version, 0) <> p.observed_version "
+                + "  OR COALESCE(a.unresolved, false) "
                 + "  OR EXISTS (SELECT 1 FROM {p}retention_hold h WHERE h.job_instance_id = p.id) "
                 + "ORDER BY p.id LIMIT " + STALE_SAMPLE);
         for (OwnedRows owned : OWNED_ROWS) {
@@ -168,6 +173,10 @@ public class PurgeStore {
         String instance = "job instance " + row.bigint("id");
         if (row.bool("held")) {
             return instance + " is held";
+        }
+        if (row.bool("unresolved")) {
+            // only a plan that no survey produced gets here: the executions match but one is running
+            return instance + " has an active or UNKNOWN execution";
         }
         return instance + " has " + row.bigint("executions") + " executions at observed version "
                 + row.bigint("observed_version") + ", not " + row.integer("planned_executions") + " at "
