@@ -45,7 +45,8 @@ public final class Rows {
                     Map<String, Object> row = new LinkedHashMap<>();
                     for (int c = 1; c <= meta.getColumnCount(); c++) {
                         Object value = resultSet.getObject(c);
-                        row.put(meta.getColumnName(c), value instanceof byte[] bytes ? HexFormat.of().formatHex(bytes) : value);
+                        row.put(meta.getColumnName(c),
+                                value instanceof byte[] bytes ? HexFormat.of().formatHex(bytes) : value);
                     }
                     rows.add(row);
                 }

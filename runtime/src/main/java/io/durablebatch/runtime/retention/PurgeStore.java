@@ -1,6 +1,9 @@
 package io.durablebatch.runtime.retention;
 
+import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
+
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -32,8 +35,9 @@ import io.durablebatch.runtime.sql.SqlRow;
  * <p>
  * Applying a plan costs a fixed number of statements whatever its size: lock the instances (in id
  * order), re-validate them all (locking their executions, in id order), then one {@code DELETE}
- * per owned table. Concurrent purges of overlapping plans queue on the first instance they share;
- * the later one then finds an instance gone and reports its plan stale.
+ * per owned table, children first. Every row lock is taken in id order before anything is deleted,
+ * so concurrent purges of overlapping plans never deadlock: the later one queues on the first
+ * instance they share, then finds it gone and reports its plan stale, having deleted nothing.
  */
 @ApplicationScoped
 public class PurgeStore {
@@ -120,9 +124,10 @@ public class PurgeStore {
         Set<ExecutionStatus> statuses = request.statuses().isEmpty() ? PurgePlanRequest.FINISHED : request.statuses();
         String[] statusNames = statuses.stream().map(Enum::name).sorted().toArray(String[]::new);
         List<PurgeCandidate> candidates = sql.query(request.jobName().isPresent() ? surveyOfJob : survey, params -> {
-            params.time(request.cutoff())
+            Instant cutoff = storedTime(request.cutoff());
+            params.time(cutoff)
                     .bigint(request.resumeAfter().map(JobInstanceId::value).orElse(0L))
-                    .time(request.cutoff());
+                    .time(cutoff);
             if (request.jobName().isPresent()) {
                 params.text(request.jobName().get().value());
             }
@@ -153,7 +158,9 @@ public class PurgeStore {
         if (!changed.isEmpty()) {
             throw stale(plan, String.join("; ", changed));
         }
-        deletes.forEach((table, delete) -> counts.put(table, (long) sql.update(delete, params -> params.array("bigint", ids))));
+        // children first; the instances are locked already, in id order
+        deletes.forEach((table, delete) -> counts.put(table,
+                (long) sql.update(delete, params -> params.array("bigint", ids))));
         return new PurgeCounts(counts);
     }
 
@@ -175,7 +182,6 @@ public class PurgeStore {
             return instance + " is held";
         }
         if (row.bool("unresolved")) {
-            // only a plan that no survey produced gets here: the executions match but one is running
             return instance + " has an active or UNKNOWN execution";
         }
         return instance + " has " + row.bigint("executions") + " executions at observed version "

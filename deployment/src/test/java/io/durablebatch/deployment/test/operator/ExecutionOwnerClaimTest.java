@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.agroal.api.AgroalDataSource;
+import io.durablebatch.deployment.test.RepositoryTestApp;
 import io.durablebatch.deployment.test.RepositoryTestSupport;
 import io.durablebatch.deployment.test.Rows;
 import io.durablebatch.operator.OwnerToken;
@@ -37,8 +38,8 @@ import io.quarkus.test.QuarkusUnitTest;
 class ExecutionOwnerClaimTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(RepositoryTestSupport.class, Rows.class, OperatorFixtures.class));
+    static final QuarkusUnitTest APP = RepositoryTestApp.with(RepositoryTestSupport.class, Rows.class,
+            OperatorFixtures.class);
 
     private static final OwnerToken OWNER = OwnerToken.of("node-a/boot-1");
     private static final OwnerToken OTHER = OwnerToken.of("node-b/boot-9");

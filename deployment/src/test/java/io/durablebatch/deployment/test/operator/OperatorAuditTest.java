@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.agroal.api.AgroalDataSource;
+import io.durablebatch.deployment.test.RepositoryTestApp;
 import io.durablebatch.deployment.test.RepositoryTestSupport;
 import io.durablebatch.deployment.test.Rows;
 import io.durablebatch.operator.OperatorAction;
@@ -44,8 +45,8 @@ import io.quarkus.test.QuarkusUnitTest;
 class OperatorAuditTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(RepositoryTestSupport.class, Rows.class, OperatorFixtures.class));
+    static final QuarkusUnitTest APP = RepositoryTestApp.with(RepositoryTestSupport.class, Rows.class,
+            OperatorFixtures.class);
 
     @Inject
     JobRepository repository;

@@ -27,31 +27,35 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.agroal.api.AgroalDataSource;
+import io.durablebatch.deployment.test.RepositoryTestApp;
 import io.durablebatch.deployment.test.RepositoryTestSupport;
 import io.durablebatch.deployment.test.Rows;
 import io.durablebatch.repository.ActorRef;
 import io.durablebatch.repository.ExecutionStatus;
+import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobInstanceId;
 import io.durablebatch.repository.JobName;
 import io.durablebatch.repository.JobRepository;
+import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.ReasonCode;
 import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.retention.PurgeCandidate;
 import io.durablebatch.retention.PurgeCounts;
 import io.durablebatch.retention.PurgePlan;
 import io.durablebatch.retention.PurgePlanRequest;
+import io.durablebatch.retention.PurgeSurvey;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**
  * SPEC 9 under concurrency, with real threads in separate transactions started together: purges of
- * overlapping plans, and a hold or a restart racing a purge. Each race ends in one of the serial
+ * overlapping plans, and a hold, a restart or a transition racing a purge. Each race ends in one of the serial
  * outcomes, with typed refusals only, and no row is deleted twice.
  */
 class PurgeRaceTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(RepositoryTestSupport.class, Rows.class, RetentionFixtures.class));
+    static final QuarkusUnitTest APP = RepositoryTestApp.with(RepositoryTestSupport.class, Rows.class,
+            RetentionFixtures.class);
 
     private static final int ROUNDS = 15;
 
@@ -86,16 +90,16 @@ class PurgeRaceTest {
 
             List<String> outcomes = race(() -> purge(first), () -> purge(second));
 
-            String round_ = "round " + round + ": " + outcomes;
-            assertTrue(outcomes.contains("RETENTION_PLAN_STALE"), round_);
+            String context = "round " + round + ": " + outcomes;
+            assertTrue(outcomes.contains("RETENTION_PLAN_STALE"), context);
             String won = outcomes.get(0).startsWith("PURGED") ? outcomes.get(0) : outcomes.get(1);
             // 4 instances, each with 2 executions of 3 steps
-            assertEquals("PURGED {step_execution=24, job_execution=8, job_instance=4}", won, round_);
+            assertEquals("PURGED {step_execution=24, job_execution=8, job_instance=4}", won, context);
             List<JobInstanceId> spared = ids(outcomes.get(0).startsWith("PURGED") ? candidates.subList(4, 6)
                     : candidates.subList(0, 2));
             assertEquals(Map.of("step_execution", 12L, "job_execution", 4L, "job_instance", 2L, "retention_hold", 0L),
-                    storedRows(dataSource, spared), round_);
-            assertEquals(2, survey(job).candidates().size(), round_);
+                    storedRows(dataSource, spared), context);
+            assertEquals(2, survey(job).candidates().size(), context);
         }
     }
 
@@ -111,16 +115,16 @@ class PurgeRaceTest {
                 return "HELD";
             }, () -> purge(plan));
 
-            String round_ = "round " + round + ": " + outcomes;
+            String context = "round " + round + ": " + outcomes;
             Map<String, Long> rows = storedRows(dataSource, List.of(instance));
             if (outcomes.get(0).equals("HELD")) {
-                assertEquals("RETENTION_PLAN_STALE", outcomes.get(1), round_);
+                assertEquals("RETENTION_PLAN_STALE", outcomes.get(1), context);
                 assertEquals(Map.of("step_execution", 3L, "job_execution", 1L, "job_instance", 1L, "retention_hold", 1L),
-                        rows, round_);
+                        rows, context);
             } else {
                 assertEquals(List.of("JOB_INSTANCE_NOT_FOUND", "PURGED {step_execution=3, job_execution=1, job_instance=1}"),
-                        outcomes, round_);
-                assertEquals(0, rows.values().stream().mapToLong(Long::longValue).sum(), round_);
+                        outcomes, context);
+                assertEquals(0, rows.values().stream().mapToLong(Long::longValue).sum(), context);
             }
         }
     }
@@ -137,16 +141,45 @@ class PurgeRaceTest {
                 return "RESTARTED";
             }, () -> purge(plan));
 
-            String round_ = "round " + round + ": " + outcomes;
+            String context = "round " + round + ": " + outcomes;
             Map<String, Long> rows = storedRows(dataSource, List.of(instance));
             if (outcomes.get(0).equals("RESTARTED")) {
-                assertEquals("RETENTION_PLAN_STALE", outcomes.get(1), round_);
+                assertEquals("RETENTION_PLAN_STALE", outcomes.get(1), context);
                 assertEquals(Map.of("step_execution", 3L, "job_execution", 2L, "job_instance", 1L, "retention_hold", 0L),
-                        rows, round_);
+                        rows, context);
             } else {
                 assertEquals(List.of("JOB_INSTANCE_NOT_FOUND", "PURGED {step_execution=3, job_execution=1, job_instance=1}"),
-                        outcomes, round_);
-                assertEquals(0, rows.values().stream().mapToLong(Long::longValue).sum(), round_);
+                        outcomes, context);
+                assertEquals(0, rows.values().stream().mapToLong(Long::longValue).sum(), context);
+            }
+        }
+    }
+
+    @Test
+    void aTransitionRacingAPurgeIsNeitherLostNorPurgedUnseen() throws Exception {
+        for (int round = 0; round < ROUNDS; round++) {
+            JobName job = freshJob("race-abandon");
+            JobInstanceId instance = instance(repository, job, 3, ExecutionStatus.FAILED).id();
+            JobExecution failed = tx(() -> repository.latestJobExecution(instance)).orElseThrow();
+            PurgePlan plan = survey(job).plan();
+
+            List<String> outcomes = race(() -> {
+                tx(() -> repository.transitionJobExecution(failed.id(), failed.version(),
+                        LifecycleTransition.to(ExecutionStatus.ABANDONED, now())));
+                return "ABANDONED";
+            }, () -> purge(plan));
+
+            String context = "round " + round + ": " + outcomes;
+            Map<String, Long> rows = storedRows(dataSource, List.of(instance));
+            if (outcomes.get(0).equals("ABANDONED")) {
+                // the purge validated after the transition, or waited for it: never both succeed
+                assertEquals("RETENTION_PLAN_STALE", outcomes.get(1), context);
+                assertEquals(ExecutionStatus.ABANDONED, tx(() -> repository.getJobExecution(failed.id()))
+                        .orElseThrow().status(), context);
+            } else {
+                assertEquals(List.of("JOB_EXECUTION_NOT_FOUND",
+                        "PURGED {step_execution=3, job_execution=1, job_instance=1}"), outcomes, context);
+                assertEquals(0, rows.values().stream().mapToLong(Long::longValue).sum(), context);
             }
         }
     }
@@ -179,7 +212,7 @@ class PurgeRaceTest {
         return "PURGED " + counts.deletedRows();
     }
 
-    private io.durablebatch.retention.PurgeSurvey survey(JobName job) {
+    private PurgeSurvey survey(JobName job) {
         return tx(() -> repository.purgeSurvey(PurgePlanRequest.before(now().plus(Duration.ofMinutes(1)), 100)
                 .forJob(job)));
     }

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.agroal.api.AgroalDataSource;
+import io.durablebatch.deployment.test.RepositoryTestApp;
 import io.durablebatch.deployment.test.Rows;
 import io.durablebatch.runtime.retention.PurgeStore;
 import io.quarkus.test.QuarkusUnitTest;
@@ -26,8 +27,7 @@ import io.quarkus.test.QuarkusUnitTest;
 class PurgeScopeTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(Rows.class));
+    static final QuarkusUnitTest APP = RepositoryTestApp.with(Rows.class);
 
     @Inject
     AgroalDataSource dataSource;

@@ -22,6 +22,7 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.durablebatch.deployment.test.RepositoryTestApp;
 import io.durablebatch.deployment.test.RepositoryTestSupport;
 import io.durablebatch.deployment.test.Rows;
 import io.durablebatch.repository.ActorRef;
@@ -49,8 +50,8 @@ import io.quarkus.test.QuarkusUnitTest;
 class PurgeSurveyTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(RepositoryTestSupport.class, Rows.class, RetentionFixtures.class));
+    static final QuarkusUnitTest APP = RepositoryTestApp.with(RepositoryTestSupport.class, Rows.class,
+            RetentionFixtures.class);
 
     @Inject
     JobRepository repository;

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.agroal.api.AgroalDataSource;
+import io.durablebatch.deployment.test.RepositoryTestApp;
 import io.durablebatch.deployment.test.RepositoryTestSupport;
 import io.durablebatch.deployment.test.Rows;
 import io.durablebatch.repository.ActorRef;
@@ -38,8 +39,8 @@ import io.quarkus.test.QuarkusUnitTest;
 class RetentionHoldTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(RepositoryTestSupport.class, Rows.class, RetentionFixtures.class));
+    static final QuarkusUnitTest APP = RepositoryTestApp.with(RepositoryTestSupport.class, Rows.class,
+            RetentionFixtures.class);
 
     private static final ActorRef LEGAL = ActorRef.of("legal@example.org");
     private static final ReasonCode LITIGATION = ReasonCode.of("LITIGATION");
