@@ -51,7 +51,7 @@ public class PurgeBenchmark {
     private static final int EXECUTIONS = 2;
     private static final int STEPS = 3;
     private static final int SEED_CHUNK = 10_000;
-    private static final int WARM_UP_BATCHES = 5;
+    private static final int WARM_UP_BATCHES = 20;
     /** Batches whose median time is compared at the start and the end of the run. */
     private static final int EDGE = 10;
 
