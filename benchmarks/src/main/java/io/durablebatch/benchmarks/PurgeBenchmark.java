@@ -215,11 +215,22 @@ public class PurgeBenchmark {
             }
             try (Statement maintenance = connection.createStatement()) {
                 maintenance.execute(tables.sql("VACUUM (ANALYZE) {p}job_instance, {p}job_execution, {p}step_execution"));
-                // day-old rows are long on disk: no checkpoint of the seed's writes competes with the purge
-                maintenance.execute("CHECKPOINT");
             }
         } catch (SQLException e) {
             throw new IllegalStateException("seeding failed: " + e.getMessage(), e);
+        }
+        checkpoint();
+    }
+
+    /**
+     * Day-old rows are long on disk: no checkpoint of the seed's writes should compete with the
+     * purge. Needs a superuser or the pg_checkpoint role; without either the run goes on.
+     */
+    private void checkpoint() {
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+            statement.execute("CHECKPOINT");
+        } catch (SQLException e) {
+            System.err.println("purge benchmark: no CHECKPOINT after seeding (" + e.getMessage() + ")");
         }
     }
 

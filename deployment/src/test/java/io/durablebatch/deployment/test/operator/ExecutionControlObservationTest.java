@@ -169,9 +169,12 @@ class ExecutionControlObservationTest {
     @Test
     void aFinishedExecutionIsRefused() {
         JobExecution completed = OperatorFixtures.startedThen(repository, OWNER, ExecutionStatus.COMPLETED);
+        List<Map<String, Object>> before = row(dataSource, completed.id());
 
         assertRefused(RepositoryError.EXECUTION_NOT_ACTIVE,
                 () -> repository.observeExecutionControl(completed.id(), OWNER, now()));
+
+        assertEquals(before, row(dataSource, completed.id()));
     }
 
     @Test

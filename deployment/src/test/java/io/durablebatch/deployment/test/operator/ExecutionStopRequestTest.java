@@ -139,9 +139,12 @@ class ExecutionStopRequestTest {
         JobExecution recovered = tx(() -> repository.recoverJobExecution(started.id(), new RecoveryRequest(
                 OperationId.of("recover-" + started.id()), OPERATOR, ReasonCode.of("OWNER_LOST"),
                 RecoveryResolution.FAILED, started.version(), now()))).execution();
+        List<Map<String, Object>> before = row(dataSource, started.id());
 
         assertRefused(RepositoryError.EXECUTION_NOT_ACTIVE,
                 () -> repository.requestExecutionStop(started.id(), recovered.version(), OPERATOR, now()));
+
+        assertEquals(before, row(dataSource, started.id()));
     }
 
     @Test
