@@ -1,6 +1,8 @@
 -- Flows (plan format 2): logical node ids on step attempts, the starts each node consumed per
 -- instance, and the append-only route decisions a restart replays.
 -- Shipped migrations are never edited: later changes are new versions.
+-- Foreign keys are ON DELETE RESTRICT: a purge deletes children before parents, so a key only
+-- checks, once per deleted parent row, that no child is left (V5 explains the choice for V1's keys).
 
 -- The logical node a flow step attempt ran; NULL for steps started without a flow plan.
 ALTER TABLE ${prefix}step_execution ADD COLUMN node_id varchar(100);
@@ -12,7 +14,7 @@ CREATE INDEX ${prefix}step_execution_node_ix ON ${prefix}step_execution (job_ins
 -- this row, so racing starters queue on its row lock and the limit is checked against the latest
 -- count; a rolled-back start gives its start back.
 CREATE TABLE ${prefix}flow_node (
-    job_instance_id bigint       NOT NULL REFERENCES ${prefix}job_instance (id),
+    job_instance_id bigint       NOT NULL REFERENCES ${prefix}job_instance (id) ON DELETE RESTRICT,
     node_id         varchar(100) NOT NULL,
     starts          integer      NOT NULL CHECK (starts > 0),
     PRIMARY KEY (job_instance_id, node_id)
@@ -20,9 +22,9 @@ CREATE TABLE ${prefix}flow_node (
 
 -- One route decision of one execution, numbered without gaps in the order it was appended.
 CREATE TABLE ${prefix}flow_decision (
-    job_execution_id    bigint       NOT NULL REFERENCES ${prefix}job_execution (id),
+    job_execution_id    bigint       NOT NULL REFERENCES ${prefix}job_execution (id) ON DELETE RESTRICT,
     sequence            integer      NOT NULL CHECK (sequence > 0),
-    job_instance_id     bigint       NOT NULL REFERENCES ${prefix}job_instance (id),
+    job_instance_id     bigint       NOT NULL REFERENCES ${prefix}job_instance (id) ON DELETE RESTRICT,
     from_node           varchar(100) NOT NULL,
     to_node             varchar(100),
     kind                varchar(16)  NOT NULL CHECK (kind IN ('NEXT', 'DECISION', 'END', 'FAIL', 'STOP')),
@@ -39,6 +41,6 @@ CREATE INDEX ${prefix}flow_decision_reuse_ix ON ${prefix}flow_decision (job_inst
 -- The last sequence number given out per execution. Appending upserts this row, so concurrent
 -- appenders in one execution (parallel flows) are numbered one after the other, without gaps.
 CREATE TABLE ${prefix}flow_decision_head (
-    job_execution_id bigint  PRIMARY KEY REFERENCES ${prefix}job_execution (id),
+    job_execution_id bigint  PRIMARY KEY REFERENCES ${prefix}job_execution (id) ON DELETE RESTRICT,
     last_sequence    integer NOT NULL CHECK (last_sequence > 0)
 );

@@ -1,10 +1,12 @@
 -- Partitioned steps: one plan per parent step attempt, one row per partition.
 -- Shipped migrations are never edited: later changes are new versions.
+-- Foreign keys are ON DELETE RESTRICT: a purge deletes children before parents, so a key only
+-- checks, once per deleted parent row, that no child is left (V5 explains the choice for V1's keys).
 
 -- The plan header. Its primary key makes "one plan per parent" a database fact: two racing plan
 -- creators cannot both publish, and the loser publishes no partition at all.
 CREATE TABLE ${prefix}step_partition_plan (
-    parent_step_execution_id bigint      PRIMARY KEY REFERENCES ${prefix}step_execution (id),
+    parent_step_execution_id bigint      PRIMARY KEY REFERENCES ${prefix}step_execution (id) ON DELETE RESTRICT,
     partition_count          integer     NOT NULL CHECK (partition_count > 0),
     -- the parent step attempt whose plan this one restarts (lineage inside one instance, which is
     -- purged whole, so it needs no foreign key)
@@ -17,13 +19,14 @@ CREATE TABLE ${prefix}step_partition_plan (
 -- (unsigned) whatever the database collation.
 CREATE TABLE ${prefix}step_partition (
     id                       bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    parent_step_execution_id bigint       NOT NULL REFERENCES ${prefix}step_partition_plan (parent_step_execution_id),
+    parent_step_execution_id bigint       NOT NULL
+        REFERENCES ${prefix}step_partition_plan (parent_step_execution_id) ON DELETE RESTRICT,
     ordinal                  integer      NOT NULL CHECK (ordinal > 0),
     partition_key            bytea        NOT NULL CHECK (octet_length(partition_key) BETWEEN 1 AND 512),
     input                    bytea        NOT NULL CHECK (octet_length(input) <= 16384),
     status                   varchar(16)  NOT NULL CHECK (status IN
         ('STARTING', 'STARTED', 'STOPPED', 'FAILED', 'COMPLETED')),
-    worker_step_execution_id bigint       REFERENCES ${prefix}step_execution (id),
+    worker_step_execution_id bigint       REFERENCES ${prefix}step_execution (id) ON DELETE RESTRICT,
     exit_code                varchar(100) NOT NULL,
     exit_description         text         NOT NULL DEFAULT '',
     read_count               bigint       NOT NULL DEFAULT 0,

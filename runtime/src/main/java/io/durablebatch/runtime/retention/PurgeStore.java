@@ -42,13 +42,21 @@ import io.durablebatch.runtime.sql.SqlRow;
 @ApplicationScoped
 public class PurgeStore {
 
+    /** The step executions of the instances bound as a {@code bigint[]}. */
+    private static final String STEPS_OF_INSTANCES = "(SELECT id FROM {p}step_execution WHERE job_instance_id = ANY (?))";
+
     /**
      * The tables whose rows belong to a job instance, children before parents, each with the
      * condition that selects the rows of the instances bound as a {@code bigint[]}. A table that
-     * references an instance, execution or step (say a partition table) is one more line here, above
-     * the table it references.
+     * references an instance, execution or step is one more line here, above the table it references.
      */
     public static final List<OwnedRows> OWNED_ROWS = List.of(
+            new OwnedRows("step_partition", "parent_step_execution_id IN " + STEPS_OF_INSTANCES),
+            new OwnedRows("step_partition_plan", "parent_step_execution_id IN " + STEPS_OF_INSTANCES),
+            new OwnedRows("flow_decision", "job_instance_id = ANY (?)"),
+            new OwnedRows("flow_decision_head", "job_execution_id IN "
+                    + "(SELECT id FROM {p}job_execution WHERE job_instance_id = ANY (?))"),
+            new OwnedRows("flow_node", "job_instance_id = ANY (?)"),
             new OwnedRows("step_execution", "job_instance_id = ANY (?)"),
             new OwnedRows("job_execution", "job_instance_id = ANY (?)"),
             new OwnedRows("job_instance", "id = ANY (?)"));

@@ -86,8 +86,10 @@ class PurgeApplyTest {
 
         PurgeCounts counts = tx(() -> repository.applyPurge(plan));
 
-        assertEquals(List.of("step_execution", "job_execution", "job_instance"), List.copyOf(counts.deletedRows().keySet()));
-        assertEquals(Map.of("step_execution", 18L, "job_execution", 6L, "job_instance", 3L), counts.deletedRows());
+        assertEquals(List.of("step_partition", "step_partition_plan", "flow_decision", "flow_decision_head", "flow_node",
+                "step_execution", "job_execution", "job_instance"), List.copyOf(counts.deletedRows().keySet()));
+        assertEquals(Map.of("step_partition", 0L, "step_partition_plan", 0L, "flow_decision", 0L, "flow_decision_head", 0L,
+                "flow_node", 0L, "step_execution", 18L, "job_execution", 6L, "job_instance", 3L), counts.deletedRows());
         assertEquals(3, counts.jobInstances());
         assertEquals(Map.of("step_execution", 0L, "job_execution", 0L, "job_instance", 0L, "retention_hold", 0L),
                 storedRows(dataSource, batch));

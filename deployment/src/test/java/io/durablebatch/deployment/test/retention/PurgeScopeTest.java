@@ -55,16 +55,38 @@ class PurgeScopeTest {
     }
 
     @Test
-    void foreignKeysToPurgedTablesCheckOncePerDeletedRow() {
+    void foreignKeysBetweenRepositoryTablesCheckOncePerDeletedRow() {
         // A purge deletes children first, so a foreign key never acts on a delete; RESTRICT checks
         // each deleted parent once, where NO ACTION checks twice (it also looks for a replacement
         // parent). Those checks are most of a purge's cost.
         List<Map<String, Object>> notRestrict = Rows.select(dataSource, "SELECT conname, confdeltype::text "
-                + "FROM pg_constraint WHERE contype = 'f' AND confrelid IN ("
-                + "'dbatch_job_instance'::regclass, 'dbatch_job_execution'::regclass, 'dbatch_step_execution'::regclass) "
-                + "AND confdeltype <> 'r' ORDER BY conname");
+                + "FROM pg_constraint WHERE contype = 'f' AND connamespace = current_schema()::regnamespace "
+                + "AND confrelid::regclass::text LIKE 'dbatch\\_%' AND confdeltype <> 'r' ORDER BY conname");
+        long foreignKeys = Rows.number(dataSource, "SELECT count(*) FROM pg_constraint WHERE contype = 'f' "
+                + "AND connamespace = current_schema()::regnamespace AND confrelid::regclass::text LIKE 'dbatch\\_%'");
 
         assertEquals(List.of(), notRestrict);
+        // V1: 3 (execution and step to their parents), V2: 4 (flows), V3: 3 (partitions), V5: 1 (hold)
+        assertEquals(11, foreignKeys);
+    }
+
+    @Test
+    void everyTableIsPurgedBeforeTheTablesItReferences() {
+        List<String> order = PurgeStore.OWNED_ROWS.stream().map(PurgeStore.OwnedRows::table).toList();
+        List<Map<String, Object>> references = Rows.select(dataSource, "SELECT DISTINCT "
+                + "substr(conrelid::regclass::text, 8) AS child, substr(confrelid::regclass::text, 8) AS parent "
+                + "FROM pg_constraint WHERE contype = 'f' AND connamespace = current_schema()::regnamespace "
+                + "AND confrelid::regclass::text LIKE 'dbatch\\_%' AND conrelid <> confrelid ORDER BY 1, 2");
+
+        List<String> inverted = new ArrayList<>();
+        for (Map<String, Object> reference : references) {
+            String child = (String) reference.get("child");
+            String parent = (String) reference.get("parent");
+            if (order.contains(child) && order.contains(parent) && order.indexOf(child) > order.indexOf(parent)) {
+                inverted.add(child + " -> " + parent);
+            }
+        }
+        assertEquals(List.of(), inverted, "purged after a table it references: " + order);
     }
 
     @Test
