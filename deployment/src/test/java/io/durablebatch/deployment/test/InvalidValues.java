@@ -13,6 +13,7 @@ public final class InvalidValues {
 
     public static void assertInvalid(String messageStart, Executable construction) {
         IllegalArgumentException refusal = assertThrows(IllegalArgumentException.class, construction);
-        assertTrue(refusal.getMessage().startsWith(messageStart), refusal.getMessage());
+        assertTrue(refusal.getMessage().startsWith(messageStart),
+                () -> "the message starts with '" + messageStart + "': " + refusal.getMessage());
     }
 }

@@ -1,5 +1,6 @@
 package io.durablebatch.deployment.test;
 
+import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -33,8 +34,7 @@ import io.quarkus.test.QuarkusUnitTest;
 class ItemWritersInTransactionTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(ItemOrder.class, RepositoryTestSupport.class))
+    static final QuarkusUnitTest APP = repositoryApp(ItemOrder.class)
             .overrideConfigKey("quarkus.hibernate-orm.schema-management.strategy", "drop-and-create");
 
     /** Thrown by a unit of work to roll its transaction back, as a failing chunk does. */

@@ -3,32 +3,35 @@ package io.durablebatch.deployment.test;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.freshKey;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
-import static io.durablebatch.repository.ExecutionStatus.ABANDONED;
 import static io.durablebatch.repository.ExecutionStatus.COMPLETED;
-import static io.durablebatch.repository.ExecutionStatus.FAILED;
 import static io.durablebatch.repository.ExecutionStatus.STARTED;
-import static io.durablebatch.repository.ExecutionStatus.STOPPED;
-import static io.durablebatch.repository.ExecutionStatus.STOPPING;
-import static io.durablebatch.repository.ExecutionStatus.UNKNOWN;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.durablebatch.operator.OwnerToken;
 import io.durablebatch.repository.ExecutionStatus;
+import io.durablebatch.repository.ExitStatus;
 import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobExecutionId;
 import io.durablebatch.repository.JobInstance;
 import io.durablebatch.repository.JobInstanceId;
+import io.durablebatch.repository.JobInstanceKey;
+import io.durablebatch.repository.JobName;
 import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.LifecycleTransition;
+import io.durablebatch.repository.StepCounters;
 import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.StepName;
 
 /**
  * Brings fresh instances, job executions and step executions into any status, through the legal
- * transitions of the lifecycle table only, each setup in one committed unit of work.
+ * transitions of the {@link LifecycleTable} only (the shortest path from where they are), each setup
+ * in one committed unit of work unless it says otherwise.
  */
 @ApplicationScoped
 public class RepositoryFixtures {
@@ -39,18 +42,8 @@ public class RepositoryFixtures {
         this.repository = repository;
     }
 
-    /** The shortest legal path from STARTING to {@code status}. */
-    private static List<ExecutionStatus> pathTo(ExecutionStatus status) {
-        return switch (status) {
-            case STARTING -> List.of();
-            case STARTED -> List.of(STARTED);
-            case STOPPING -> List.of(STARTED, STOPPING);
-            case STOPPED -> List.of(STOPPED);
-            case FAILED -> List.of(FAILED);
-            case COMPLETED -> List.of(STARTED, COMPLETED);
-            case ABANDONED -> List.of(FAILED, ABANDONED);
-            case UNKNOWN -> List.of(STARTED, UNKNOWN);
-        };
+    public JobRepository repository() {
+        return repository;
     }
 
     /** A new instance of a job nobody else uses, without attempts. */
@@ -60,7 +53,12 @@ public class RepositoryFixtures {
 
     /** The first attempt of a new instance, in {@code status}. */
     public JobExecution jobExecutionIn(ExecutionStatus status) {
-        return attemptIn(newInstance("job-" + status.name().toLowerCase()).id(), status);
+        return jobExecutionIn("job-" + status.name().toLowerCase(), status);
+    }
+
+    /** The first attempt of a new instance of a fresh job named after {@code job}, in {@code status}. */
+    public JobExecution jobExecutionIn(String job, ExecutionStatus status) {
+        return attemptIn(newInstance(job).id(), status);
     }
 
     /** A new attempt of {@code instance}, in {@code status}. */
@@ -68,15 +66,48 @@ public class RepositoryFixtures {
         return tx(() -> drive(repository.createJobExecution(instance), status));
     }
 
-    /** Moves {@code execution} from STARTING to {@code status}, in the caller's unit of work. */
+    /** Moves {@code execution} from its status to {@code status}, in the caller's unit of work. */
     public JobExecution drive(JobExecution execution, ExecutionStatus status) {
         JobExecution current = execution;
-        for (ExecutionStatus next : pathTo(status)) {
+        for (ExecutionStatus next : LifecycleTable.path(execution.status(), status)) {
             current = repository.transitionJobExecution(current.id(), current.version(),
                     LifecycleTransition.to(next, now()));
         }
         assertEquals(status, current.status());
         return current;
+    }
+
+    /** Moves {@code execution} from its status to {@code status}, in its own unit of work. */
+    public JobExecution move(JobExecution execution, ExecutionStatus status) {
+        return tx(() -> drive(execution, status));
+    }
+
+    /** The first attempt of a new instance, claimed by {@code owner} while STARTING, then in {@code status}. */
+    public JobExecution ownedBy(OwnerToken owner, ExecutionStatus status) {
+        JobInstanceId instance = newInstance("owned").id();
+        return tx(() -> {
+            JobExecution starting = repository.createJobExecution(instance);
+            return drive(repository.claimExecutionOwner(starting.id(), starting.version(), owner, now()), status);
+        });
+    }
+
+    /**
+     * A new instance of {@code job} with one execution per status in {@code outcomes}, in that order,
+     * each STARTED with {@code steps} completed steps before it ends; all in one unit of work.
+     */
+    public JobInstance instanceWithHistory(JobName job, int steps, ExecutionStatus... outcomes) {
+        return tx(() -> {
+            JobInstance instance = repository.selectOrCreateJobInstance(
+                    JobInstanceKey.of(job, Map.of("run", UUID.randomUUID().toString()))).instance();
+            for (ExecutionStatus outcome : outcomes) {
+                JobExecution execution = drive(repository.createJobExecution(instance.id()), STARTED);
+                for (int s = 0; s < steps; s++) {
+                    driveStep(repository.createStepExecution(execution.id(), StepName.of("step-" + s)), COMPLETED);
+                }
+                drive(execution, outcome);
+            }
+            return instance;
+        });
     }
 
     /** A step execution of a new STARTED job execution, in {@code status}. */
@@ -86,14 +117,34 @@ public class RepositoryFixtures {
 
     /** A new step execution of {@code jobExecution}, in {@code status}. */
     public StepExecution stepIn(JobExecutionId jobExecution, String stepName, ExecutionStatus status) {
+        return tx(() -> driveStep(repository.createStepExecution(jobExecution, StepName.of(stepName)), status));
+    }
+
+    /** Applies {@code transition} to {@code step}, in its own unit of work. */
+    public StepExecution move(StepExecution step, LifecycleTransition transition) {
+        return tx(() -> repository.transitionStepExecution(step.id(), step.version(), transition));
+    }
+
+    /**
+     * Ends {@code step} with {@code status} (through STOPPING for a STARTED step that stops), recording
+     * the exit code and counters with the last transition; in its own unit of work.
+     */
+    public StepExecution endStep(StepExecution step, ExecutionStatus status, String exitCode, StepCounters counters) {
         return tx(() -> {
-            StepExecution current = repository.createStepExecution(jobExecution, StepName.of(stepName));
-            for (ExecutionStatus next : pathTo(status)) {
-                current = repository.transitionStepExecution(current.id(), current.version(),
-                        LifecycleTransition.to(next, now()));
-            }
-            assertEquals(status, current.status());
-            return current;
+            List<ExecutionStatus> path = LifecycleTable.path(step.status(), status);
+            StepExecution current = driveStep(step, path.size() > 1 ? path.get(path.size() - 2) : step.status());
+            return repository.transitionStepExecution(current.id(), current.version(), LifecycleTransition.to(status,
+                    now()).withExitStatus(new ExitStatus(exitCode, "ended as " + exitCode)).withCounters(counters));
         });
+    }
+
+    private StepExecution driveStep(StepExecution step, ExecutionStatus status) {
+        StepExecution current = step;
+        for (ExecutionStatus next : LifecycleTable.path(step.status(), status)) {
+            current = repository.transitionStepExecution(current.id(), current.version(),
+                    LifecycleTransition.to(next, now()));
+        }
+        assertEquals(status, current.status());
+        return current;
     }
 }

@@ -4,8 +4,12 @@ import static io.durablebatch.deployment.test.RepositoryTestSupport.freshKey;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
+import static io.restassured.RestAssured.when;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URL;
 
 import jakarta.inject.Inject;
 
@@ -20,6 +24,7 @@ import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.StepName;
 import io.quarkus.test.QuarkusUnitTest;
+import io.quarkus.test.common.http.TestHTTPResource;
 
 class RepositorySmokeTest {
 
@@ -28,6 +33,16 @@ class RepositorySmokeTest {
 
     @Inject
     JobRepository repository;
+
+    @TestHTTPResource
+    URL application;
+
+    @Test
+    void listensOnARandomPortSoThatBuildsSideBySideNeverCollide() {
+        assertTrue(application.getPort() > 0, application::toString);
+        assertNotEquals(8081, application.getPort(), "the default test port: quarkus.http.test-port=0 did not apply");
+        when().get("/q/health/ready").then().statusCode(200);
+    }
 
     @Test
     void launchesOneStepJobToCompletion() {

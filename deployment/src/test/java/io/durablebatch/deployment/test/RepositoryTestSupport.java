@@ -1,7 +1,6 @@
 package io.durablebatch.deployment.test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.sql.Connection;
@@ -13,6 +12,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 import org.junit.jupiter.api.function.Executable;
@@ -32,13 +32,15 @@ public final class RepositoryTestSupport {
     }
 
     /**
-     * An application with the repository and the shared test helpers; {@code extraClasses} are the
-     * test's own helpers. It listens on a random port: several builds may test on one machine at once.
+     * The application every repository test starts: the repository, the shared test helpers and
+     * {@code extraClasses}, the test's own helpers. It listens on a random HTTP port (as the build
+     * also configures), so that test JVMs of builds running side by side on one machine never collide.
      */
     public static QuarkusUnitTest repositoryApp(Class<?>... extraClasses) {
         return new QuarkusUnitTest()
                 .withApplicationRoot(jar -> jar
-                        .addClasses(RepositoryTestSupport.class, RepositoryFixtures.class, RepositoryState.class)
+                        .addClasses(RepositoryTestSupport.class, RepositoryFixtures.class, StoredState.class,
+                                RepositorySchema.class, LifecycleTable.class, Race.class, InvalidValues.class)
                         .addClasses(extraClasses))
                 .overrideConfigKey("quarkus.http.test-port", "0");
     }
@@ -50,6 +52,32 @@ public final class RepositoryTestSupport {
 
     public static void txRun(Runnable work) {
         QuarkusTransaction.requiringNew().run(work);
+    }
+
+    /** Runs {@code work} in a unit of work that then rolls back. */
+    public static void rolledBack(Runnable work) {
+        commitIf(() -> {
+            work.run();
+            return false;
+        });
+    }
+
+    /** Runs {@code work} in its own unit of work, committed if it returns true and rolled back otherwise. */
+    public static boolean commitIf(BooleanSupplier work) {
+        try {
+            QuarkusTransaction.requiringNew().run(() -> {
+                if (!work.getAsBoolean()) {
+                    throw new RolledBack();
+                }
+            });
+            return true;
+        } catch (RolledBack expected) {
+            return false;
+        }
+    }
+
+    private static final class RolledBack extends RuntimeException {
+        private static final long serialVersionUID = 1L;
     }
 
     /** A key no other test uses, so tests sharing one database never see each other's rows. */
@@ -65,28 +93,13 @@ public final class RepositoryTestSupport {
         return Instant.now().truncatedTo(ChronoUnit.MICROS);
     }
 
-    /** Asserts that {@code call} is refused with {@code error}, inside its own unit of work. */
-    public static RepositoryException assertRefused(RepositoryError error, Executable call) {
-        RepositoryException refusal = assertThrows(RepositoryException.class,
-                () -> QuarkusTransaction.requiringNew().run(() -> {
-                    try {
-                        call.execute();
-                    } catch (RuntimeException e) {
-                        throw e;
-                    } catch (Throwable e) {
-                        throw new IllegalStateException(e);
-                    }
-                }));
-        assertEquals(error, refusal.error(), refusal::getMessage);
-        return refusal;
-    }
-
     /**
-     * Asserts that {@code call} is refused with {@code error}, then commits its unit of work anyway.
-     * A caller may catch a refusal and carry on, so a refusal must leave nothing behind even in a
-     * transaction that commits; the commit also proves the refusal did not poison the transaction.
+     * Asserts that {@code call} is refused with {@code error} in its own unit of work, then commits that
+     * unit of work anyway. A caller may catch a refusal and carry on, so a refusal must leave nothing
+     * behind even in a transaction that commits; the commit also proves the refusal did not poison the
+     * transaction. {@link StoredState#assertRefusedChangingNothing} also compares the stored rows.
      */
-    public static RepositoryException assertRefusedThenCommit(RepositoryError error, Executable call) {
+    public static RepositoryException assertRefused(RepositoryError error, Executable call) {
         RepositoryException refusal = QuarkusTransaction.requiringNew().call(() -> {
             try {
                 call.execute();

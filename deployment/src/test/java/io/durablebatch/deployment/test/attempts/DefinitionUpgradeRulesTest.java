@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.durablebatch.deployment.test.RepositoryFixtures;
-import io.durablebatch.deployment.test.RepositoryState;
+import io.durablebatch.deployment.test.StoredState;
 import io.durablebatch.repository.DefinitionIdentity;
 import io.durablebatch.repository.DefinitionUpgrade;
 import io.durablebatch.repository.ExecutionStatus;
@@ -55,7 +55,7 @@ class DefinitionUpgradeRulesTest {
     RepositoryFixtures given;
 
     @Inject
-    RepositoryState state;
+    StoredState state;
 
     @Test
     void aFirstAttemptRecordsItsDefinition() {
@@ -181,13 +181,13 @@ class DefinitionUpgradeRulesTest {
         DefinitionIdentity b = definition(job, "b");
         JobInstanceId instance = instanceOf(job);
         register(job, a, b);
-        List<String> registered = state.rowsOf(instance);
+        List<String> registered = state.of(instance);
         register(job, a, b);
         txRun(() -> {
             repository.registerDefinitionUpgrade(job, new DefinitionUpgrade(a, b));
             repository.registerDefinitionUpgrade(job, new DefinitionUpgrade(a, b));
         });
-        assertEquals(registered, state.rowsOf(instance), "the edge is stored once");
+        assertEquals(registered, state.of(instance), "the edge is stored once");
 
         attemptUnder(instance, a, FAILED);
         assertEquals(Optional.of(b), attemptUnder(instance, b, STARTING).definition());

@@ -1,6 +1,6 @@
 package io.durablebatch.deployment.test.attempts;
 
-import static io.durablebatch.deployment.test.RepositoryTestSupport.assertRefusedThenCommit;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.assertRefused;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.assertStatements;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
@@ -17,7 +17,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import io.durablebatch.deployment.test.RepositoryFixtures;
-import io.durablebatch.deployment.test.RepositoryState;
+import io.durablebatch.deployment.test.StoredState;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.ExecutionVersion;
 import io.durablebatch.repository.ExitStatus;
@@ -44,7 +44,7 @@ class StepExecutionCreationRulesTest {
     RepositoryFixtures given;
 
     @Inject
-    RepositoryState state;
+    StoredState state;
 
     @Inject
     MetadataSql sql;
@@ -84,7 +84,7 @@ class StepExecutionCreationRulesTest {
         JobExecution unrelated = given.jobExecutionIn(ExecutionStatus.STARTED);
         state.assertRefusedChangingNothing(unrelated.jobInstanceId(), RepositoryError.JOB_EXECUTION_NOT_FOUND,
                 () -> repository.createStepExecution(JobExecutionId.of(Long.MAX_VALUE), StepName.of("orphan")));
-        assertRefusedThenCommit(RepositoryError.JOB_EXECUTION_NOT_FOUND,
+        assertRefused(RepositoryError.JOB_EXECUTION_NOT_FOUND,
                 () -> repository.createStepExecution(JobExecutionId.of(Long.MAX_VALUE), StepName.of("orphan")));
     }
 }

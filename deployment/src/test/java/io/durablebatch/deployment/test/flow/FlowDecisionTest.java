@@ -1,18 +1,15 @@
 package io.durablebatch.deployment.test.flow;
 
-import static io.durablebatch.deployment.test.InstanceState.assertRefusedUnchanged;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.rolledBack;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.freshKey;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
-import static io.durablebatch.deployment.test.RunningJobs.endJob;
-import static io.durablebatch.deployment.test.RunningJobs.moveJob;
-import static io.durablebatch.deployment.test.RunningJobs.restart;
-import static io.durablebatch.deployment.test.RunningJobs.startFresh;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.IntStream;
 
@@ -21,10 +18,9 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.durablebatch.deployment.test.InstanceState;
+import io.durablebatch.deployment.test.StoredState;
+import io.durablebatch.deployment.test.RepositoryFixtures;
 import io.durablebatch.deployment.test.Race;
-import io.durablebatch.deployment.test.RepositoryTestSupport;
-import io.durablebatch.deployment.test.RunningJobs;
 import io.durablebatch.flow.FlowDecision;
 import io.durablebatch.flow.FlowDecisionRequest;
 import io.durablebatch.flow.FlowTransitionKind;
@@ -48,9 +44,7 @@ import io.quarkus.test.QuarkusUnitTest;
 class FlowDecisionTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(RepositoryTestSupport.class, RunningJobs.class,
-                    InstanceState.class, Race.class));
+    static final QuarkusUnitTest APP = repositoryApp();
 
     private static final PlanFingerprint PLAN = PlanFingerprint.of(sha("plan-v1"));
     private static final NodeId CHECK = NodeId.of("check");
@@ -61,16 +55,22 @@ class FlowDecisionTest {
     JobRepository repository;
 
     @Inject
+    RepositoryFixtures given;
+
+    @Inject
+    StoredState state;
+
+    @Inject
     MetadataSql sql;
 
     @Test
     void decisionsAreNumberedFromOneWithoutGapsInOneStatementEach() {
-        JobExecution execution = startFresh(repository, "decision-sequence");
+        JobExecution execution = given.jobExecutionIn("decision-sequence", ExecutionStatus.STARTED);
         long before = sql.statementsExecuted();
         FlowDecision first = tx(() -> repository.appendFlowDecision(next(execution.id(), CHECK, LOAD, "input-1")));
         assertEquals(1, sql.statementsExecuted() - before, "an append is one statement");
         // a rolled-back append gives its number back
-        RunningJobs.rolledBack(() -> repository.appendFlowDecision(next(execution.id(), LOAD, REPAIR, "input-2")));
+        rolledBack(() -> repository.appendFlowDecision(next(execution.id(), LOAD, REPAIR, "input-2")));
         FlowDecision second = tx(() -> repository.appendFlowDecision(next(execution.id(), LOAD, NodeId.of("report"),
                 "input-2")));
         FlowDecision end = tx(() -> repository.appendFlowDecision(new FlowDecisionRequest(execution.id(),
@@ -85,12 +85,12 @@ class FlowDecisionTest {
 
     @Test
     void concurrentAppendersInOneExecutionGetGapFreeSequenceNumbers() {
-        JobExecution execution = startFresh(repository, "decision-race");
+        JobExecution execution = given.jobExecutionIn("decision-race", ExecutionStatus.STARTED);
 
         List<Race.Outcome<FlowDecision>> outcomes = Race.run(16, racer -> tx(() -> repository.appendFlowDecision(
                 next(execution.id(), NodeId.of("split-" + racer), NodeId.of("branch-" + racer), "input-" + racer))));
 
-        outcomes.forEach(outcome -> assertTrue(outcome.succeeded(), () -> String.valueOf(outcome.failure())));
+        assertEquals(Map.of("ok", 16L), Race.codes(outcomes));
         assertEquals(IntStream.rangeClosed(1, 16).boxed().toList(),
                 outcomes.stream().map(outcome -> outcome.result().sequence()).sorted().toList());
         assertEquals(IntStream.rangeClosed(1, 16).boxed().toList(),
@@ -99,16 +99,16 @@ class FlowDecisionTest {
 
     @Test
     void aDecisionWhoseTargetAlreadyStartedInThisExecutionIsRefused() {
-        JobExecution first = startFresh(repository, "decision-target");
+        JobExecution first = given.jobExecutionIn("decision-target", ExecutionStatus.STARTED);
         tx(() -> repository.appendFlowDecision(next(first.id(), CHECK, LOAD, "input")));
         tx(() -> repository.createFlowStepExecution(first.id(), StepName.of("load"), LOAD, StartLimit.UNLIMITED));
 
-        assertRefusedUnchanged(first.jobInstanceId(), RepositoryError.FLOW_DECISION_TARGET_STARTED,
+        state.assertRefusedChangingNothing(first.jobInstanceId(), RepositoryError.FLOW_DECISION_TARGET_STARTED,
                 () -> repository.appendFlowDecision(next(first.id(), CHECK, LOAD, "input")));
 
         // a target that started in an earlier execution may be decided again by the restart
-        endJob(repository, first, ExecutionStatus.FAILED);
-        JobExecution second = restart(repository, first.jobInstanceId());
+        given.move(first, ExecutionStatus.FAILED);
+        JobExecution second = given.attemptIn(first.jobInstanceId(), ExecutionStatus.STARTED);
         FlowDecision replayed = tx(() -> repository.appendFlowDecision(next(second.id(), CHECK, LOAD, "input")));
         assertEquals(1, replayed.sequence(), "sequences are per execution");
     }
@@ -117,35 +117,35 @@ class FlowDecisionTest {
     void aDecisionUnderAnotherPlanThanTheExecutionsDefinitionIsRefused() {
         JobInstance instance = tx(() -> repository.selectOrCreateJobInstance(freshKey("decision-plan"))).instance();
         DefinitionIdentity definition = new DefinitionIdentity(instance.jobName(), "r1", PLAN);
-        JobExecution execution = moveJob(repository, tx(() -> repository.createJobExecution(instance.id(), definition)),
+        JobExecution execution = given.move(tx(() -> repository.createJobExecution(instance.id(), definition)),
                 ExecutionStatus.STARTED);
 
         FlowDecisionRequest otherPlan = new FlowDecisionRequest(execution.id(), CHECK, Optional.of(LOAD),
                 FlowTransitionKind.NEXT, PlanFingerprint.of(sha("plan-v2")), digest("input"), ExitStatus.of("COMPLETED"),
                 now());
-        assertRefusedUnchanged(instance.id(), RepositoryError.FLOW_PLAN_MISMATCH,
+        state.assertRefusedChangingNothing(instance.id(), RepositoryError.FLOW_PLAN_MISMATCH,
                 () -> repository.appendFlowDecision(otherPlan));
         assertEquals(1, tx(() -> repository.appendFlowDecision(next(execution.id(), CHECK, LOAD, "input"))).sequence());
     }
 
     @Test
     void decisionsAreAppendedOnlyWhileTheExecutionRuns() {
-        JobExecution execution = startFresh(repository, "decision-inactive");
-        JobExecution stopped = endJob(repository, execution, ExecutionStatus.STOPPED);
-        assertRefusedUnchanged(execution.jobInstanceId(), RepositoryError.EXECUTION_NOT_ACTIVE,
+        JobExecution execution = given.jobExecutionIn("decision-inactive", ExecutionStatus.STARTED);
+        JobExecution stopped = given.move(execution, ExecutionStatus.STOPPED);
+        state.assertRefusedChangingNothing(execution.jobInstanceId(), RepositoryError.EXECUTION_NOT_ACTIVE,
                 () -> repository.appendFlowDecision(next(stopped.id(), CHECK, LOAD, "input")));
-        assertRefusedUnchanged(execution.jobInstanceId(), RepositoryError.JOB_EXECUTION_NOT_FOUND,
+        state.assertRefusedChangingNothing(execution.jobInstanceId(), RepositoryError.JOB_EXECUTION_NOT_FOUND,
                 () -> repository.appendFlowDecision(next(JobExecutionId.of(Long.MAX_VALUE), CHECK, LOAD, "input")));
     }
 
     @Test
     void aRestartFindsThePriorDecisionWithExactlyTheSameDurableInput() {
-        JobExecution first = startFresh(repository, "decision-reuse");
+        JobExecution first = given.jobExecutionIn("decision-reuse", ExecutionStatus.STARTED);
         FlowDecision decided = tx(() -> repository.appendFlowDecision(new FlowDecisionRequest(first.id(), CHECK,
                 Optional.of(REPAIR), FlowTransitionKind.DECISION, PLAN, digest("rows=17"), ExitStatus.of("REPAIR"),
                 now())));
-        endJob(repository, first, ExecutionStatus.FAILED);
-        JobExecution second = restart(repository, first.jobInstanceId());
+        given.move(first, ExecutionStatus.FAILED);
+        JobExecution second = given.attemptIn(first.jobInstanceId(), ExecutionStatus.STARTED);
         var instance = first.jobInstanceId();
 
         assertEquals(Optional.of(decided), tx(() -> repository.findReusableFlowDecision(instance, CHECK, PLAN,

@@ -1,28 +1,26 @@
 package io.durablebatch.deployment.test.flow;
 
-import static io.durablebatch.deployment.test.InstanceState.assertRefusedUnchanged;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.rolledBack;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.assertRefused;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
-import static io.durablebatch.deployment.test.RunningJobs.endJob;
-import static io.durablebatch.deployment.test.RunningJobs.restart;
-import static io.durablebatch.deployment.test.RunningJobs.startFresh;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Map;
 
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.durablebatch.deployment.test.InstanceState;
+import io.durablebatch.deployment.test.StoredState;
+import io.durablebatch.deployment.test.RepositoryFixtures;
 import io.durablebatch.deployment.test.Race;
-import io.durablebatch.deployment.test.RepositoryTestSupport;
-import io.durablebatch.deployment.test.RunningJobs;
 import io.durablebatch.flow.FlowStepState;
 import io.durablebatch.flow.NodeId;
 import io.durablebatch.flow.StartLimit;
@@ -42,9 +40,7 @@ import io.quarkus.test.QuarkusUnitTest;
 class FlowStartLimitTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(RepositoryTestSupport.class, RunningJobs.class,
-                    InstanceState.class, Race.class));
+    static final QuarkusUnitTest APP = repositoryApp();
 
     private static final NodeId LOAD = NodeId.of("load");
 
@@ -52,19 +48,25 @@ class FlowStartLimitTest {
     JobRepository repository;
 
     @Inject
+    RepositoryFixtures given;
+
+    @Inject
+    StoredState state;
+
+    @Inject
     MetadataSql sql;
 
     @Test
     void startLimitCountsTheStartsOfEveryExecutionOfTheInstance() {
-        JobExecution first = startFresh(repository, "flow-limit");
+        JobExecution first = given.jobExecutionIn("flow-limit", ExecutionStatus.STARTED);
         failFlowStep(first, "load", LOAD, StartLimit.of(2));
-        endJob(repository, first, ExecutionStatus.FAILED);
-        JobExecution second = restart(repository, first.jobInstanceId());
+        given.move(first, ExecutionStatus.FAILED);
+        JobExecution second = given.attemptIn(first.jobInstanceId(), ExecutionStatus.STARTED);
         failFlowStep(second, "load", LOAD, StartLimit.of(2));
-        endJob(repository, second, ExecutionStatus.FAILED);
-        JobExecution third = restart(repository, first.jobInstanceId());
+        given.move(second, ExecutionStatus.FAILED);
+        JobExecution third = given.attemptIn(first.jobInstanceId(), ExecutionStatus.STARTED);
 
-        RepositoryException refusal = assertRefusedUnchanged(first.jobInstanceId(), RepositoryError.START_LIMIT_EXCEEDED,
+        RepositoryException refusal = state.assertRefusedChangingNothing(first.jobInstanceId(), RepositoryError.START_LIMIT_EXCEEDED,
                 () -> repository.createFlowStepExecution(third.id(), StepName.of("load"), LOAD, StartLimit.of(2)));
         assertTrue(refusal.getMessage().contains("already started 2 times"), refusal::getMessage);
         assertEquals(2, tx(() -> repository.latestFlowStep(first.jobInstanceId(), LOAD)).orElseThrow().startsConsumed());
@@ -78,15 +80,15 @@ class FlowStartLimitTest {
 
     @Test
     void nodeIdNotStepNameIsTheRestartAuthority() {
-        JobExecution first = startFresh(repository, "flow-rename");
+        JobExecution first = given.jobExecutionIn("flow-rename", ExecutionStatus.STARTED);
         StepExecution original = failFlowStep(first, "load", LOAD, StartLimit.UNLIMITED);
         // another node may reuse the display name; a plain step of that name is no flow node at all
         StepExecution sameNameOtherNode = tx(() -> repository.createFlowStepExecution(first.id(), StepName.of("load"),
                 NodeId.of("audit"), StartLimit.UNLIMITED));
         tx(() -> repository.createStepExecution(first.id(), StepName.of("load")));
-        endJob(repository, first, ExecutionStatus.FAILED);
+        given.move(first, ExecutionStatus.FAILED);
 
-        JobExecution second = restart(repository, first.jobInstanceId());
+        JobExecution second = given.attemptIn(first.jobInstanceId(), ExecutionStatus.STARTED);
         StepExecution renamed = tx(() -> repository.createFlowStepExecution(second.id(), StepName.of("load-customers"),
                 LOAD, StartLimit.of(2)));
 
@@ -105,16 +107,13 @@ class FlowStartLimitTest {
 
     @Test
     void sixteenStartersRacingForOneNodeWithLimitThreeMakeExactlyThreeAttempts() {
-        JobExecution execution = startFresh(repository, "flow-race");
+        JobExecution execution = given.jobExecutionIn("flow-race", ExecutionStatus.STARTED);
         NodeId node = NodeId.of("contended");
 
         List<Race.Outcome<StepExecution>> outcomes = Race.run(16, racer -> tx(() -> repository
                 .createFlowStepExecution(execution.id(), StepName.of("racer-" + racer), node, StartLimit.of(3))));
 
-        assertEquals(3, outcomes.stream().filter(Race.Outcome::succeeded).count());
-        outcomes.stream().filter(outcome -> !outcome.succeeded()).forEach(outcome -> assertEquals(
-                RepositoryError.START_LIMIT_EXCEEDED, ((RepositoryException) outcome.failure()).error(),
-                outcome.failure()::getMessage));
+        assertEquals(Map.of("ok", 3L, "START_LIMIT_EXCEEDED", 13L), Race.codes(outcomes));
         List<StepExecution> steps = tx(() -> repository.stepExecutions(execution.id()));
         assertEquals(3, steps.size(), "exactly three attempts exist");
         assertEquals(3, tx(() -> repository.latestFlowStep(execution.jobInstanceId(), node)).orElseThrow()
@@ -123,18 +122,18 @@ class FlowStartLimitTest {
 
     @Test
     void aRolledBackStartGivesItsStartBack() {
-        JobExecution execution = startFresh(repository, "flow-rollback");
-        String before = InstanceState.of(execution.jobInstanceId());
-        RunningJobs.rolledBack(() -> repository.createFlowStepExecution(execution.id(), StepName.of("load"), LOAD,
+        JobExecution execution = given.jobExecutionIn("flow-rollback", ExecutionStatus.STARTED);
+        List<String> before = state.of(execution.jobInstanceId());
+        rolledBack(() -> repository.createFlowStepExecution(execution.id(), StepName.of("load"), LOAD,
                 StartLimit.of(1)));
-        assertEquals(before, InstanceState.of(execution.jobInstanceId()));
+        assertEquals(before, state.of(execution.jobInstanceId()));
         assertTrue(tx(() -> repository.latestFlowStep(execution.jobInstanceId(), LOAD)).isEmpty());
         tx(() -> repository.createFlowStepExecution(execution.id(), StepName.of("load"), LOAD, StartLimit.of(1)));
     }
 
     @Test
     void aStartIsOneStatement() {
-        JobExecution execution = startFresh(repository, "flow-cost");
+        JobExecution execution = given.jobExecutionIn("flow-cost", ExecutionStatus.STARTED);
         long before = sql.statementsExecuted();
         tx(() -> repository.createFlowStepExecution(execution.id(), StepName.of("load"), LOAD, StartLimit.of(5)));
         tx(() -> repository.createFlowStepExecution(execution.id(), StepName.of("load"), LOAD, StartLimit.of(5)));
@@ -143,11 +142,11 @@ class FlowStartLimitTest {
 
     @Test
     void flowStepsStartOnlyInAnActiveJobExecution() {
-        JobExecution execution = startFresh(repository, "flow-inactive");
-        JobExecution failed = endJob(repository, execution, ExecutionStatus.FAILED);
-        assertRefusedUnchanged(execution.jobInstanceId(), RepositoryError.EXECUTION_NOT_ACTIVE,
+        JobExecution execution = given.jobExecutionIn("flow-inactive", ExecutionStatus.STARTED);
+        JobExecution failed = given.move(execution, ExecutionStatus.FAILED);
+        state.assertRefusedChangingNothing(execution.jobInstanceId(), RepositoryError.EXECUTION_NOT_ACTIVE,
                 () -> repository.createFlowStepExecution(failed.id(), StepName.of("load"), LOAD, StartLimit.UNLIMITED));
-        assertRefusedUnchanged(execution.jobInstanceId(), RepositoryError.JOB_EXECUTION_NOT_FOUND,
+        state.assertRefusedChangingNothing(execution.jobInstanceId(), RepositoryError.JOB_EXECUTION_NOT_FOUND,
                 () -> repository.createFlowStepExecution(JobExecutionId.of(Long.MAX_VALUE), StepName.of("load"), LOAD,
                         StartLimit.UNLIMITED));
         assertTrue(tx(() -> repository.latestFlowStep(execution.jobInstanceId(), LOAD)).isEmpty());
@@ -155,7 +154,7 @@ class FlowStartLimitTest {
 
     @Test
     void flowOperationsNeedATransaction() {
-        JobExecution execution = startFresh(repository, "flow-no-tx");
+        JobExecution execution = given.jobExecutionIn("flow-no-tx", ExecutionStatus.STARTED);
         RepositoryException refusal = assertThrows(RepositoryException.class,
                 () -> repository.createFlowStepExecution(execution.id(), StepName.of("load"), LOAD, StartLimit.of(1)));
         assertEquals(RepositoryError.TRANSACTION_REQUIRED, refusal.error());
@@ -163,7 +162,7 @@ class FlowStartLimitTest {
 
     private StepExecution failFlowStep(JobExecution execution, String name, NodeId node, StartLimit limit) {
         StepExecution step = tx(() -> repository.createFlowStepExecution(execution.id(), StepName.of(name), node, limit));
-        StepExecution started = RunningJobs.moveStep(repository, step, LifecycleTransition.to(ExecutionStatus.STARTED, now()));
-        return RunningJobs.moveStep(repository, started, LifecycleTransition.to(ExecutionStatus.FAILED, now()));
+        StepExecution started = given.move(step, LifecycleTransition.to(ExecutionStatus.STARTED, now()));
+        return given.move(started, LifecycleTransition.to(ExecutionStatus.FAILED, now()));
     }
 }

@@ -1,6 +1,6 @@
 package io.durablebatch.deployment.test.lifecycle;
 
-import static io.durablebatch.deployment.test.RepositoryTestSupport.assertRefusedThenCommit;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.assertRefused;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.assertStatements;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.durablebatch.deployment.test.RepositoryFixtures;
-import io.durablebatch.deployment.test.RepositoryState;
+import io.durablebatch.deployment.test.StoredState;
 import io.durablebatch.repository.ExecutionVersion;
 import io.durablebatch.repository.ExitStatus;
 import io.durablebatch.repository.JobExecution;
@@ -52,7 +52,7 @@ class CompareAndSwapTest {
     RepositoryFixtures given;
 
     @Inject
-    RepositoryState state;
+    StoredState state;
 
     @Inject
     MetadataSql sql;
@@ -90,13 +90,13 @@ class CompareAndSwapTest {
 
     @Test
     void unknownExecutionsAreRefusedWithTheirOwnCodes() {
-        assertRefusedThenCommit(JOB_EXECUTION_NOT_FOUND, () -> repository.transitionJobExecution(NO_JOB_EXECUTION,
+        assertRefused(JOB_EXECUTION_NOT_FOUND, () -> repository.transitionJobExecution(NO_JOB_EXECUTION,
                 ExecutionVersion.INITIAL, LifecycleTransition.to(STARTED, now())));
-        assertRefusedThenCommit(JOB_EXECUTION_NOT_FOUND,
+        assertRefused(JOB_EXECUTION_NOT_FOUND,
                 () -> repository.enrichJobExitStatus(NO_JOB_EXECUTION, ExecutionVersion.INITIAL, ExitStatus.of("X")));
-        assertRefusedThenCommit(STEP_EXECUTION_NOT_FOUND, () -> repository.transitionStepExecution(NO_STEP_EXECUTION,
+        assertRefused(STEP_EXECUTION_NOT_FOUND, () -> repository.transitionStepExecution(NO_STEP_EXECUTION,
                 ExecutionVersion.INITIAL, LifecycleTransition.to(STARTED, now())));
-        assertRefusedThenCommit(STEP_EXECUTION_NOT_FOUND,
+        assertRefused(STEP_EXECUTION_NOT_FOUND,
                 () -> repository.enrichStepExitStatus(NO_STEP_EXECUTION, ExecutionVersion.INITIAL, ExitStatus.of("X")));
     }
 

@@ -15,8 +15,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import io.durablebatch.deployment.test.LifecycleTable;
 import io.durablebatch.deployment.test.RepositoryFixtures;
-import io.durablebatch.deployment.test.RepositoryState;
+import io.durablebatch.deployment.test.StoredState;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobRepository;
@@ -32,7 +33,7 @@ import io.quarkus.test.QuarkusUnitTest;
 class JobExecutionLifecycleTableTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = repositoryApp(LifecycleTable.class);
+    static final QuarkusUnitTest APP = repositoryApp();
 
     @Inject
     JobRepository repository;
@@ -41,7 +42,7 @@ class JobExecutionLifecycleTableTest {
     RepositoryFixtures given;
 
     @Inject
-    RepositoryState state;
+    StoredState state;
 
     @Inject
     MetadataSql sql;

@@ -17,8 +17,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import io.durablebatch.deployment.test.LifecycleTable;
 import io.durablebatch.deployment.test.RepositoryFixtures;
-import io.durablebatch.deployment.test.RepositoryState;
+import io.durablebatch.deployment.test.StoredState;
 import io.durablebatch.repository.Checkpoint;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.JobRepository;
@@ -36,7 +37,7 @@ import io.quarkus.test.QuarkusUnitTest;
 class StepExecutionLifecycleTableTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = repositoryApp(LifecycleTable.class);
+    static final QuarkusUnitTest APP = repositoryApp();
 
     @Inject
     JobRepository repository;
@@ -45,7 +46,7 @@ class StepExecutionLifecycleTableTest {
     RepositoryFixtures given;
 
     @Inject
-    RepositoryState state;
+    StoredState state;
 
     @Inject
     MetadataSql sql;

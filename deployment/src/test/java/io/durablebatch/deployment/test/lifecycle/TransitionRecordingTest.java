@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.durablebatch.deployment.test.RepositoryFixtures;
-import io.durablebatch.deployment.test.RepositoryState;
+import io.durablebatch.deployment.test.StoredState;
 import io.durablebatch.repository.Checkpoint;
 import io.durablebatch.repository.ExecutionFailure;
 import io.durablebatch.repository.ExecutionStatus;
@@ -55,7 +55,7 @@ class TransitionRecordingTest {
     RepositoryFixtures given;
 
     @Inject
-    RepositoryState state;
+    StoredState state;
 
     @Test
     void startedAtIsSetOnStartAndEndedAtWhenTheExecutionEnds() {
@@ -178,7 +178,7 @@ class TransitionRecordingTest {
     @Test
     void aJobTransitionCarryingStepProgressIsRefused() {
         JobExecution execution = given.jobExecutionIn(STARTED);
-        List<String> before = state.rowsOf(execution.jobInstanceId());
+        List<String> before = state.of(execution.jobInstanceId());
         for (LifecycleTransition transition : List.of(
                 LifecycleTransition.to(COMPLETED, now()).withCheckpoint(checkpoint("x")),
                 LifecycleTransition.to(COMPLETED, now()).withCounters(StepCounters.ZERO))) {
@@ -186,7 +186,7 @@ class TransitionRecordingTest {
                     () -> tx(() -> repository.transitionJobExecution(execution.id(), execution.version(), transition)));
             assertTrue(refusal.getMessage().startsWith("transition.checkpoint"), refusal::getMessage);
         }
-        assertEquals(before, state.rowsOf(execution.jobInstanceId()));
+        assertEquals(before, state.of(execution.jobInstanceId()));
     }
 
     private JobExecution move(JobExecution execution, LifecycleTransition transition) {

@@ -2,31 +2,25 @@ package io.durablebatch.deployment.test.operator;
 
 import static io.durablebatch.deployment.test.RepositoryTestSupport.assertRefused;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
-import static io.durablebatch.deployment.test.operator.OperatorFixtures.row;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.agroal.api.AgroalDataSource;
-import io.durablebatch.deployment.test.RepositoryTestApp;
-import io.durablebatch.deployment.test.RepositoryTestSupport;
-import io.durablebatch.deployment.test.Rows;
-import io.durablebatch.operator.ExecutionControl.Signal;
+import io.durablebatch.deployment.test.Race;
+import io.durablebatch.deployment.test.RepositoryFixtures;
+import io.durablebatch.deployment.test.StoredState;
 import io.durablebatch.operator.ExecutionControl;
+import io.durablebatch.operator.ExecutionControl.Signal;
 import io.durablebatch.operator.OwnerToken;
 import io.durablebatch.repository.ActorRef;
 import io.durablebatch.repository.ExecutionStatus;
@@ -50,8 +44,7 @@ import io.quarkus.test.QuarkusUnitTest;
 class ExecutionControlObservationTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = RepositoryTestApp.with(RepositoryTestSupport.class, Rows.class,
-            OperatorFixtures.class);
+    static final QuarkusUnitTest APP = repositoryApp();
 
     private static final OwnerToken OWNER = OwnerToken.of("node-a/boot-1");
     private static final ActorRef OPERATOR = ActorRef.of("alice");
@@ -60,15 +53,18 @@ class ExecutionControlObservationTest {
     JobRepository repository;
 
     @Inject
+    RepositoryFixtures given;
+
+    @Inject
     MetadataSql sql;
 
     @Inject
-    AgroalDataSource dataSource;
+    StoredState state;
 
     @Test
     void withoutAStopRequestTheOwnerContinuesInOneStatement() {
-        JobExecution started = OperatorFixtures.started(repository, OWNER);
-        List<Map<String, Object>> before = row(dataSource, started.id());
+        JobExecution started = given.ownedBy(OWNER, ExecutionStatus.STARTED);
+        List<String> before = state.of(started.jobInstanceId());
 
         ExecutionControl control = QuarkusTransaction.requiringNew().call(() -> {
             long statements = sql.statementsExecuted();
@@ -79,12 +75,12 @@ class ExecutionControlObservationTest {
 
         assertEquals(new ExecutionControl(started.id(), Signal.CONTINUE, ExecutionStatus.STARTED, started.version()),
                 control);
-        assertEquals(before, row(dataSource, started.id()));
+        assertEquals(before, state.of(started.jobInstanceId()));
     }
 
     @Test
     void aPendingStopMovesAStartedExecutionToStoppingInOneStatement() {
-        JobExecution started = OperatorFixtures.started(repository, OWNER);
+        JobExecution started = given.ownedBy(OWNER, ExecutionStatus.STARTED);
         JobExecution requested = tx(() -> repository.requestExecutionStop(started.id(), started.version(), OPERATOR,
                 now()));
 
@@ -104,7 +100,7 @@ class ExecutionControlObservationTest {
 
     @Test
     void theMoveToStoppingIsPartOfTheObserversTransaction() {
-        JobExecution started = OperatorFixtures.started(repository, OWNER);
+        JobExecution started = given.ownedBy(OWNER, ExecutionStatus.STARTED);
         JobExecution requested = tx(() -> repository.requestExecutionStop(started.id(), started.version(), OPERATOR,
                 now()));
 
@@ -119,7 +115,7 @@ class ExecutionControlObservationTest {
 
     @Test
     void observingAgainKeepsStoppingAndTheVersion() {
-        JobExecution started = OperatorFixtures.started(repository, OWNER);
+        JobExecution started = given.ownedBy(OWNER, ExecutionStatus.STARTED);
         tx(() -> repository.requestExecutionStop(started.id(), started.version(), OPERATOR, now()));
         ExecutionControl first = tx(() -> repository.observeExecutionControl(started.id(), OWNER, now()));
 
@@ -130,7 +126,7 @@ class ExecutionControlObservationTest {
 
     @Test
     void aStartingExecutionIsToldToStopButStaysStarting() {
-        JobExecution claimed = OperatorFixtures.claimed(repository, OWNER);
+        JobExecution claimed = given.ownedBy(OWNER, ExecutionStatus.STARTING);
         JobExecution requested = tx(() -> repository.requestExecutionStop(claimed.id(), claimed.version(), OPERATOR,
                 now()));
 
@@ -146,48 +142,35 @@ class ExecutionControlObservationTest {
 
     @Test
     void aNonOwnerIsRefusedAndMovesNothing() {
-        JobExecution started = OperatorFixtures.started(repository, OWNER);
+        JobExecution started = given.ownedBy(OWNER, ExecutionStatus.STARTED);
         tx(() -> repository.requestExecutionStop(started.id(), started.version(), OPERATOR, now()));
-        List<Map<String, Object>> before = row(dataSource, started.id());
-
-        assertRefused(RepositoryError.OWNER_MISMATCH,
+        state.assertRefusedChangingNothing(started.jobInstanceId(), RepositoryError.OWNER_MISMATCH,
                 () -> repository.observeExecutionControl(started.id(), OwnerToken.of("node-b/boot-2"), now()));
-
-        assertEquals(before, row(dataSource, started.id()));
     }
 
     @Test
     void anUnclaimedExecutionHasNoOwnerToObserveIt() {
-        JobExecution starting = OperatorFixtures.starting(repository);
-        List<Map<String, Object>> before = row(dataSource, starting.id());
+        JobExecution starting = given.jobExecutionIn("operator", ExecutionStatus.STARTING);
 
-        assertRefused(RepositoryError.OWNER_MISMATCH, () -> repository.observeExecutionControl(starting.id(), OWNER, now()));
-
-        assertEquals(before, row(dataSource, starting.id()));
+        state.assertRefusedChangingNothing(starting.jobInstanceId(), RepositoryError.OWNER_MISMATCH,
+                () -> repository.observeExecutionControl(starting.id(), OWNER, now()));
     }
 
     @Test
     void aFinishedExecutionIsRefused() {
-        JobExecution completed = OperatorFixtures.startedThen(repository, OWNER, ExecutionStatus.COMPLETED);
-        List<Map<String, Object>> before = row(dataSource, completed.id());
+        JobExecution completed = given.ownedBy(OWNER, ExecutionStatus.COMPLETED);
 
-        assertRefused(RepositoryError.EXECUTION_NOT_ACTIVE,
+        state.assertRefusedChangingNothing(completed.jobInstanceId(), RepositoryError.EXECUTION_NOT_ACTIVE,
                 () -> repository.observeExecutionControl(completed.id(), OWNER, now()));
-
-        assertEquals(before, row(dataSource, completed.id()));
     }
 
     @Test
     void anOwnerWhoseExecutionWasRecoveredIsToldItIsNoLongerActive() {
-        JobExecution started = OperatorFixtures.started(repository, OWNER);
+        JobExecution started = given.ownedBy(OWNER, ExecutionStatus.STARTED);
         tx(() -> repository.recoverJobExecution(started.id(), new RecoveryRequest(OperationId.of("recover-" + started.id()),
                 OPERATOR, ReasonCode.of("OWNER_LOST"), RecoveryResolution.FAILED, started.version(), now())));
-        List<Map<String, Object>> before = row(dataSource, started.id());
-
-        assertRefused(RepositoryError.EXECUTION_NOT_ACTIVE,
+        state.assertRefusedChangingNothing(started.jobInstanceId(), RepositoryError.EXECUTION_NOT_ACTIVE,
                 () -> repository.observeExecutionControl(started.id(), OWNER, now()));
-
-        assertEquals(before, row(dataSource, started.id()));
     }
 
     @Test
@@ -197,40 +180,31 @@ class ExecutionControlObservationTest {
     }
 
     @Test
-    void aStopRequestRacingTheOwnersObservationsEndsInStoppingExactlyOnce() throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(3);
-        try {
-            for (int round = 0; round < 40; round++) {
-                JobExecution started = OperatorFixtures.started(repository, OWNER);
-                CyclicBarrier barrier = new CyclicBarrier(3);
-                Future<JobExecution> request = pool.submit(() -> {
-                    barrier.await(10, TimeUnit.SECONDS);
-                    return tx(() -> repository.requestExecutionStop(started.id(), started.version(), OPERATOR, now()));
-                });
-                // two observers, as if the owner's chunk commit and its poll timer fired together
-                List<Future<ExecutionControl>> observers = List.of(
-                        pool.submit(() -> observeUntilStopped(started, barrier)),
-                        pool.submit(() -> observeUntilStopped(started, barrier)));
+    void aStopRequestRacingTheOwnersObservationsEndsInStoppingExactlyOnce() {
+        for (int round = 0; round < 40; round++) {
+            JobExecution started = given.ownedBy(OWNER, ExecutionStatus.STARTED);
 
-                assertEquals(started.version().next(), request.get(30, TimeUnit.SECONDS).version());
-                // one version for the request, one for the move to STOPPING, and nothing else
-                ExecutionControl stopping = new ExecutionControl(started.id(), Signal.STOP_REQUESTED,
-                        ExecutionStatus.STOPPING, started.version().next().next());
-                for (Future<ExecutionControl> observer : observers) {
-                    assertEquals(stopping, observer.get(30, TimeUnit.SECONDS), "round " + round);
-                }
-                JobExecution stored = tx(() -> repository.getJobExecution(started.id())).orElseThrow();
-                assertEquals(ExecutionStatus.STOPPING, stored.status(), "round " + round);
-                assertEquals(stopping.version(), stored.version(), "round " + round);
-            }
-        } finally {
-            pool.shutdownNow();
+            // the operator's request, and two observers, as if the owner's chunk commit and its poll timer fired together
+            List<Race.Outcome<Object>> outcomes = Race.<Object> run(3, racer -> racer == 0
+                    ? tx(() -> repository.requestExecutionStop(started.id(), started.version(), OPERATOR, now()))
+                    : observeUntilStopped(started));
+
+            String context = "round " + round + ": " + outcomes;
+            assertEquals(Map.of("ok", 3L), Race.codes(outcomes), context);
+            assertEquals(started.version().next(), ((JobExecution) outcomes.get(0).result()).version(), context);
+            // one version for the request, one for the move to STOPPING, and nothing else
+            ExecutionControl stopping = new ExecutionControl(started.id(), Signal.STOP_REQUESTED,
+                    ExecutionStatus.STOPPING, started.version().next().next());
+            assertEquals(List.of(stopping, stopping), List.of(outcomes.get(1).result(), outcomes.get(2).result()),
+                    context);
+            JobExecution stored = tx(() -> repository.getJobExecution(started.id())).orElseThrow();
+            assertEquals(ExecutionStatus.STOPPING, stored.status(), context);
+            assertEquals(stopping.version(), stored.version(), context);
         }
     }
 
     /** Observes in a new transaction each time until told to stop, as the owner's chunk loop would. */
-    private ExecutionControl observeUntilStopped(JobExecution started, CyclicBarrier barrier) throws Exception {
-        barrier.await(10, TimeUnit.SECONDS);
+    private ExecutionControl observeUntilStopped(JobExecution started) {
         for (int attempt = 0; attempt < 10_000; attempt++) {
             ExecutionControl control = tx(() -> repository.observeExecutionControl(started.id(), OWNER, now()));
             if (control.stopRequested()) {

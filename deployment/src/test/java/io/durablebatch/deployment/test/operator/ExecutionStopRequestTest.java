@@ -2,13 +2,12 @@ package io.durablebatch.deployment.test.operator;
 
 import static io.durablebatch.deployment.test.RepositoryTestSupport.assertRefused;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
-import static io.durablebatch.deployment.test.operator.OperatorFixtures.row;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.List;
 import java.util.Map;
 
 import jakarta.inject.Inject;
@@ -16,10 +15,8 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.agroal.api.AgroalDataSource;
-import io.durablebatch.deployment.test.RepositoryTestApp;
-import io.durablebatch.deployment.test.RepositoryTestSupport;
-import io.durablebatch.deployment.test.Rows;
+import io.durablebatch.deployment.test.RepositoryFixtures;
+import io.durablebatch.deployment.test.StoredState;
 import io.durablebatch.operator.ExecutionControl;
 import io.durablebatch.operator.OwnerToken;
 import io.durablebatch.repository.ActorRef;
@@ -40,8 +37,7 @@ import io.quarkus.test.QuarkusUnitTest;
 class ExecutionStopRequestTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = RepositoryTestApp.with(RepositoryTestSupport.class, Rows.class,
-            OperatorFixtures.class);
+    static final QuarkusUnitTest APP = repositoryApp();
 
     private static final OwnerToken OWNER = OwnerToken.of("node-a/boot-1");
     private static final ActorRef OPERATOR = ActorRef.of("alice");
@@ -50,11 +46,14 @@ class ExecutionStopRequestTest {
     JobRepository repository;
 
     @Inject
-    AgroalDataSource dataSource;
+    RepositoryFixtures given;
+
+    @Inject
+    StoredState state;
 
     @Test
     void recordsTheRequestWithoutChangingTheStatus() {
-        JobExecution started = OperatorFixtures.started(repository, OWNER);
+        JobExecution started = given.ownedBy(OWNER, ExecutionStatus.STARTED);
 
         JobExecution requested = tx(() -> repository.requestExecutionStop(started.id(), started.version(), OPERATOR,
                 now()));
@@ -62,14 +61,14 @@ class ExecutionStopRequestTest {
         assertEquals(ExecutionStatus.STARTED, requested.status());
         assertEquals(started.version().next(), requested.version());
         assertEquals(requested, tx(() -> repository.getJobExecution(started.id())).orElseThrow());
-        Map<String, Object> stored = row(dataSource, started.id()).get(0);
+        Map<String, Object> stored = state.jobExecutionRow(started.id());
         assertEquals("alice", stored.get("stop_requested_by"));
         assertTrue(stored.get("stop_requested_at") != null);
     }
 
     @Test
     void theRequestIsDurableAndReachesTheOwner() {
-        JobExecution started = OperatorFixtures.started(repository, OWNER);
+        JobExecution started = given.ownedBy(OWNER, ExecutionStatus.STARTED);
         tx(() -> repository.requestExecutionStop(started.id(), started.version(), OPERATOR, now()));
 
         ExecutionControl control = tx(() -> repository.observeExecutionControl(started.id(), OWNER, now()));
@@ -79,7 +78,7 @@ class ExecutionStopRequestTest {
 
     @Test
     void aStartingExecutionCanBeAskedToStop() {
-        JobExecution claimed = OperatorFixtures.claimed(repository, OWNER);
+        JobExecution claimed = given.ownedBy(OWNER, ExecutionStatus.STARTING);
 
         JobExecution requested = tx(() -> repository.requestExecutionStop(claimed.id(), claimed.version(), OPERATOR,
                 now()));
@@ -89,62 +88,45 @@ class ExecutionStopRequestTest {
 
     @Test
     void aStaleVersionIsRefusedAndChangesNothing() {
-        JobExecution started = OperatorFixtures.started(repository, OWNER);
-        List<Map<String, Object>> before = row(dataSource, started.id());
+        JobExecution started = given.ownedBy(OWNER, ExecutionStatus.STARTED);
 
-        assertRefused(RepositoryError.VERSION_CONFLICT,
+        state.assertRefusedChangingNothing(started.jobInstanceId(), RepositoryError.VERSION_CONFLICT,
                 () -> repository.requestExecutionStop(started.id(), ExecutionVersion.INITIAL, OPERATOR, now()));
-
-        assertEquals(before, row(dataSource, started.id()));
     }
 
     @Test
     void aFinishedExecutionIsRefusedAndChangesNothing() {
-        JobExecution completed = OperatorFixtures.startedThen(repository, OWNER, ExecutionStatus.COMPLETED);
-        List<Map<String, Object>> before = row(dataSource, completed.id());
+        JobExecution completed = given.ownedBy(OWNER, ExecutionStatus.COMPLETED);
 
-        assertRefused(RepositoryError.EXECUTION_NOT_ACTIVE,
+        state.assertRefusedChangingNothing(completed.jobInstanceId(), RepositoryError.EXECUTION_NOT_ACTIVE,
                 () -> repository.requestExecutionStop(completed.id(), completed.version(), OPERATOR, now()));
-
-        assertEquals(before, row(dataSource, completed.id()));
     }
 
     @Test
     void anUnknownExecutionIsRefusedAndChangesNothing() {
-        JobExecution unknown = OperatorFixtures.startedThen(repository, OWNER, ExecutionStatus.UNKNOWN);
-        List<Map<String, Object>> before = row(dataSource, unknown.id());
+        JobExecution unknown = given.ownedBy(OWNER, ExecutionStatus.UNKNOWN);
 
-        assertRefused(RepositoryError.EXECUTION_NOT_ACTIVE,
+        state.assertRefusedChangingNothing(unknown.jobInstanceId(), RepositoryError.EXECUTION_NOT_ACTIVE,
                 () -> repository.requestExecutionStop(unknown.id(), unknown.version(), OPERATOR, now()));
-
-        assertEquals(before, row(dataSource, unknown.id()));
     }
 
     @Test
     void aSecondRequestIsRefusedAndTheFirstStands() {
-        JobExecution started = OperatorFixtures.started(repository, OWNER);
+        JobExecution started = given.ownedBy(OWNER, ExecutionStatus.STARTED);
         JobExecution requested = tx(() -> repository.requestExecutionStop(started.id(), started.version(), OPERATOR,
                 now()));
-        List<Map<String, Object>> before = row(dataSource, started.id());
-
-        assertRefused(RepositoryError.STOP_ALREADY_REQUESTED,
+        state.assertRefusedChangingNothing(started.jobInstanceId(), RepositoryError.STOP_ALREADY_REQUESTED,
                 () -> repository.requestExecutionStop(started.id(), requested.version(), ActorRef.of("bob"), now()));
-
-        assertEquals(before, row(dataSource, started.id()));
     }
 
     @Test
     void aRecoveredExecutionCannotBeAskedToStop() {
-        JobExecution started = OperatorFixtures.started(repository, OWNER);
+        JobExecution started = given.ownedBy(OWNER, ExecutionStatus.STARTED);
         JobExecution recovered = tx(() -> repository.recoverJobExecution(started.id(), new RecoveryRequest(
                 OperationId.of("recover-" + started.id()), OPERATOR, ReasonCode.of("OWNER_LOST"),
                 RecoveryResolution.FAILED, started.version(), now()))).execution();
-        List<Map<String, Object>> before = row(dataSource, started.id());
-
-        assertRefused(RepositoryError.EXECUTION_NOT_ACTIVE,
+        state.assertRefusedChangingNothing(started.jobInstanceId(), RepositoryError.EXECUTION_NOT_ACTIVE,
                 () -> repository.requestExecutionStop(started.id(), recovered.version(), OPERATOR, now()));
-
-        assertEquals(before, row(dataSource, started.id()));
     }
 
     @Test
@@ -156,7 +138,7 @@ class ExecutionStopRequestTest {
 
     @Test
     void refusedOutsideATransaction() {
-        JobExecution started = OperatorFixtures.started(repository, OWNER);
+        JobExecution started = given.ownedBy(OWNER, ExecutionStatus.STARTED);
         RepositoryException refusal = assertThrows(RepositoryException.class,
                 () -> repository.requestExecutionStop(started.id(), started.version(), OPERATOR, now()));
 

@@ -1,37 +1,34 @@
 package io.durablebatch.deployment.test.operator;
 
+import static io.durablebatch.deployment.test.InvalidValues.assertInvalid;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.assertRefused;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.agroal.api.AgroalDataSource;
-import io.durablebatch.deployment.test.RepositoryTestApp;
-import io.durablebatch.deployment.test.RepositoryTestSupport;
-import io.durablebatch.deployment.test.Rows;
+import io.durablebatch.deployment.test.Race;
+import io.durablebatch.deployment.test.RepositoryFixtures;
+import io.durablebatch.deployment.test.StoredState;
 import io.durablebatch.operator.OperatorAction;
 import io.durablebatch.operator.OperatorRecord;
 import io.durablebatch.operator.OperatorRecordDraft;
 import io.durablebatch.operator.OperatorTarget;
 import io.durablebatch.operator.OwnerToken;
 import io.durablebatch.repository.ActorRef;
+import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.OperationId;
@@ -45,18 +42,20 @@ import io.quarkus.test.QuarkusUnitTest;
 class OperatorAuditTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = RepositoryTestApp.with(RepositoryTestSupport.class, Rows.class,
-            OperatorFixtures.class);
+    static final QuarkusUnitTest APP = repositoryApp();
 
     @Inject
     JobRepository repository;
 
     @Inject
-    AgroalDataSource dataSource;
+    RepositoryFixtures given;
+
+    @Inject
+    StoredState state;
 
     @Test
     void appendsTheRequestInTheTransactionOfItsEffect() {
-        JobExecution started = OperatorFixtures.started(repository, OwnerToken.of("node-a/boot-1"));
+        JobExecution started = given.ownedBy(OwnerToken.of("node-a/boot-1"), ExecutionStatus.STARTED);
         OperatorRecordDraft draft = stopDraft(started, "stop-" + UUID.randomUUID(), "stop|" + started.id());
 
         OperatorRecord recorded = tx(() -> {
@@ -72,7 +71,7 @@ class OperatorAuditTest {
 
     @Test
     void aRolledBackEffectLeavesNoRecord() {
-        JobExecution started = OperatorFixtures.started(repository, OwnerToken.of("node-a/boot-1"));
+        JobExecution started = given.ownedBy(OwnerToken.of("node-a/boot-1"), ExecutionStatus.STARTED);
         OperatorRecordDraft draft = stopDraft(started, "stop-" + UUID.randomUUID(), "stop|" + started.id());
 
         IllegalStateException rollback = new IllegalStateException("the unit of work fails after the call");
@@ -86,7 +85,7 @@ class OperatorAuditTest {
 
     @Test
     void theSameRequestAgainIsAnsweredFromTheRecord() {
-        JobExecution started = OperatorFixtures.started(repository, OwnerToken.of("node-a/boot-1"));
+        JobExecution started = given.ownedBy(OwnerToken.of("node-a/boot-1"), ExecutionStatus.STARTED);
         OperatorRecordDraft draft = stopDraft(started, "stop-" + UUID.randomUUID(), "stop|" + started.id());
         OperatorRecord first = tx(() -> repository.appendOperatorRequest(draft));
         OperatorRecordDraft retry = new OperatorRecordDraft(draft.action(), draft.operationId(), draft.actor(),
@@ -100,7 +99,7 @@ class OperatorAuditTest {
 
     @Test
     void theSameOperationIdForAnotherRequestIsRefusedAndChangesNothing() {
-        JobExecution started = OperatorFixtures.started(repository, OwnerToken.of("node-a/boot-1"));
+        JobExecution started = given.ownedBy(OwnerToken.of("node-a/boot-1"), ExecutionStatus.STARTED);
         OperatorRecordDraft draft = stopDraft(started, "stop-" + UUID.randomUUID(), "stop|" + started.id());
         tx(() -> repository.appendOperatorRequest(draft));
         List<Map<String, Object>> before = rows(draft.operationId());
@@ -115,7 +114,7 @@ class OperatorAuditTest {
 
     @Test
     void theKeyIsTheActionAndTheOperationIdTogether() {
-        JobExecution started = OperatorFixtures.started(repository, OwnerToken.of("node-a/boot-1"));
+        JobExecution started = given.ownedBy(OwnerToken.of("node-a/boot-1"), ExecutionStatus.STARTED);
         OperatorRecordDraft stop = stopDraft(started, "op-" + UUID.randomUUID(), "stop|" + started.id());
         OperatorRecordDraft abandon = new OperatorRecordDraft(OperatorAction.ABANDON, stop.operationId(), stop.actor(),
                 stop.target(), RequestDigest.sha256("abandon|" + started.id()), "ABANDONED", now());
@@ -129,31 +128,15 @@ class OperatorAuditTest {
     }
 
     @Test
-    void concurrentAppendsOfOneRequestRecordItOnce() throws Exception {
-        JobExecution started = OperatorFixtures.started(repository, OwnerToken.of("node-a/boot-1"));
+    void concurrentAppendsOfOneRequestRecordItOnce() {
+        JobExecution started = given.ownedBy(OwnerToken.of("node-a/boot-1"), ExecutionStatus.STARTED);
         OperatorRecordDraft draft = stopDraft(started, "stop-" + UUID.randomUUID(), "stop|" + started.id());
-        int callers = 8;
-        CountDownLatch ready = new CountDownLatch(callers);
-        CountDownLatch go = new CountDownLatch(1);
-        ExecutorService pool = Executors.newFixedThreadPool(callers);
-        try {
-            List<Future<OperatorRecord>> outcomes = new ArrayList<>();
-            for (int i = 0; i < callers; i++) {
-                outcomes.add(pool.submit(() -> {
-                    ready.countDown();
-                    go.await();
-                    return tx(() -> repository.appendOperatorRequest(draft));
-                }));
-            }
-            ready.await();
-            go.countDown();
-            OperatorRecord first = outcomes.get(0).get();
-            for (Future<OperatorRecord> outcome : outcomes) {
-                assertEquals(first, outcome.get());
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+
+        List<Race.Outcome<OperatorRecord>> outcomes = Race.run(8, caller -> tx(() -> repository.appendOperatorRequest(draft)));
+
+        assertEquals(Map.of("ok", 8L), Race.codes(outcomes));
+        List<OperatorRecord> records = Race.results(outcomes);
+        records.forEach(record -> assertEquals(records.get(0), record));
         assertEquals(1, rows(draft.operationId()).size());
     }
 
@@ -165,17 +148,12 @@ class OperatorAuditTest {
 
     @Test
     void draftsRejectBadInputNamingTheField() {
-        JobExecution started = OperatorFixtures.started(repository, OwnerToken.of("node-a/boot-1"));
+        JobExecution started = given.ownedBy(OwnerToken.of("node-a/boot-1"), ExecutionStatus.STARTED);
         OperatorTarget target = OperatorTarget.execution(started.jobInstanceId(), started.id());
-        IllegalArgumentException blank = assertThrows(IllegalArgumentException.class,
-                () -> new OperatorRecordDraft(OperatorAction.STOP, OperationId.of("op"), ActorRef.of("alice"), target,
-                        RequestDigest.sha256("x"), " ", now()));
-        assertTrue(blank.getMessage().startsWith("outcome"), blank::getMessage);
-        IllegalArgumentException digest = assertThrows(IllegalArgumentException.class,
-                () -> RequestDigest.of(new byte[31]));
-        assertTrue(digest.getMessage().startsWith("requestDigest"), digest::getMessage);
-        IllegalArgumentException owner = assertThrows(IllegalArgumentException.class, () -> OwnerToken.of("node a"));
-        assertTrue(owner.getMessage().startsWith("owner"), owner::getMessage);
+        assertInvalid("outcome", () -> new OperatorRecordDraft(OperatorAction.STOP, OperationId.of("op"),
+                ActorRef.of("alice"), target, RequestDigest.sha256("x"), " ", now()));
+        assertInvalid("requestDigest", () -> RequestDigest.of(new byte[31]));
+        assertInvalid("owner", () -> OwnerToken.of("node a"));
     }
 
     private static OperatorRecordDraft stopDraft(JobExecution execution, String operationId, String request) {
@@ -185,7 +163,7 @@ class OperatorAuditTest {
     }
 
     private List<Map<String, Object>> rows(OperationId operationId) {
-        return Rows.select(dataSource, "SELECT * FROM dbatch_operator_request WHERE operation_id = ? ORDER BY id",
+        return state.rows("SELECT * FROM {p}operator_request WHERE operation_id = ? ORDER BY id",
                 operationId.value());
     }
 }

@@ -1,10 +1,9 @@
 package io.durablebatch.deployment.test.partition;
 
-import static io.durablebatch.deployment.test.InstanceState.assertRefusedUnchanged;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.assertRefused;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
-import static io.durablebatch.deployment.test.RunningJobs.moveStep;
 import static io.durablebatch.deployment.test.partition.PartitionFixture.counters;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -19,10 +18,8 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.durablebatch.deployment.test.InstanceState;
-import io.durablebatch.deployment.test.Race;
-import io.durablebatch.deployment.test.RepositoryTestSupport;
-import io.durablebatch.deployment.test.RunningJobs;
+import io.durablebatch.deployment.test.StoredState;
+import io.durablebatch.deployment.test.RepositoryFixtures;
 import io.durablebatch.partition.PartitionPlanEntry;
 import io.durablebatch.partition.StepPartition;
 import io.durablebatch.repository.ExecutionStatus;
@@ -40,19 +37,23 @@ import io.quarkus.test.QuarkusUnitTest;
 class PartitionAggregationTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(RepositoryTestSupport.class, RunningJobs.class,
-                    InstanceState.class, Race.class, PartitionFixture.class));
+    static final QuarkusUnitTest APP = repositoryApp(PartitionFixture.class);
 
     @Inject
     JobRepository repository;
+
+    @Inject
+    RepositoryFixtures given;
+
+    @Inject
+    StoredState state;
 
     @Inject
     MetadataSql sql;
 
     @Test
     void failedOutranksStoppedAndCompletedAndTiesGoToTheFirstKey() {
-        PartitionFixture job = PartitionFixture.start(repository, "aggregate-failed");
+        PartitionFixture job = PartitionFixture.start(given, "aggregate-failed");
         // entry order differs from key order: "d" is entered before "c"
         job.plan(List.of(entry("d"), entry("a"), entry("c"), entry("b")));
         job.run(byKey(job, "a"), ExecutionStatus.COMPLETED, "OK", counters(10, 10));
@@ -79,12 +80,12 @@ class PartitionAggregationTest {
 
     @Test
     void stoppedOutranksCompleted() {
-        PartitionFixture job = PartitionFixture.start(repository, "aggregate-stopped");
+        PartitionFixture job = PartitionFixture.start(given, "aggregate-stopped");
         job.plan(List.of(entry("a"), entry("b"), entry("c")));
         job.run(byKey(job, "a"), ExecutionStatus.COMPLETED, "OK", counters(1, 1));
         job.run(byKey(job, "c"), ExecutionStatus.STOPPED, "HALTED_C", counters(2, 2));
         job.run(byKey(job, "b"), ExecutionStatus.STOPPED, "HALTED_B", counters(3, 3));
-        StepExecution stopping = moveStep(repository, job.parent(), LifecycleTransition.to(ExecutionStatus.STOPPING,
+        StepExecution stopping = given.move(job.parent(), LifecycleTransition.to(ExecutionStatus.STOPPING,
                 now()));
 
         StepExecution parent = tx(() -> repository.aggregateStepPartitions(stopping.id(), stopping.version(), now()));
@@ -96,7 +97,7 @@ class PartitionAggregationTest {
 
     @Test
     void allCompletedCompletesTheParentWithTheFirstKeysExitStatus() {
-        PartitionFixture job = PartitionFixture.start(repository, "aggregate-completed");
+        PartitionFixture job = PartitionFixture.start(given, "aggregate-completed");
         job.plan(List.of(entry("b"), entry("a")));
         job.run(byKey(job, "b"), ExecutionStatus.COMPLETED, "OK_B", counters(5, 4));
         job.run(byKey(job, "a"), ExecutionStatus.COMPLETED, "OK_A", counters(6, 6));
@@ -110,7 +111,7 @@ class PartitionAggregationTest {
 
     @Test
     void anUnassignedOrRunningPartitionRefusesTheAggregationAndNothingChanges() {
-        PartitionFixture job = PartitionFixture.start(repository, "aggregate-active");
+        PartitionFixture job = PartitionFixture.start(given, "aggregate-active");
         job.plan(List.of(entry("a"), entry("b"), entry("c")));
         job.run(byKey(job, "a"), ExecutionStatus.COMPLETED, "OK", counters(1, 1));
         assertAggregationRefusedUnchanged(job, RepositoryError.PARTITION_CHILD_ACTIVE); // b and c unassigned
@@ -121,13 +122,13 @@ class PartitionAggregationTest {
         assertAggregationRefusedUnchanged(job, RepositoryError.PARTITION_CHILD_ACTIVE); // b running
 
         // the worker ended, but its partition is not completed yet: the partition is still running
-        RunningJobs.endStep(repository, worker, ExecutionStatus.COMPLETED, "OK", counters(1, 1));
+        given.endStep(worker, ExecutionStatus.COMPLETED, "OK", counters(1, 1));
         assertAggregationRefusedUnchanged(job, RepositoryError.PARTITION_CHILD_ACTIVE);
     }
 
     @Test
     void theParentMovesOnlyAsTheLifecycleTableAllows() {
-        PartitionFixture job = PartitionFixture.start(repository, "aggregate-lifecycle");
+        PartitionFixture job = PartitionFixture.start(given, "aggregate-lifecycle");
         job.plan(List.of(entry("a")));
         job.run(byKey(job, "a"), ExecutionStatus.STOPPED, "HALTED", counters(1, 1));
         // STARTED cannot move to STOPPED directly: the parent must be STOPPING first
@@ -136,11 +137,11 @@ class PartitionAggregationTest {
 
     @Test
     void aStaleVersionOrAParentWithoutPlanIsRefused() {
-        PartitionFixture job = PartitionFixture.start(repository, "aggregate-refusals");
+        PartitionFixture job = PartitionFixture.start(given, "aggregate-refusals");
         assertAggregationRefusedUnchanged(job, RepositoryError.PARTITION_PLAN_NOT_FOUND);
         job.plan(List.of(entry("a")));
         job.run(byKey(job, "a"), ExecutionStatus.COMPLETED, "OK", counters(1, 1));
-        StepExecution progressed = moveStep(repository, job.parent(), LifecycleTransition.progress(now(),
+        StepExecution progressed = given.move(job.parent(), LifecycleTransition.progress(now(),
                 io.durablebatch.repository.Checkpoint.of(new byte[] { 1 }), StepCounters.ZERO));
         assertAggregationRefusedUnchanged(job, RepositoryError.VERSION_CONFLICT);
         assertRefused(RepositoryError.STEP_EXECUTION_NOT_FOUND, () -> repository.aggregateStepPartitions(
@@ -150,7 +151,7 @@ class PartitionAggregationTest {
     }
 
     private void assertAggregationRefusedUnchanged(PartitionFixture job, RepositoryError error) {
-        assertRefusedUnchanged(job.instance(), error,
+        state.assertRefusedChangingNothing(job.instance(), error,
                 () -> repository.aggregateStepPartitions(job.parent().id(), job.parent().version(), now()));
     }
 

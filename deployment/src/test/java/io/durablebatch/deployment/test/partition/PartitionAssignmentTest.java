@@ -1,11 +1,10 @@
 package io.durablebatch.deployment.test.partition;
 
-import static io.durablebatch.deployment.test.InstanceState.assertRefusedUnchanged;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.commitIf;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.assertRefused;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
-import static io.durablebatch.deployment.test.RunningJobs.endStep;
-import static io.durablebatch.deployment.test.RunningJobs.moveStep;
 import static io.durablebatch.deployment.test.partition.PartitionFixture.counters;
 import static io.durablebatch.deployment.test.partition.PartitionFixture.entries;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -13,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import jakarta.inject.Inject;
@@ -20,10 +20,9 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.durablebatch.deployment.test.InstanceState;
+import io.durablebatch.deployment.test.StoredState;
+import io.durablebatch.deployment.test.RepositoryFixtures;
 import io.durablebatch.deployment.test.Race;
-import io.durablebatch.deployment.test.RepositoryTestSupport;
-import io.durablebatch.deployment.test.RunningJobs;
 import io.durablebatch.partition.StepPartition;
 import io.durablebatch.partition.StepPartitionId;
 import io.durablebatch.repository.ExecutionStatus;
@@ -42,19 +41,23 @@ import io.quarkus.test.QuarkusUnitTest;
 class PartitionAssignmentTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(RepositoryTestSupport.class, RunningJobs.class,
-                    InstanceState.class, Race.class, PartitionFixture.class));
+    static final QuarkusUnitTest APP = repositoryApp(PartitionFixture.class);
 
     @Inject
     JobRepository repository;
+
+    @Inject
+    RepositoryFixtures given;
+
+    @Inject
+    StoredState state;
 
     @Inject
     MetadataSql sql;
 
     @Test
     void anUnassignedPartitionIsAssignedToAWorkerByCompareAndSwap() {
-        PartitionFixture job = PartitionFixture.start(repository, "assign");
+        PartitionFixture job = PartitionFixture.start(given, "assign");
         StepPartition partition = job.plan(entries(3)).get(1);
         StepExecution worker = job.worker();
 
@@ -72,58 +75,58 @@ class PartitionAssignmentTest {
 
     @Test
     void anAssignmentIsRefusedWithoutChangeWhenThePartitionIsNotAssignable() {
-        PartitionFixture job = PartitionFixture.start(repository, "assign-refusals");
+        PartitionFixture job = PartitionFixture.start(given, "assign-refusals");
         StepPartition partition = job.plan(entries(2)).get(0);
         StepExecution worker = job.worker();
         StepPartition assigned = job.assign(partition, worker);
         StepExecution other = job.worker();
 
-        assertRefusedUnchanged(job.instance(), RepositoryError.VERSION_CONFLICT,
+        state.assertRefusedChangingNothing(job.instance(), RepositoryError.VERSION_CONFLICT,
                 () -> repository.assignStepPartition(partition.id(), partition.version(), other.id()));
-        assertRefusedUnchanged(job.instance(), RepositoryError.PARTITION_NOT_ASSIGNABLE,
+        state.assertRefusedChangingNothing(job.instance(), RepositoryError.PARTITION_NOT_ASSIGNABLE,
                 () -> repository.assignStepPartition(assigned.id(), assigned.version(), other.id()));
-        assertRefusedUnchanged(job.instance(), RepositoryError.PARTITION_NOT_FOUND,
+        state.assertRefusedChangingNothing(job.instance(), RepositoryError.PARTITION_NOT_FOUND,
                 () -> repository.assignStepPartition(StepPartitionId.of(Long.MAX_VALUE), ExecutionVersion.INITIAL,
                         other.id()));
     }
 
     @Test
     void aWorkerMustBeAStartingStepOfTheParentsJobExecutionWithoutAnotherPartition() {
-        PartitionFixture job = PartitionFixture.start(repository, "assign-worker");
+        PartitionFixture job = PartitionFixture.start(given, "assign-worker");
         List<StepPartition> plan = job.plan(entries(2));
         StepPartition free = plan.get(1);
         StepExecution busy = job.worker();
         job.assign(plan.get(0), busy);
-        StepExecution ended = endStep(repository, job.worker(), ExecutionStatus.COMPLETED, "DONE", counters(1, 1));
-        PartitionFixture elsewhere = PartitionFixture.start(repository, "assign-worker-elsewhere");
+        StepExecution ended = given.endStep(job.worker(), ExecutionStatus.COMPLETED, "DONE", counters(1, 1));
+        PartitionFixture elsewhere = PartitionFixture.start(given, "assign-worker-elsewhere");
         StepExecution foreign = elsewhere.worker();
 
         for (StepExecutionId ineligible : List.of(busy.id(), ended.id(), foreign.id(), job.parent().id())) {
-            assertRefusedUnchanged(job.instance(), RepositoryError.PARTITION_WORKER_NOT_ELIGIBLE,
+            state.assertRefusedChangingNothing(job.instance(), RepositoryError.PARTITION_WORKER_NOT_ELIGIBLE,
                     () -> repository.assignStepPartition(free.id(), free.version(), ineligible));
-            assertRefusedUnchanged(job.instance(), RepositoryError.PARTITION_WORKER_NOT_ELIGIBLE,
+            state.assertRefusedChangingNothing(job.instance(), RepositoryError.PARTITION_WORKER_NOT_ELIGIBLE,
                     () -> repository.claimNextStepPartition(job.parent().id(), ineligible));
         }
-        assertRefusedUnchanged(job.instance(), RepositoryError.STEP_EXECUTION_NOT_FOUND,
+        state.assertRefusedChangingNothing(job.instance(), RepositoryError.STEP_EXECUTION_NOT_FOUND,
                 () -> repository.assignStepPartition(free.id(), free.version(), StepExecutionId.of(Long.MAX_VALUE)));
     }
 
     @Test
     void aParentHandsOutPartitionsOnlyWhileStartingOrStarted() {
-        PartitionFixture job = PartitionFixture.start(repository, "assign-parent");
+        PartitionFixture job = PartitionFixture.start(given, "assign-parent");
         StepPartition partition = job.plan(entries(1)).get(0);
         StepExecution worker = job.worker();
-        moveStep(repository, job.parent(), LifecycleTransition.to(ExecutionStatus.STOPPING, now()));
+        given.move(job.parent(), LifecycleTransition.to(ExecutionStatus.STOPPING, now()));
 
-        assertRefusedUnchanged(job.instance(), RepositoryError.PARTITION_PARENT_NOT_ACTIVE,
+        state.assertRefusedChangingNothing(job.instance(), RepositoryError.PARTITION_PARENT_NOT_ACTIVE,
                 () -> repository.assignStepPartition(partition.id(), partition.version(), worker.id()));
-        assertRefusedUnchanged(job.instance(), RepositoryError.PARTITION_PARENT_NOT_ACTIVE,
+        state.assertRefusedChangingNothing(job.instance(), RepositoryError.PARTITION_PARENT_NOT_ACTIVE,
                 () -> repository.claimNextStepPartition(job.parent().id(), worker.id()));
     }
 
     @Test
     void workersClaimInEntryOrderOneStatementEachUntilThePlanIsExhausted() {
-        PartitionFixture job = PartitionFixture.start(repository, "claim");
+        PartitionFixture job = PartitionFixture.start(given, "claim");
         List<StepPartition> plan = job.plan(List.of(entries(3).get(2), entries(3).get(0), entries(3).get(1)));
 
         for (int ordinal = 1; ordinal <= 3; ordinal++) {
@@ -141,7 +144,7 @@ class PartitionAssignmentTest {
         assertTrue(job.currentPlan().stream().noneMatch(StepPartition::isUnassigned));
         assertEquals(3, plan.size());
 
-        PartitionFixture unplanned = PartitionFixture.start(repository, "claim-unplanned");
+        PartitionFixture unplanned = PartitionFixture.start(given, "claim-unplanned");
         assertRefused(RepositoryError.PARTITION_PLAN_NOT_FOUND,
                 () -> repository.claimNextStepPartition(unplanned.parent().id(), unplanned.worker().id()));
         assertRefused(RepositoryError.STEP_EXECUTION_NOT_FOUND,
@@ -150,11 +153,11 @@ class PartitionAssignmentTest {
 
     @Test
     void completionCopiesTheAssignedWorkersDurableResultInOneStatement() {
-        PartitionFixture job = PartitionFixture.start(repository, "complete");
+        PartitionFixture job = PartitionFixture.start(given, "complete");
         List<StepPartition> plan = job.plan(entries(2));
         StepExecution worker = job.worker();
         StepPartition assigned = job.assign(plan.get(0), worker);
-        StepExecution ended = endStep(repository, worker, ExecutionStatus.COMPLETED, "LOADED", counters(40, 38));
+        StepExecution ended = given.endStep(worker, ExecutionStatus.COMPLETED, "LOADED", counters(40, 38));
 
         long before = sql.statementsExecuted();
         StepPartition completed = tx(() -> repository.completeStepPartition(assigned.id(), assigned.version(),
@@ -177,42 +180,42 @@ class PartitionAssignmentTest {
 
     @Test
     void completionIsRefusedForAnUnassignedPartitionACrossedWorkerOrAWorkerStillRunning() {
-        PartitionFixture job = PartitionFixture.start(repository, "complete-refusals");
+        PartitionFixture job = PartitionFixture.start(given, "complete-refusals");
         List<StepPartition> plan = job.plan(entries(3));
         StepExecution running = job.worker();
         StepPartition runningPartition = job.assign(plan.get(0), running);
         StepExecution done = job.worker();
         StepPartition donePartition = job.assign(plan.get(1), done);
-        endStep(repository, done, ExecutionStatus.COMPLETED, "DONE", counters(5, 5));
+        given.endStep(done, ExecutionStatus.COMPLETED, "DONE", counters(5, 5));
         StepPartition unassigned = plan.get(2);
 
-        assertRefusedUnchanged(job.instance(), RepositoryError.PARTITION_NOT_ASSIGNED,
+        state.assertRefusedChangingNothing(job.instance(), RepositoryError.PARTITION_NOT_ASSIGNED,
                 () -> repository.completeStepPartition(unassigned.id(), unassigned.version(), done.id()));
         // the ended worker of another partition cannot lend its result to a partition it does not run
-        assertRefusedUnchanged(job.instance(), RepositoryError.PARTITION_WORKER_MISMATCH,
+        state.assertRefusedChangingNothing(job.instance(), RepositoryError.PARTITION_WORKER_MISMATCH,
                 () -> repository.completeStepPartition(runningPartition.id(), runningPartition.version(), done.id()));
-        assertRefusedUnchanged(job.instance(), RepositoryError.PARTITION_WORKER_ACTIVE,
+        state.assertRefusedChangingNothing(job.instance(), RepositoryError.PARTITION_WORKER_ACTIVE,
                 () -> repository.completeStepPartition(runningPartition.id(), runningPartition.version(), running.id()));
-        assertRefusedUnchanged(job.instance(), RepositoryError.VERSION_CONFLICT,
+        state.assertRefusedChangingNothing(job.instance(), RepositoryError.VERSION_CONFLICT,
                 () -> repository.completeStepPartition(donePartition.id(), plan.get(1).version(), done.id()));
-        assertRefusedUnchanged(job.instance(), RepositoryError.PARTITION_NOT_FOUND,
+        state.assertRefusedChangingNothing(job.instance(), RepositoryError.PARTITION_NOT_FOUND,
                 () -> repository.completeStepPartition(StepPartitionId.of(Long.MAX_VALUE), ExecutionVersion.INITIAL,
                         done.id()));
 
         StepPartition completed = tx(() -> repository.completeStepPartition(donePartition.id(), donePartition.version(),
                 done.id()));
-        assertRefusedUnchanged(job.instance(), RepositoryError.ILLEGAL_TRANSITION,
+        state.assertRefusedChangingNothing(job.instance(), RepositoryError.ILLEGAL_TRANSITION,
                 () -> repository.completeStepPartition(completed.id(), completed.version(), done.id()));
     }
 
     @Test
     void aPartitionWhoseWorkerWasAbandonedCompletesAsFailed() {
-        PartitionFixture job = PartitionFixture.start(repository, "complete-abandoned");
+        PartitionFixture job = PartitionFixture.start(given, "complete-abandoned");
         StepPartition partition = job.plan(entries(1)).get(0);
         StepExecution worker = job.worker();
         StepPartition assigned = job.assign(partition, worker);
-        StepExecution stopped = endStep(repository, worker, ExecutionStatus.STOPPED, "STOPPED", counters(3, 3));
-        moveStep(repository, stopped, LifecycleTransition.to(ExecutionStatus.ABANDONED, now()));
+        StepExecution stopped = given.endStep(worker, ExecutionStatus.STOPPED, "STOPPED", counters(3, 3));
+        given.move(stopped, LifecycleTransition.to(ExecutionStatus.ABANDONED, now()));
 
         StepPartition completed = tx(() -> repository.completeStepPartition(assigned.id(), assigned.version(),
                 worker.id()));
@@ -222,7 +225,7 @@ class PartitionAssignmentTest {
 
     @Test
     void sixteenWorkersClaimEveryPartitionOfAThousandExactlyOnce() {
-        PartitionFixture job = PartitionFixture.start(repository, "claim-race");
+        PartitionFixture job = PartitionFixture.start(given, "claim-race");
         job.plan(entries(1_000));
 
         // each worker loops: start a worker step and claim in one unit of work (rolled back when the
@@ -245,7 +248,7 @@ class PartitionAssignmentTest {
             return claimed;
         });
 
-        outcomes.forEach(outcome -> assertTrue(outcome.succeeded(), () -> String.valueOf(outcome.failure())));
+        assertEquals(Map.of("ok", 16L), Race.codes(outcomes));
         List<Long> claimed = outcomes.stream().flatMap(outcome -> outcome.result().stream()).toList();
         assertEquals(1_000, claimed.size(), "no partition lost");
         assertEquals(1_000, claimed.stream().distinct().count(), "no partition claimed twice");
@@ -264,7 +267,7 @@ class PartitionAssignmentTest {
     /** Starts a worker step and claims a partition for it in one unit of work, rolled back if none is left. */
     private Optional<StepPartition> claimWithNewWorker(PartitionFixture job) {
         List<StepPartition> claimed = new ArrayList<>(1);
-        RunningJobs.commitIf(() -> {
+        commitIf(() -> {
             StepExecution worker = repository.createStepExecution(job.execution().id(), StepName.of("worker"));
             repository.claimNextStepPartition(job.parent().id(), worker.id()).ifPresent(claimed::add);
             return !claimed.isEmpty();

@@ -1,14 +1,12 @@
 package io.durablebatch.deployment.test.partition;
 
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
-import static io.durablebatch.deployment.test.RunningJobs.endStep;
-import static io.durablebatch.deployment.test.RunningJobs.startStep;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.stream.IntStream;
 
-import io.durablebatch.deployment.test.RunningJobs;
+import io.durablebatch.deployment.test.RepositoryFixtures;
 import io.durablebatch.partition.PartitionPlanEntry;
 import io.durablebatch.partition.StepPartition;
 import io.durablebatch.repository.ExecutionStatus;
@@ -19,12 +17,16 @@ import io.durablebatch.repository.StepCounters;
 import io.durablebatch.repository.StepExecution;
 
 /** A running job with a STARTED parent step, its plan, and workers that run partitions to an end. */
-record PartitionFixture(JobRepository repository, JobExecution execution, StepExecution parent) {
+record PartitionFixture(RepositoryFixtures given, JobExecution execution, StepExecution parent) {
 
     /** A fresh instance's running attempt with a STARTED parent step (no plan yet). */
-    static PartitionFixture start(JobRepository repository, String job) {
-        JobExecution execution = RunningJobs.startFresh(repository, job);
-        return new PartitionFixture(repository, execution, startStep(repository, execution, "partitioned"));
+    static PartitionFixture start(RepositoryFixtures given, String job) {
+        JobExecution execution = given.jobExecutionIn(job, ExecutionStatus.STARTED);
+        return new PartitionFixture(given, execution, given.stepIn(execution.id(), "partitioned", ExecutionStatus.STARTED));
+    }
+
+    private JobRepository repository() {
+        return given.repository();
     }
 
     JobInstanceId instance() {
@@ -42,20 +44,20 @@ record PartitionFixture(JobRepository repository, JobExecution execution, StepEx
     }
 
     List<StepPartition> plan(List<PartitionPlanEntry> entries) {
-        return tx(() -> repository.createStepPartitionPlan(parent.id(), entries));
+        return tx(() -> repository().createStepPartitionPlan(parent.id(), entries));
     }
 
     List<StepPartition> currentPlan() {
-        return tx(() -> repository.stepPartitionPlan(parent.id()));
+        return tx(() -> repository().stepPartitionPlan(parent.id()));
     }
 
     /** A new STARTED worker step attempt in the parent's job execution. */
     StepExecution worker() {
-        return startStep(repository, execution, "worker");
+        return given.stepIn(execution.id(), "worker", ExecutionStatus.STARTED);
     }
 
     StepPartition assign(StepPartition partition, StepExecution worker) {
-        return tx(() -> repository.assignStepPartition(partition.id(), partition.version(), worker.id()));
+        return tx(() -> repository().assignStepPartition(partition.id(), partition.version(), worker.id()));
     }
 
     /**
@@ -65,8 +67,8 @@ record PartitionFixture(JobRepository repository, JobExecution execution, StepEx
     StepPartition run(StepPartition partition, ExecutionStatus status, String exitCode, StepCounters counters) {
         StepExecution worker = worker();
         StepPartition assigned = assign(partition, worker);
-        endStep(repository, worker, status, exitCode, counters);
-        return tx(() -> repository.completeStepPartition(assigned.id(), assigned.version(), worker.id()));
+        given.endStep(worker, status, exitCode, counters);
+        return tx(() -> repository().completeStepPartition(assigned.id(), assigned.version(), worker.id()));
     }
 
     /** The partition of the current plan with {@code ordinal}. */

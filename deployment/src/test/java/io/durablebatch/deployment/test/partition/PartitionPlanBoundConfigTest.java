@@ -1,5 +1,6 @@
 package io.durablebatch.deployment.test.partition;
 
+import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
 import static io.durablebatch.deployment.test.partition.PartitionFixture.entries;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -8,9 +9,8 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.durablebatch.deployment.test.InstanceState;
-import io.durablebatch.deployment.test.RepositoryTestSupport;
-import io.durablebatch.deployment.test.RunningJobs;
+import io.durablebatch.deployment.test.RepositoryFixtures;
+import io.durablebatch.deployment.test.StoredState;
 import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.RepositoryError;
 import io.quarkus.test.QuarkusUnitTest;
@@ -19,18 +19,22 @@ import io.quarkus.test.QuarkusUnitTest;
 class PartitionPlanBoundConfigTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(RepositoryTestSupport.class, RunningJobs.class,
-                    InstanceState.class, PartitionFixture.class))
+    static final QuarkusUnitTest APP = repositoryApp(PartitionFixture.class)
             .overrideConfigKey("quarkus.durable-batch.partitions.max-plan-size", "3");
 
     @Inject
     JobRepository repository;
 
+    @Inject
+    RepositoryFixtures given;
+
+    @Inject
+    StoredState state;
+
     @Test
     void aPlanLargerThanTheConfiguredBoundIsRefusedAndOneAtTheBoundIsAccepted() {
-        PartitionFixture job = PartitionFixture.start(repository, "plan-configured-bound");
-        InstanceState.assertRefusedUnchanged(job.instance(), RepositoryError.PARTITION_PLAN_TOO_LARGE,
+        PartitionFixture job = PartitionFixture.start(given, "plan-configured-bound");
+        state.assertRefusedChangingNothing(job.instance(), RepositoryError.PARTITION_PLAN_TOO_LARGE,
                 () -> repository.createStepPartitionPlan(job.parent().id(), entries(4)));
         assertEquals(3, job.plan(entries(3)).size());
     }

@@ -1,5 +1,6 @@
 package io.durablebatch.deployment.test.partition;
 
+import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.assertRefused;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
 import static io.durablebatch.deployment.test.partition.PartitionFixture.entries;
@@ -11,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import jakarta.inject.Inject;
@@ -18,10 +20,9 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.durablebatch.deployment.test.InstanceState;
+import io.durablebatch.deployment.test.StoredState;
+import io.durablebatch.deployment.test.RepositoryFixtures;
 import io.durablebatch.deployment.test.Race;
-import io.durablebatch.deployment.test.RepositoryTestSupport;
-import io.durablebatch.deployment.test.RunningJobs;
 import io.durablebatch.partition.PartitionPlanEntry;
 import io.durablebatch.partition.StepPartition;
 import io.durablebatch.repository.ExecutionStatus;
@@ -40,19 +41,23 @@ import io.quarkus.test.QuarkusUnitTest;
 class PartitionPlanTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(RepositoryTestSupport.class, RunningJobs.class,
-                    InstanceState.class, Race.class, PartitionFixture.class));
+    static final QuarkusUnitTest APP = repositoryApp(PartitionFixture.class);
 
     @Inject
     JobRepository repository;
+
+    @Inject
+    RepositoryFixtures given;
+
+    @Inject
+    StoredState state;
 
     @Inject
     MetadataSql sql;
 
     @Test
     void entryOrderGivesTheOrdinalAndThePlanReadsBackInUnsignedKeyOrder() {
-        PartitionFixture job = PartitionFixture.start(repository, "plan-order");
+        PartitionFixture job = PartitionFixture.start(given, "plan-order");
         // Signed bytes, a case-insensitive collation and a linguistic collation would all order these
         // differently: only unsigned byte order gives 0x00 < 'B' < 'a' < 0x7f < 0x80 < 0xc3a9 ("é") < 0xff.
         List<PartitionPlanEntry> entries = List.of(entry(0xff), entry(0x80), PartitionPlanEntry.of("a", new byte[] { 1 }),
@@ -81,7 +86,7 @@ class PartitionPlanTest {
 
     @Test
     void aPlanAtTheBoundIsInsertedInOneStatement() {
-        PartitionFixture job = PartitionFixture.start(repository, "plan-bound");
+        PartitionFixture job = PartitionFixture.start(given, "plan-bound");
         List<PartitionPlanEntry> entries = entries(10_000);
         long before = sql.statementsExecuted();
         List<StepPartition> created = job.plan(entries);
@@ -92,41 +97,41 @@ class PartitionPlanTest {
 
     @Test
     void anEmptyPlanIsRefused() {
-        PartitionFixture job = PartitionFixture.start(repository, "plan-empty");
-        assertRefusedUnchanged(job, RepositoryError.PARTITION_PLAN_EMPTY, List.of());
+        PartitionFixture job = PartitionFixture.start(given, "plan-empty");
+        assertPlanRefused(job, RepositoryError.PARTITION_PLAN_EMPTY, List.of());
     }
 
     @Test
     void aPlanOverTheConfiguredBoundIsRefused() {
-        PartitionFixture job = PartitionFixture.start(repository, "plan-too-large");
-        RepositoryException refusal = assertRefusedUnchanged(job, RepositoryError.PARTITION_PLAN_TOO_LARGE,
+        PartitionFixture job = PartitionFixture.start(given, "plan-too-large");
+        RepositoryException refusal = assertPlanRefused(job, RepositoryError.PARTITION_PLAN_TOO_LARGE,
                 entries(10_001));
         assertTrue(refusal.getMessage().contains("max-plan-size=10000"), refusal::getMessage);
     }
 
     @Test
     void aPlanWithADuplicateKeyIsRefused() {
-        PartitionFixture job = PartitionFixture.start(repository, "plan-duplicate");
+        PartitionFixture job = PartitionFixture.start(given, "plan-duplicate");
         List<PartitionPlanEntry> entries = new ArrayList<>(entries(50));
         entries.add(PartitionPlanEntry.of("p-00007", "another input".getBytes()));
-        RepositoryException refusal = assertRefusedUnchanged(job, RepositoryError.PARTITION_KEY_DUPLICATE, entries);
+        RepositoryException refusal = assertPlanRefused(job, RepositoryError.PARTITION_KEY_DUPLICATE, entries);
         assertTrue(refusal.getMessage().contains("entries 7 and 51"), refusal::getMessage);
     }
 
     @Test
     void aSecondPlanForTheSameParentIsRefused() {
-        PartitionFixture job = PartitionFixture.start(repository, "plan-exists");
+        PartitionFixture job = PartitionFixture.start(given, "plan-exists");
         List<StepPartition> first = job.plan(entries(3));
-        assertRefusedUnchanged(job, RepositoryError.PARTITION_PLAN_EXISTS, entries(5));
+        assertPlanRefused(job, RepositoryError.PARTITION_PLAN_EXISTS, entries(5));
         assertEquals(first, job.currentPlan());
     }
 
     @Test
     void aPlanNeedsAStartingOrStartedParent() {
-        PartitionFixture job = PartitionFixture.start(repository, "plan-parent");
-        var completed = RunningJobs.moveStep(repository, job.parent(),
+        PartitionFixture job = PartitionFixture.start(given, "plan-parent");
+        var completed = given.move(job.parent(),
                 LifecycleTransition.to(ExecutionStatus.COMPLETED, now()));
-        assertRefusedUnchanged(new PartitionFixture(repository, job.execution(), completed),
+        assertPlanRefused(new PartitionFixture(given, job.execution(), completed),
                 RepositoryError.PARTITION_PARENT_NOT_ACTIVE, entries(2));
         assertRefused(RepositoryError.STEP_EXECUTION_NOT_FOUND,
                 () -> repository.createStepPartitionPlan(StepExecutionId.of(Long.MAX_VALUE), entries(2)));
@@ -134,22 +139,19 @@ class PartitionPlanTest {
 
     @Test
     void racingPlanCreatorsPublishExactlyOneWholePlan() {
-        PartitionFixture job = PartitionFixture.start(repository, "plan-race");
+        PartitionFixture job = PartitionFixture.start(given, "plan-race");
 
         // plans of different sizes: a partial publication would show as a plan of mixed size
         List<Race.Outcome<List<StepPartition>>> outcomes = Race.run(8, racer -> job.plan(entries(100 + racer * 50)));
 
-        List<List<StepPartition>> won = outcomes.stream().filter(Race.Outcome::succeeded).map(Race.Outcome::result)
-                .toList();
-        assertEquals(1, won.size(), "exactly one creator publishes");
-        outcomes.stream().filter(o -> !o.succeeded()).forEach(o -> assertEquals(RepositoryError.PARTITION_PLAN_EXISTS,
-                ((RepositoryException) o.failure()).error(), o.failure()::getMessage));
+        assertEquals(Map.of("ok", 1L, "PARTITION_PLAN_EXISTS", 7L), Race.codes(outcomes), "exactly one creator publishes");
+        List<List<StepPartition>> won = Race.results(outcomes);
         assertEquals(won.get(0), job.currentPlan(), "the stored plan is the winner's, whole");
     }
 
-    private RepositoryException assertRefusedUnchanged(PartitionFixture job, RepositoryError error,
+    private RepositoryException assertPlanRefused(PartitionFixture job, RepositoryError error,
             List<PartitionPlanEntry> entries) {
-        return InstanceState.assertRefusedUnchanged(job.instance(), error,
+        return state.assertRefusedChangingNothing(job.instance(), error,
                 () -> repository.createStepPartitionPlan(job.parent().id(), entries));
     }
 

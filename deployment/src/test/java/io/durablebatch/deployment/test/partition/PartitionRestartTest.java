@@ -1,11 +1,8 @@
 package io.durablebatch.deployment.test.partition;
 
-import static io.durablebatch.deployment.test.InstanceState.assertRefusedUnchanged;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
-import static io.durablebatch.deployment.test.RunningJobs.endJob;
-import static io.durablebatch.deployment.test.RunningJobs.endStep;
-import static io.durablebatch.deployment.test.RunningJobs.startStep;
 import static io.durablebatch.deployment.test.partition.PartitionFixture.counters;
 import static io.durablebatch.deployment.test.partition.PartitionFixture.entries;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -23,10 +20,8 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.durablebatch.deployment.test.InstanceState;
-import io.durablebatch.deployment.test.Race;
-import io.durablebatch.deployment.test.RepositoryTestSupport;
-import io.durablebatch.deployment.test.RunningJobs;
+import io.durablebatch.deployment.test.StoredState;
+import io.durablebatch.deployment.test.RepositoryFixtures;
 import io.durablebatch.partition.StepPartition;
 import io.durablebatch.repository.ActorRef;
 import io.durablebatch.repository.ExecutionStatus;
@@ -49,19 +44,23 @@ import io.quarkus.test.QuarkusUnitTest;
 class PartitionRestartTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(RepositoryTestSupport.class, RunningJobs.class,
-                    InstanceState.class, Race.class, PartitionFixture.class));
+    static final QuarkusUnitTest APP = repositoryApp(PartitionFixture.class);
 
     @Inject
     JobRepository repository;
+
+    @Inject
+    RepositoryFixtures given;
+
+    @Inject
+    StoredState state;
 
     @Inject
     MetadataSql sql;
 
     @Test
     void aRestartAfterAPartialFailureRerunsOnlyTheUnfinishedPartitions() {
-        PartitionFixture first = PartitionFixture.start(repository, "restart-partial");
+        PartitionFixture first = PartitionFixture.start(given, "restart-partial");
         List<StepPartition> plan = first.plan(entries(6));
         first.run(plan.get(0), ExecutionStatus.COMPLETED, "OK", counters(100, 100));
         first.run(plan.get(1), ExecutionStatus.FAILED, "BAD_ROWS", counters(50, 0));
@@ -69,14 +68,14 @@ class PartitionRestartTest {
         // partition 4: its worker failed before the partition was completed
         StepExecution crashed = first.worker();
         first.assign(plan.get(3), crashed);
-        endStep(repository, crashed, ExecutionStatus.FAILED, "CRASHED", counters(10, 0));
+        given.endStep(crashed, ExecutionStatus.FAILED, "CRASHED", counters(10, 0));
         first.run(plan.get(4), ExecutionStatus.COMPLETED, "OK", counters(100, 100));
         // partition 6 was never assigned
-        endStep(repository, first.parent(), ExecutionStatus.FAILED, "FAILED", counters(0, 0));
-        endJob(repository, first.execution(), ExecutionStatus.FAILED);
+        given.endStep(first.parent(), ExecutionStatus.FAILED, "FAILED", counters(0, 0));
+        given.move(first.execution(), ExecutionStatus.FAILED);
 
-        JobExecution restart = RunningJobs.restart(repository, first.execution().jobInstanceId());
-        PartitionFixture second = new PartitionFixture(repository, restart, startStep(repository, restart, "partitioned"));
+        JobExecution restart = given.attemptIn(first.execution().jobInstanceId(), ExecutionStatus.STARTED);
+        PartitionFixture second = new PartitionFixture(given, restart, given.stepIn(restart.id(), "partitioned", ExecutionStatus.STARTED));
         long before = sql.statementsExecuted();
         List<StepPartition> carried = tx(() -> repository.restartStepPartitionPlan(first.parent().id(),
                 second.parent().id()));
@@ -109,7 +108,7 @@ class PartitionRestartTest {
             StepPartition claimed = next.get();
             rerun.add(claimed.ordinal());
             StepExecution worker = tx(() -> repository.getStepExecution(claimed.worker().orElseThrow())).orElseThrow();
-            endStep(repository, worker, ExecutionStatus.COMPLETED, "OK", counters(100, 100));
+            given.endStep(worker, ExecutionStatus.COMPLETED, "OK", counters(100, 100));
             tx(() -> repository.completeStepPartition(claimed.id(), claimed.version(), worker.id()));
         }
         assertEquals(List.of(2, 4, 6), rerun);
@@ -121,7 +120,7 @@ class PartitionRestartTest {
 
     @Test
     void recoveredWorkersMakeTheirPartitionsRestartEligible() {
-        PartitionFixture first = PartitionFixture.start(repository, "restart-recovered");
+        PartitionFixture first = PartitionFixture.start(given, "restart-recovered");
         List<StepPartition> plan = first.plan(entries(4));
         first.run(plan.get(0), ExecutionStatus.COMPLETED, "OK", counters(1, 1));
         StepExecution orphan = first.worker();
@@ -129,7 +128,7 @@ class PartitionRestartTest {
         // this worker ended COMPLETED, then its process died before it completed its partition
         StepExecution finished = first.worker();
         first.assign(plan.get(2), finished);
-        endStep(repository, finished, ExecutionStatus.COMPLETED, "OK", counters(3, 3));
+        given.endStep(finished, ExecutionStatus.COMPLETED, "OK", counters(3, 3));
 
         // the job's process is gone: recovery resolves the job and its active steps, workers included
         JobExecution current = tx(() -> repository.getJobExecution(first.execution().id())).orElseThrow();
@@ -138,8 +137,8 @@ class PartitionRestartTest {
                 current.version(), now())));
         assertEquals(ExecutionStatus.FAILED, tx(() -> repository.getStepExecution(orphan.id())).orElseThrow().status());
 
-        JobExecution restart = RunningJobs.restart(repository, first.execution().jobInstanceId());
-        StepExecution parent = startStep(repository, restart, "partitioned");
+        JobExecution restart = given.attemptIn(first.execution().jobInstanceId(), ExecutionStatus.STARTED);
+        StepExecution parent = given.stepIn(restart.id(), "partitioned", ExecutionStatus.STARTED);
         Map<Integer, StepPartition> carried = byOrdinal(tx(() -> repository.restartStepPartitionPlan(
                 first.parent().id(), parent.id())));
 
@@ -154,51 +153,51 @@ class PartitionRestartTest {
 
     @Test
     void aPlanIsRestartedOnlyOnceItsJobStoppedOrFailed() {
-        PartitionFixture first = PartitionFixture.start(repository, "restart-running");
+        PartitionFixture first = PartitionFixture.start(given, "restart-running");
         first.plan(entries(2));
         // a second parent in the same, still running, job execution
-        StepExecution target = startStep(repository, first.execution(), "partitioned-again");
-        assertRefusedUnchanged(first.instance(), RepositoryError.PARTITION_SOURCE_NOT_RESTARTABLE,
+        StepExecution target = given.stepIn(first.execution().id(), "partitioned-again", ExecutionStatus.STARTED);
+        state.assertRefusedChangingNothing(first.instance(), RepositoryError.PARTITION_SOURCE_NOT_RESTARTABLE,
                 () -> repository.restartStepPartitionPlan(first.parent().id(), target.id()));
     }
 
     @Test
     void aPlanIsRestartedOnlyOnceEveryWorkerEnded() {
-        PartitionFixture first = PartitionFixture.start(repository, "restart-busy-worker");
+        PartitionFixture first = PartitionFixture.start(given, "restart-busy-worker");
         List<StepPartition> plan = first.plan(entries(2));
         // a worker in another process is still running when the job is marked FAILED
         first.assign(plan.get(1), first.worker());
-        endJob(repository, first.execution(), ExecutionStatus.FAILED);
-        JobExecution restart = RunningJobs.restart(repository, first.execution().jobInstanceId());
-        StepExecution target = startStep(repository, restart, "partitioned");
+        given.move(first.execution(), ExecutionStatus.FAILED);
+        JobExecution restart = given.attemptIn(first.execution().jobInstanceId(), ExecutionStatus.STARTED);
+        StepExecution target = given.stepIn(restart.id(), "partitioned", ExecutionStatus.STARTED);
 
-        assertRefusedUnchanged(first.instance(), RepositoryError.PARTITION_WORKER_ACTIVE,
+        state.assertRefusedChangingNothing(first.instance(), RepositoryError.PARTITION_WORKER_ACTIVE,
                 () -> repository.restartStepPartitionPlan(first.parent().id(), target.id()));
     }
 
     @Test
     void aRestartIsRefusedWithoutChangeForAMissingSourcePlanAnExistingTargetPlanOrAnotherInstance() {
-        PartitionFixture first = PartitionFixture.start(repository, "restart-refusals");
+        PartitionFixture first = PartitionFixture.start(given, "restart-refusals");
         first.plan(entries(2));
-        StepExecution unplanned = startStep(repository, first.execution(), "unplanned");
-        endJob(repository, first.execution(), ExecutionStatus.STOPPED);
-        JobExecution restart = RunningJobs.restart(repository, first.execution().jobInstanceId());
-        StepExecution target = startStep(repository, restart, "partitioned");
-        PartitionFixture other = PartitionFixture.start(repository, "restart-other-instance");
+        StepExecution unplanned = given.stepIn(first.execution().id(), "unplanned", ExecutionStatus.STARTED);
+        given.move(first.execution(), ExecutionStatus.STOPPED);
+        JobExecution restart = given.attemptIn(first.execution().jobInstanceId(), ExecutionStatus.STARTED);
+        StepExecution target = given.stepIn(restart.id(), "partitioned", ExecutionStatus.STARTED);
+        PartitionFixture other = PartitionFixture.start(given, "restart-other-instance");
 
-        assertRefusedUnchanged(first.instance(), RepositoryError.PARTITION_PLAN_NOT_FOUND,
+        state.assertRefusedChangingNothing(first.instance(), RepositoryError.PARTITION_PLAN_NOT_FOUND,
                 () -> repository.restartStepPartitionPlan(unplanned.id(), target.id()));
-        assertRefusedUnchanged(first.instance(), RepositoryError.PARTITION_SOURCE_MISMATCH,
+        state.assertRefusedChangingNothing(first.instance(), RepositoryError.PARTITION_SOURCE_MISMATCH,
                 () -> repository.restartStepPartitionPlan(first.parent().id(), other.parent().id()));
-        assertRefusedUnchanged(first.instance(), RepositoryError.STEP_EXECUTION_NOT_FOUND,
+        state.assertRefusedChangingNothing(first.instance(), RepositoryError.STEP_EXECUTION_NOT_FOUND,
                 () -> repository.restartStepPartitionPlan(first.parent().id(), StepExecutionId.of(Long.MAX_VALUE)));
-        StepExecution ended = endStep(repository, target, ExecutionStatus.COMPLETED, "OK", counters(0, 0));
-        assertRefusedUnchanged(first.instance(), RepositoryError.PARTITION_PARENT_NOT_ACTIVE,
+        StepExecution ended = given.endStep(target, ExecutionStatus.COMPLETED, "OK", counters(0, 0));
+        state.assertRefusedChangingNothing(first.instance(), RepositoryError.PARTITION_PARENT_NOT_ACTIVE,
                 () -> repository.restartStepPartitionPlan(first.parent().id(), ended.id()));
 
-        StepExecution planned = startStep(repository, restart, "partitioned-2");
+        StepExecution planned = given.stepIn(restart.id(), "partitioned-2", ExecutionStatus.STARTED);
         tx(() -> repository.restartStepPartitionPlan(first.parent().id(), planned.id()));
-        assertRefusedUnchanged(first.instance(), RepositoryError.PARTITION_PLAN_EXISTS,
+        state.assertRefusedChangingNothing(first.instance(), RepositoryError.PARTITION_PLAN_EXISTS,
                 () -> repository.restartStepPartitionPlan(first.parent().id(), planned.id()));
     }
 
@@ -206,7 +205,7 @@ class PartitionRestartTest {
         StepExecution worker = job.worker();
         Optional<StepPartition> claimed = tx(() -> repository.claimNextStepPartition(job.parent().id(), worker.id()));
         if (claimed.isEmpty()) {
-            endStep(repository, worker, ExecutionStatus.COMPLETED, "NOTHING_TO_DO", counters(0, 0));
+            given.endStep(worker, ExecutionStatus.COMPLETED, "NOTHING_TO_DO", counters(0, 0));
         }
         return claimed;
     }

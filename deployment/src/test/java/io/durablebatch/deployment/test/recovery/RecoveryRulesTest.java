@@ -26,7 +26,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import io.durablebatch.deployment.test.RepositoryFixtures;
-import io.durablebatch.deployment.test.RepositoryState;
+import io.durablebatch.deployment.test.StoredState;
 import io.durablebatch.repository.ActorRef;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.ExecutionVersion;
@@ -65,7 +65,7 @@ class RecoveryRulesTest {
     RepositoryFixtures given;
 
     @Inject
-    RepositoryState state;
+    StoredState state;
 
     @Test
     void anOrphanedExecutionFailsTogetherWithItsUnresolvedSteps() {
@@ -149,7 +149,7 @@ class RecoveryRulesTest {
         given.stepIn(orphan.id(), "step", STARTED);
         RecoveryRequest request = request(RecoveryResolution.FAILED, orphan.version());
         RecoveryResult first = tx(() -> repository.recoverJobExecution(orphan.id(), request));
-        List<String> recovered = state.rowsOf(orphan.jobInstanceId());
+        List<String> recovered = state.of(orphan.jobInstanceId());
 
         RecoveryRequest repeated = new RecoveryRequest(request.operationId(), request.actor(), request.reason(),
                 request.resolution(), request.observedVersion(), request.requestedAt().plusSeconds(30));
@@ -159,7 +159,7 @@ class RecoveryRulesTest {
             assertEquals(first.decision(), replay.decision());
             assertEquals(first.execution(), replay.execution(), "the version did not move");
         }
-        assertEquals(recovered, state.rowsOf(orphan.jobInstanceId()));
+        assertEquals(recovered, state.of(orphan.jobInstanceId()));
     }
 
     @Test

@@ -1,12 +1,10 @@
 package io.durablebatch.deployment.test.retention;
 
 import static io.durablebatch.deployment.test.RepositoryTestSupport.assertRefused;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.freshJobName;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
-import static io.durablebatch.deployment.test.retention.RetentionFixtures.everyRow;
-import static io.durablebatch.deployment.test.retention.RetentionFixtures.freshJob;
-import static io.durablebatch.deployment.test.retention.RetentionFixtures.instance;
-import static io.durablebatch.deployment.test.retention.RetentionFixtures.storedRows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -21,10 +19,8 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.agroal.api.AgroalDataSource;
-import io.durablebatch.deployment.test.RepositoryTestApp;
-import io.durablebatch.deployment.test.RepositoryTestSupport;
-import io.durablebatch.deployment.test.Rows;
+import io.durablebatch.deployment.test.RepositoryFixtures;
+import io.durablebatch.deployment.test.StoredState;
 import io.durablebatch.operator.OperatorAction;
 import io.durablebatch.operator.OperatorRecordDraft;
 import io.durablebatch.operator.OperatorTarget;
@@ -64,25 +60,27 @@ import io.quarkus.test.QuarkusUnitTest;
 class PurgeApplyTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = RepositoryTestApp.with(RepositoryTestSupport.class, Rows.class,
-            RetentionFixtures.class);
+    static final QuarkusUnitTest APP = repositoryApp();
 
     @Inject
     JobRepository repository;
 
     @Inject
+    RepositoryFixtures given;
+
+    @Inject
     MetadataSql sql;
 
     @Inject
-    AgroalDataSource dataSource;
+    StoredState state;
 
     @Test
     void deletesTheBatchChildrenFirstAndCountsEachTable() {
-        JobName job = freshJob("purge");
+        JobName job = freshJobName("purge");
         List<JobInstanceId> batch = instances(job, 3);
         PurgePlan plan = survey(job).plan();
-        JobInstance bystander = instance(repository, freshJob("purge-bystander"), 3, ExecutionStatus.COMPLETED);
-        Map<String, Long> bystanderRows = storedRows(dataSource, List.of(bystander.id()));
+        JobInstance bystander = given.instanceWithHistory(freshJobName("purge-bystander"), 3, ExecutionStatus.COMPLETED);
+        Map<String, Long> bystanderRows = state.rowCounts(List.of(bystander.id()));
 
         PurgeCounts counts = tx(() -> repository.applyPurge(plan));
 
@@ -91,16 +89,15 @@ class PurgeApplyTest {
         assertEquals(Map.of("step_partition", 0L, "step_partition_plan", 0L, "flow_decision", 0L, "flow_decision_head", 0L,
                 "flow_node", 0L, "step_execution", 18L, "job_execution", 6L, "job_instance", 3L), counts.deletedRows());
         assertEquals(3, counts.jobInstances());
-        assertEquals(Map.of("step_execution", 0L, "job_execution", 0L, "job_instance", 0L, "retention_hold", 0L),
-                storedRows(dataSource, batch));
-        assertEquals(bystanderRows, storedRows(dataSource, List.of(bystander.id())));
+        assertEquals(Map.of(), state.rowCounts(batch), "no row names a purged instance");
+        assertEquals(bystanderRows, state.rowCounts(List.of(bystander.id())));
         assertTrue(tx(() -> repository.getJobInstance(batch.get(0))).isEmpty());
     }
 
     @Test
     void applyingCostsTheSameStatementsForOneInstanceAsForFifty() {
-        JobName small = freshJob("purge-small");
-        JobName large = freshJob("purge-large");
+        JobName small = freshJobName("purge-small");
+        JobName large = freshJobName("purge-large");
         instances(small, 1);
         instances(large, 50);
         PurgePlan one = survey(small).plan();
@@ -128,8 +125,8 @@ class PurgeApplyTest {
 
     @Test
     void auditRowsOutliveWhatTheyDescribe() {
-        JobName job = freshJob("purge-audit");
-        JobInstance instance = instance(repository, job, 1, ExecutionStatus.FAILED);
+        JobName job = freshJobName("purge-audit");
+        JobInstance instance = given.instanceWithHistory(job, 1, ExecutionStatus.FAILED);
         JobExecution failed = tx(() -> repository.latestJobExecution(instance.id())).orElseThrow();
         JobExecution restarted = tx(() -> {
             JobExecution created = repository.createJobExecution(instance.id());
@@ -165,7 +162,7 @@ class PurgeApplyTest {
 
     @Test
     void aHoldPlacedAfterTheSurveyMakesThePlanStaleAndDeletesNothing() {
-        JobName job = freshJob("purge-stale");
+        JobName job = freshJobName("purge-stale");
         List<JobInstanceId> batch = instances(job, 4);
         PurgePlan plan = survey(job).plan();
         tx(() -> repository.placeInstanceHold(batch.get(2), ActorRef.of("legal"), ReasonCode.of("LITIGATION"), now()));
@@ -175,9 +172,9 @@ class PurgeApplyTest {
 
     @Test
     void aNewExecutionAfterTheSurveyMakesThePlanStaleAndDeletesNothing() {
-        JobName job = freshJob("purge-stale");
+        JobName job = freshJobName("purge-stale");
         List<JobInstanceId> batch = new ArrayList<>(instances(job, 2));
-        JobInstance failed = instance(repository, job, 1, ExecutionStatus.FAILED);
+        JobInstance failed = given.instanceWithHistory(job, 1, ExecutionStatus.FAILED);
         batch.add(failed.id());
         PurgePlan plan = survey(job).plan();
         tx(() -> repository.createJobExecution(failed.id()));
@@ -187,9 +184,9 @@ class PurgeApplyTest {
 
     @Test
     void aMovedVersionAfterTheSurveyMakesThePlanStaleAndDeletesNothing() {
-        JobName job = freshJob("purge-stale");
-        JobInstance failed = instance(repository, job, 1, ExecutionStatus.FAILED);
-        JobInstance completed = instance(repository, job, 1, ExecutionStatus.COMPLETED);
+        JobName job = freshJobName("purge-stale");
+        JobInstance failed = given.instanceWithHistory(job, 1, ExecutionStatus.FAILED);
+        JobInstance completed = given.instanceWithHistory(job, 1, ExecutionStatus.COMPLETED);
         PurgePlan plan = survey(job).plan();
         JobExecution execution = tx(() -> repository.latestJobExecution(completed.id())).orElseThrow();
         tx(() -> repository.enrichJobExitStatus(execution.id(), execution.version(), ExitStatus.of("ARCHIVED")));
@@ -199,8 +196,8 @@ class PurgeApplyTest {
 
     @Test
     void anAbandonedRestartAfterTheSurveyMakesThePlanStale() {
-        JobName job = freshJob("purge-stale");
-        JobInstance failed = instance(repository, job, 1, ExecutionStatus.FAILED);
+        JobName job = freshJobName("purge-stale");
+        JobInstance failed = given.instanceWithHistory(job, 1, ExecutionStatus.FAILED);
         PurgePlan plan = survey(job).plan();
         JobExecution execution = tx(() -> repository.latestJobExecution(failed.id())).orElseThrow();
         tx(() -> repository.transitionJobExecution(execution.id(), execution.version(),
@@ -211,20 +208,20 @@ class PurgeApplyTest {
 
     @Test
     void aPlanAlreadyAppliedIsStale() {
-        JobName job = freshJob("purge-stale");
+        JobName job = freshJobName("purge-stale");
         List<JobInstanceId> batch = instances(job, 2);
         PurgePlan plan = survey(job).plan();
         tx(() -> repository.applyPurge(plan));
 
         assertRefused(RepositoryError.RETENTION_PLAN_STALE, () -> repository.applyPurge(plan));
 
-        assertEquals(0, storedRows(dataSource, batch).get("job_instance"));
+        assertEquals(Map.of(), state.rowCounts(batch));
     }
 
     @Test
     void aHandMadePlanCannotPurgeARunningInstance() {
-        JobName job = freshJob("purge-forged");
-        JobInstance running = instance(repository, job, 1, ExecutionStatus.STARTED);
+        JobName job = freshJobName("purge-forged");
+        JobInstance running = given.instanceWithHistory(job, 1, ExecutionStatus.STARTED);
         JobExecution execution = tx(() -> repository.latestJobExecution(running.id())).orElseThrow();
         // what a survey would have observed, had it listed the instance
         PurgePlan handMade = new PurgePlan(List.of(new PurgeCandidate(running.id(), job, 1,
@@ -235,12 +232,12 @@ class PurgeApplyTest {
     }
 
     private void assertStaleAndUnchanged(PurgePlan plan, List<JobInstanceId> batch, String reason) {
-        List<Map<String, Object>> before = everyRow(dataSource, batch);
+        List<String> before = state.of(batch);
 
         RepositoryException refusal = assertRefused(RepositoryError.RETENTION_PLAN_STALE, () -> repository.applyPurge(plan));
 
         assertTrue(refusal.getMessage().contains(reason), refusal::getMessage);
-        assertEquals(before, everyRow(dataSource, batch));
+        assertEquals(before, state.of(batch));
     }
 
     private long statementsOf(PurgePlan plan) {
@@ -255,7 +252,7 @@ class PurgeApplyTest {
     private List<JobInstanceId> instances(JobName job, int count) {
         List<JobInstanceId> ids = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            ids.add(instance(repository, job, 3, ExecutionStatus.FAILED, ExecutionStatus.COMPLETED).id());
+            ids.add(given.instanceWithHistory(job, 3, ExecutionStatus.FAILED, ExecutionStatus.COMPLETED).id());
         }
         return ids;
     }

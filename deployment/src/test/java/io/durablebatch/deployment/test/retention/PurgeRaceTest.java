@@ -1,35 +1,25 @@
 package io.durablebatch.deployment.test.retention;
 
+import static io.durablebatch.deployment.test.RepositoryTestSupport.freshJobName;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
-import static io.durablebatch.deployment.test.retention.RetentionFixtures.freshJob;
-import static io.durablebatch.deployment.test.retention.RetentionFixtures.instance;
-import static io.durablebatch.deployment.test.retention.RetentionFixtures.storedRows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import jakarta.inject.Inject;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.agroal.api.AgroalDataSource;
-import io.durablebatch.deployment.test.RepositoryTestApp;
-import io.durablebatch.deployment.test.RepositoryTestSupport;
-import io.durablebatch.deployment.test.Rows;
+import io.durablebatch.deployment.test.Race;
+import io.durablebatch.deployment.test.RepositoryFixtures;
+import io.durablebatch.deployment.test.StoredState;
 import io.durablebatch.repository.ActorRef;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.JobExecution;
@@ -38,7 +28,6 @@ import io.durablebatch.repository.JobName;
 import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.ReasonCode;
-import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.retention.PurgeCandidate;
 import io.durablebatch.retention.PurgeCounts;
 import io.durablebatch.retention.PurgePlan;
@@ -54,8 +43,7 @@ import io.quarkus.test.QuarkusUnitTest;
 class PurgeRaceTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = RepositoryTestApp.with(RepositoryTestSupport.class, Rows.class,
-            RetentionFixtures.class);
+    static final QuarkusUnitTest APP = repositoryApp();
 
     private static final int ROUNDS = 15;
 
@@ -63,26 +51,17 @@ class PurgeRaceTest {
     JobRepository repository;
 
     @Inject
-    AgroalDataSource dataSource;
+    RepositoryFixtures given;
 
-    private ExecutorService pool;
-
-    @BeforeEach
-    void startThreads() {
-        pool = Executors.newFixedThreadPool(2);
-    }
-
-    @AfterEach
-    void stopThreads() {
-        pool.shutdownNow();
-    }
+    @Inject
+    StoredState state;
 
     @Test
-    void overlappingPurgesNeverDeleteARowTwice() throws Exception {
+    void overlappingPurgesNeverDeleteARowTwice() {
         for (int round = 0; round < ROUNDS; round++) {
-            JobName job = freshJob("race-purge");
+            JobName job = freshJobName("race-purge");
             for (int i = 0; i < 6; i++) {
-                instance(repository, job, 3, ExecutionStatus.FAILED, ExecutionStatus.COMPLETED);
+                given.instanceWithHistory(job, 3, ExecutionStatus.FAILED, ExecutionStatus.COMPLETED);
             }
             List<PurgeCandidate> candidates = survey(job).candidates();
             PurgePlan first = new PurgePlan(candidates.subList(0, 4));
@@ -97,17 +76,17 @@ class PurgeRaceTest {
             assertEquals(purged(24, 8, 4), won, context);
             List<JobInstanceId> spared = ids(outcomes.get(0).startsWith("PURGED") ? candidates.subList(4, 6)
                     : candidates.subList(0, 2));
-            assertEquals(Map.of("step_execution", 12L, "job_execution", 4L, "job_instance", 2L, "retention_hold", 0L),
-                    storedRows(dataSource, spared), context);
+            assertEquals(Map.of("step_execution", 12L, "job_execution", 4L, "job_instance", 2L),
+                    state.rowCounts(spared), context);
             assertEquals(2, survey(job).candidates().size(), context);
         }
     }
 
     @Test
-    void aHoldRacingAPurgeNeverLosesToIt() throws Exception {
+    void aHoldRacingAPurgeNeverLosesToIt() {
         for (int round = 0; round < ROUNDS; round++) {
-            JobName job = freshJob("race-hold");
-            JobInstanceId instance = instance(repository, job, 3, ExecutionStatus.COMPLETED).id();
+            JobName job = freshJobName("race-hold");
+            JobInstanceId instance = given.instanceWithHistory(job, 3, ExecutionStatus.COMPLETED).id();
             PurgePlan plan = survey(job).plan();
 
             List<String> outcomes = race(() -> {
@@ -116,7 +95,7 @@ class PurgeRaceTest {
             }, () -> purge(plan));
 
             String context = "round " + round + ": " + outcomes;
-            Map<String, Long> rows = storedRows(dataSource, List.of(instance));
+            Map<String, Long> rows = state.rowCounts(List.of(instance));
             if (outcomes.get(0).equals("HELD")) {
                 assertEquals("RETENTION_PLAN_STALE", outcomes.get(1), context);
                 assertEquals(Map.of("step_execution", 3L, "job_execution", 1L, "job_instance", 1L, "retention_hold", 1L),
@@ -124,16 +103,16 @@ class PurgeRaceTest {
             } else {
                 assertEquals(List.of("JOB_INSTANCE_NOT_FOUND", purged(3, 1, 1)),
                         outcomes, context);
-                assertEquals(0, rows.values().stream().mapToLong(Long::longValue).sum(), context);
+                assertEquals(Map.of(), rows, context);
             }
         }
     }
 
     @Test
-    void aRestartRacingAPurgeNeverLosesToIt() throws Exception {
+    void aRestartRacingAPurgeNeverLosesToIt() {
         for (int round = 0; round < ROUNDS; round++) {
-            JobName job = freshJob("race-restart");
-            JobInstanceId instance = instance(repository, job, 3, ExecutionStatus.FAILED).id();
+            JobName job = freshJobName("race-restart");
+            JobInstanceId instance = given.instanceWithHistory(job, 3, ExecutionStatus.FAILED).id();
             PurgePlan plan = survey(job).plan();
 
             List<String> outcomes = race(() -> {
@@ -142,24 +121,24 @@ class PurgeRaceTest {
             }, () -> purge(plan));
 
             String context = "round " + round + ": " + outcomes;
-            Map<String, Long> rows = storedRows(dataSource, List.of(instance));
+            Map<String, Long> rows = state.rowCounts(List.of(instance));
             if (outcomes.get(0).equals("RESTARTED")) {
                 assertEquals("RETENTION_PLAN_STALE", outcomes.get(1), context);
-                assertEquals(Map.of("step_execution", 3L, "job_execution", 2L, "job_instance", 1L, "retention_hold", 0L),
+                assertEquals(Map.of("step_execution", 3L, "job_execution", 2L, "job_instance", 1L),
                         rows, context);
             } else {
                 assertEquals(List.of("JOB_INSTANCE_NOT_FOUND", purged(3, 1, 1)),
                         outcomes, context);
-                assertEquals(0, rows.values().stream().mapToLong(Long::longValue).sum(), context);
+                assertEquals(Map.of(), rows, context);
             }
         }
     }
 
     @Test
-    void aTransitionRacingAPurgeIsNeitherLostNorPurgedUnseen() throws Exception {
+    void aTransitionRacingAPurgeIsNeitherLostNorPurgedUnseen() {
         for (int round = 0; round < ROUNDS; round++) {
-            JobName job = freshJob("race-abandon");
-            JobInstanceId instance = instance(repository, job, 3, ExecutionStatus.FAILED).id();
+            JobName job = freshJobName("race-abandon");
+            JobInstanceId instance = given.instanceWithHistory(job, 3, ExecutionStatus.FAILED).id();
             JobExecution failed = tx(() -> repository.latestJobExecution(instance)).orElseThrow();
             PurgePlan plan = survey(job).plan();
 
@@ -170,7 +149,7 @@ class PurgeRaceTest {
             }, () -> purge(plan));
 
             String context = "round " + round + ": " + outcomes;
-            Map<String, Long> rows = storedRows(dataSource, List.of(instance));
+            Map<String, Long> rows = state.rowCounts(List.of(instance));
             if (outcomes.get(0).equals("ABANDONED")) {
                 // the purge validated after the transition, or waited for it: never both succeed
                 assertEquals("RETENTION_PLAN_STALE", outcomes.get(1), context);
@@ -179,32 +158,16 @@ class PurgeRaceTest {
             } else {
                 assertEquals(List.of("JOB_EXECUTION_NOT_FOUND",
                         purged(3, 1, 1)), outcomes, context);
-                assertEquals(0, rows.values().stream().mapToLong(Long::longValue).sum(), context);
+                assertEquals(Map.of(), rows, context);
             }
         }
     }
 
-    /** Runs both calls at once, each in its own transaction; returns their outcomes in order. */
-    private List<String> race(Callable<String> first, Callable<String> second) throws Exception {
-        CyclicBarrier barrier = new CyclicBarrier(2);
-        List<Future<String>> futures = new ArrayList<>();
-        for (Callable<String> call : List.of(first, second)) {
-            futures.add(pool.submit(() -> {
-                barrier.await(10, TimeUnit.SECONDS);
-                try {
-                    return call.call();
-                } catch (RepositoryException e) {
-                    // a typed refusal; anything else (a raw SQL failure included) fails the test
-                    return e.isTransient() || e.error().name().startsWith("STORAGE") ? "RAW " + e.getMessage()
-                            : e.error().name();
-                }
-            }));
-        }
-        List<String> outcomes = new ArrayList<>();
-        for (Future<String> future : futures) {
-            outcomes.add(future.get(60, TimeUnit.SECONDS));
-        }
-        return outcomes;
+    /** Runs both calls at once, each in its own transactions: the result of each, or the code it failed with. */
+    private static List<String> race(Supplier<String> first, Supplier<String> second) {
+        List<Supplier<String>> calls = List.of(first, second);
+        return Race.run(calls.size(), racer -> calls.get(racer).get()).stream()
+                .map(outcome -> outcome.succeeded() ? outcome.result() : outcome.code()).toList();
     }
 
     private String purge(PurgePlan plan) {

@@ -1,5 +1,6 @@
 package io.durablebatch.deployment.test.retention;
 
+import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.ArrayList;
@@ -12,9 +13,7 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.agroal.api.AgroalDataSource;
-import io.durablebatch.deployment.test.RepositoryTestApp;
-import io.durablebatch.deployment.test.Rows;
+import io.durablebatch.deployment.test.StoredState;
 import io.durablebatch.runtime.retention.PurgeStore;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -27,14 +26,14 @@ import io.quarkus.test.QuarkusUnitTest;
 class PurgeScopeTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = RepositoryTestApp.with(Rows.class);
+    static final QuarkusUnitTest APP = repositoryApp();
 
     @Inject
-    AgroalDataSource dataSource;
+    StoredState state;
 
     @Test
     void everyTableThatReferencesAnInstanceIsPurgedOrDeliberatelyKept() {
-        List<Map<String, Object>> referencing = Rows.select(dataSource, "SELECT DISTINCT c.table_name FROM "
+        List<Map<String, Object>> referencing = state.rows("SELECT DISTINCT c.table_name FROM "
                 + "information_schema.columns c WHERE c.table_schema = current_schema() "
                 + "AND c.table_name LIKE 'dbatch\\_%' AND c.table_name <> 'dbatch_schema_history' "
                 + "AND (c.column_name ~ '(instance|execution)_id$' OR c.table_name IN ("
@@ -59,10 +58,10 @@ class PurgeScopeTest {
         // A purge deletes children first, so a foreign key never acts on a delete; RESTRICT checks
         // each deleted parent once, where NO ACTION checks twice (it also looks for a replacement
         // parent). Those checks are most of a purge's cost.
-        List<Map<String, Object>> notRestrict = Rows.select(dataSource, "SELECT conname, confdeltype::text "
+        List<Map<String, Object>> notRestrict = state.rows("SELECT conname, confdeltype::text "
                 + "FROM pg_constraint WHERE contype = 'f' AND connamespace = current_schema()::regnamespace "
                 + "AND confrelid::regclass::text LIKE 'dbatch\\_%' AND confdeltype <> 'r' ORDER BY conname");
-        long foreignKeys = Rows.number(dataSource, "SELECT count(*) FROM pg_constraint WHERE contype = 'f' "
+        long foreignKeys = state.number("SELECT count(*) FROM pg_constraint WHERE contype = 'f' "
                 + "AND connamespace = current_schema()::regnamespace AND confrelid::regclass::text LIKE 'dbatch\\_%'");
 
         assertEquals(List.of(), notRestrict);
@@ -73,7 +72,7 @@ class PurgeScopeTest {
     @Test
     void everyTableIsPurgedBeforeTheTablesItReferences() {
         List<String> order = PurgeStore.OWNED_ROWS.stream().map(PurgeStore.OwnedRows::table).toList();
-        List<Map<String, Object>> references = Rows.select(dataSource, "SELECT DISTINCT "
+        List<Map<String, Object>> references = state.rows("SELECT DISTINCT "
                 + "substr(conrelid::regclass::text, 8) AS child, substr(confrelid::regclass::text, 8) AS parent "
                 + "FROM pg_constraint WHERE contype = 'f' AND connamespace = current_schema()::regnamespace "
                 + "AND confrelid::regclass::text LIKE 'dbatch\\_%' AND conrelid <> confrelid ORDER BY 1, 2");

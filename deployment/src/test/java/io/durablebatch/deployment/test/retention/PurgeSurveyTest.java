@@ -1,12 +1,12 @@
 package io.durablebatch.deployment.test.retention;
 
+import static io.durablebatch.deployment.test.InvalidValues.assertInvalid;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.freshJobName;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
-import static io.durablebatch.deployment.test.retention.RetentionFixtures.freshJob;
-import static io.durablebatch.deployment.test.retention.RetentionFixtures.instance;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
@@ -22,9 +22,7 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.durablebatch.deployment.test.RepositoryTestApp;
-import io.durablebatch.deployment.test.RepositoryTestSupport;
-import io.durablebatch.deployment.test.Rows;
+import io.durablebatch.deployment.test.RepositoryFixtures;
 import io.durablebatch.repository.ActorRef;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.ExecutionVersion;
@@ -50,19 +48,21 @@ import io.quarkus.test.QuarkusUnitTest;
 class PurgeSurveyTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = RepositoryTestApp.with(RepositoryTestSupport.class, Rows.class,
-            RetentionFixtures.class);
+    static final QuarkusUnitTest APP = repositoryApp();
 
     @Inject
     JobRepository repository;
+
+    @Inject
+    RepositoryFixtures given;
 
     @Inject
     MetadataSql sql;
 
     @Test
     void findsAFinishedInstanceWithWhatItObserved() {
-        JobName job = freshJob("survey");
-        JobInstance instance = instance(repository, job, 2, ExecutionStatus.FAILED, ExecutionStatus.COMPLETED);
+        JobName job = freshJobName("survey");
+        JobInstance instance = given.instanceWithHistory(job, 2, ExecutionStatus.FAILED, ExecutionStatus.COMPLETED);
         List<JobExecution> executions = tx(() -> repository.jobExecutions(instance.id()));
 
         PurgeSurvey survey = survey(request(job));
@@ -81,8 +81,8 @@ class PurgeSurveyTest {
 
     @Test
     void surveyingIsOneStatement() {
-        JobName job = freshJob("survey");
-        instance(repository, job, 1, ExecutionStatus.COMPLETED);
+        JobName job = freshJobName("survey");
+        given.instanceWithHistory(job, 1, ExecutionStatus.COMPLETED);
 
         int found = QuarkusTransaction.requiringNew().call(() -> {
             long statements = sql.statementsExecuted();
@@ -96,8 +96,8 @@ class PurgeSurveyTest {
 
     @Test
     void anInstanceWithAnExecutionEndedAtOrAfterTheCutoffIsKept() {
-        JobName job = freshJob("survey");
-        instance(repository, job, 1, ExecutionStatus.COMPLETED);
+        JobName job = freshJobName("survey");
+        given.instanceWithHistory(job, 1, ExecutionStatus.COMPLETED);
         Instant cutoff = tx(() -> repository.purgeSurvey(request(job))).candidates().get(0).lastEndedAt().orElseThrow();
 
         assertTrue(survey(PurgePlanRequest.before(cutoff, 10).forJob(job)).candidates().isEmpty());
@@ -106,25 +106,25 @@ class PurgeSurveyTest {
 
     @Test
     void anInstanceWithAnActiveExecutionIsKept() {
-        JobName job = freshJob("survey");
-        instance(repository, job, 1, ExecutionStatus.FAILED, ExecutionStatus.STARTED);
+        JobName job = freshJobName("survey");
+        given.instanceWithHistory(job, 1, ExecutionStatus.FAILED, ExecutionStatus.STARTED);
 
         assertTrue(survey(request(job)).candidates().isEmpty());
     }
 
     @Test
     void anInstanceWithAnUnknownExecutionIsKept() {
-        JobName job = freshJob("survey");
-        instance(repository, job, 1, ExecutionStatus.UNKNOWN);
+        JobName job = freshJobName("survey");
+        given.instanceWithHistory(job, 1, ExecutionStatus.UNKNOWN);
 
         assertTrue(survey(request(job)).candidates().isEmpty());
     }
 
     @Test
     void aHeldInstanceIsKeptUntilItsHoldIsReleased() {
-        JobName job = freshJob("survey");
-        JobInstance held = instance(repository, job, 1, ExecutionStatus.COMPLETED);
-        JobInstance free = instance(repository, job, 1, ExecutionStatus.COMPLETED);
+        JobName job = freshJobName("survey");
+        JobInstance held = given.instanceWithHistory(job, 1, ExecutionStatus.COMPLETED);
+        JobInstance free = given.instanceWithHistory(job, 1, ExecutionStatus.COMPLETED);
         tx(() -> repository.placeInstanceHold(held.id(), ActorRef.of("legal"), ReasonCode.of("LITIGATION"), now()));
 
         assertEquals(List.of(free.id()), ids(survey(request(job))));
@@ -135,10 +135,10 @@ class PurgeSurveyTest {
 
     @Test
     void theJobFilterKeepsOtherJobsOut() {
-        JobName job = freshJob("survey");
-        JobName other = freshJob("survey-other");
-        JobInstance mine = instance(repository, job, 1, ExecutionStatus.COMPLETED);
-        JobInstance theirs = instance(repository, other, 1, ExecutionStatus.COMPLETED);
+        JobName job = freshJobName("survey");
+        JobName other = freshJobName("survey-other");
+        JobInstance mine = given.instanceWithHistory(job, 1, ExecutionStatus.COMPLETED);
+        JobInstance theirs = given.instanceWithHistory(other, 1, ExecutionStatus.COMPLETED);
 
         assertEquals(List.of(mine.id()), ids(survey(request(job))));
         // without the filter, both (the survey starts after every older instance)
@@ -149,10 +149,10 @@ class PurgeSurveyTest {
 
     @Test
     void theStatusFilterMatchesTheLatestExecution() {
-        JobName job = freshJob("survey");
-        JobInstance completedAfterFailing = instance(repository, job, 1, ExecutionStatus.FAILED, ExecutionStatus.COMPLETED);
-        JobInstance stopped = instance(repository, job, 1, ExecutionStatus.STOPPED);
-        JobInstance abandoned = instance(repository, job, 1, ExecutionStatus.ABANDONED);
+        JobName job = freshJobName("survey");
+        JobInstance completedAfterFailing = given.instanceWithHistory(job, 1, ExecutionStatus.FAILED, ExecutionStatus.COMPLETED);
+        JobInstance stopped = given.instanceWithHistory(job, 1, ExecutionStatus.STOPPED);
+        JobInstance abandoned = given.instanceWithHistory(job, 1, ExecutionStatus.ABANDONED);
 
         assertEquals(List.of(completedAfterFailing.id()),
                 ids(survey(request(job).withStatuses(Set.of(ExecutionStatus.COMPLETED)))));
@@ -164,7 +164,7 @@ class PurgeSurveyTest {
 
     @Test
     void anInstanceThatNeverRanIsACandidateOnlyWithoutAStatusFilter() {
-        JobName job = freshJob("survey");
+        JobName job = freshJobName("survey");
         JobInstance neverRan = tx(() -> repository.selectOrCreateJobInstance(JobInstanceKey.of(job,
                 Map.of("run", UUID.randomUUID().toString())))).instance();
 
@@ -178,13 +178,13 @@ class PurgeSurveyTest {
 
     @Test
     void theLimitBoundsEachBatchAndTheNextRequestResumesInIdOrder() {
-        JobName job = freshJob("survey");
+        JobName job = freshJobName("survey");
         List<JobInstanceId> all = List.of(
-                instance(repository, job, 0, ExecutionStatus.COMPLETED).id(),
-                instance(repository, job, 0, ExecutionStatus.COMPLETED).id(),
-                instance(repository, job, 0, ExecutionStatus.COMPLETED).id(),
-                instance(repository, job, 0, ExecutionStatus.COMPLETED).id(),
-                instance(repository, job, 0, ExecutionStatus.COMPLETED).id());
+                given.instanceWithHistory(job, 0, ExecutionStatus.COMPLETED).id(),
+                given.instanceWithHistory(job, 0, ExecutionStatus.COMPLETED).id(),
+                given.instanceWithHistory(job, 0, ExecutionStatus.COMPLETED).id(),
+                given.instanceWithHistory(job, 0, ExecutionStatus.COMPLETED).id(),
+                given.instanceWithHistory(job, 0, ExecutionStatus.COMPLETED).id());
         PurgePlanRequest request = PurgePlanRequest.before(now().plusSeconds(60), 2).forJob(job);
 
         PurgeSurvey first = survey(request);
@@ -202,21 +202,16 @@ class PurgeSurveyTest {
     @Test
     void requestsAndPlansRejectBadInputNamingTheField() {
         Instant cutoff = now();
-        assertMessage("limit", () -> PurgePlanRequest.before(cutoff, 0));
-        assertMessage("limit", () -> PurgePlanRequest.before(cutoff, PurgePlanRequest.MAX_LIMIT + 1));
-        assertMessage("cutoff", () -> PurgePlanRequest.before(null, 10));
-        assertMessage("statuses", () -> PurgePlanRequest.before(cutoff, 10).withStatuses(Set.of(ExecutionStatus.STARTED)));
-        assertMessage("statuses", () -> PurgePlanRequest.before(cutoff, 10).withStatuses(Set.of(ExecutionStatus.UNKNOWN)));
+        assertInvalid("limit", () -> PurgePlanRequest.before(cutoff, 0));
+        assertInvalid("limit", () -> PurgePlanRequest.before(cutoff, PurgePlanRequest.MAX_LIMIT + 1));
+        assertInvalid("cutoff", () -> PurgePlanRequest.before(null, 10));
+        assertInvalid("statuses", () -> PurgePlanRequest.before(cutoff, 10).withStatuses(Set.of(ExecutionStatus.STARTED)));
+        assertInvalid("statuses", () -> PurgePlanRequest.before(cutoff, 10).withStatuses(Set.of(ExecutionStatus.UNKNOWN)));
         PurgeCandidate candidate = new PurgeCandidate(JobInstanceId.of(1), JobName.of("job"), 0, ExecutionVersion.INITIAL,
                 Optional.empty(), Optional.empty());
-        assertMessage("candidates", () -> new PurgePlan(List.of(candidate, candidate)));
-        assertMessage("executions", () -> new PurgeCandidate(JobInstanceId.of(1), JobName.of("job"), -1,
+        assertInvalid("candidates", () -> new PurgePlan(List.of(candidate, candidate)));
+        assertInvalid("executions", () -> new PurgeCandidate(JobInstanceId.of(1), JobName.of("job"), -1,
                 ExecutionVersion.INITIAL, Optional.empty(), Optional.empty()));
-    }
-
-    private static void assertMessage(String field, org.junit.jupiter.api.function.Executable construction) {
-        IllegalArgumentException refusal = assertThrows(IllegalArgumentException.class, construction);
-        assertTrue(refusal.getMessage().startsWith(field), refusal::getMessage);
     }
 
     private static PurgePlanRequest request(JobName job) {

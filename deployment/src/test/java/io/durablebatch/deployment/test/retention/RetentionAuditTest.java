@@ -1,7 +1,9 @@
 package io.durablebatch.deployment.test.retention;
 
 import static io.durablebatch.deployment.test.RepositoryTestSupport.assertRefused;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.freshJobName;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -17,10 +19,8 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.agroal.api.AgroalDataSource;
-import io.durablebatch.deployment.test.RepositoryTestApp;
-import io.durablebatch.deployment.test.RepositoryTestSupport;
-import io.durablebatch.deployment.test.Rows;
+import io.durablebatch.deployment.test.RepositoryFixtures;
+import io.durablebatch.deployment.test.StoredState;
 import io.durablebatch.repository.ActorRef;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.JobInstance;
@@ -38,8 +38,7 @@ import io.quarkus.test.QuarkusUnitTest;
 class RetentionAuditTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = RepositoryTestApp.with(RepositoryTestSupport.class, Rows.class,
-            RetentionFixtures.class);
+    static final QuarkusUnitTest APP = repositoryApp();
 
     private static final ActorRef LEGAL = ActorRef.of("legal@example.org");
 
@@ -47,7 +46,10 @@ class RetentionAuditTest {
     JobRepository repository;
 
     @Inject
-    AgroalDataSource dataSource;
+    RepositoryFixtures given;
+
+    @Inject
+    StoredState state;
 
     @Test
     void recordsAHoldInTheTransactionThatPlacesIt() {
@@ -132,7 +134,7 @@ class RetentionAuditTest {
     }
 
     private JobInstance finished() {
-        return RetentionFixtures.instance(repository, RetentionFixtures.freshJob("audit"), 1, ExecutionStatus.COMPLETED);
+        return given.instanceWithHistory(freshJobName("audit"), 1, ExecutionStatus.COMPLETED);
     }
 
     private static RetentionRecordDraft holdDraft(JobInstance instance, String operationId, String request) {
@@ -141,7 +143,7 @@ class RetentionAuditTest {
     }
 
     private List<Map<String, Object>> rows(OperationId operationId) {
-        return Rows.select(dataSource, "SELECT * FROM dbatch_retention_action WHERE operation_id = ? ORDER BY id",
+        return state.rows("SELECT * FROM {p}retention_action WHERE operation_id = ? ORDER BY id",
                 operationId.value());
     }
 }

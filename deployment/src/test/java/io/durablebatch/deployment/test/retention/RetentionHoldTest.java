@@ -1,29 +1,25 @@
 package io.durablebatch.deployment.test.retention;
 
 import static io.durablebatch.deployment.test.RepositoryTestSupport.assertRefused;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.freshJobName;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.agroal.api.AgroalDataSource;
-import io.durablebatch.deployment.test.RepositoryTestApp;
-import io.durablebatch.deployment.test.RepositoryTestSupport;
-import io.durablebatch.deployment.test.Rows;
+import io.durablebatch.deployment.test.Race;
+import io.durablebatch.deployment.test.RepositoryFixtures;
+import io.durablebatch.deployment.test.StoredState;
 import io.durablebatch.repository.ActorRef;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.JobInstance;
@@ -39,8 +35,7 @@ import io.quarkus.test.QuarkusUnitTest;
 class RetentionHoldTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = RepositoryTestApp.with(RepositoryTestSupport.class, Rows.class,
-            RetentionFixtures.class);
+    static final QuarkusUnitTest APP = repositoryApp();
 
     private static final ActorRef LEGAL = ActorRef.of("legal@example.org");
     private static final ReasonCode LITIGATION = ReasonCode.of("LITIGATION");
@@ -49,7 +44,10 @@ class RetentionHoldTest {
     JobRepository repository;
 
     @Inject
-    AgroalDataSource dataSource;
+    RepositoryFixtures given;
+
+    @Inject
+    StoredState state;
 
     @Test
     void placesAndReadsTheHold() {
@@ -86,38 +84,14 @@ class RetentionHoldTest {
     }
 
     @Test
-    void ofConcurrentHoldsOnOneInstanceExactlyOneIsPlaced() throws Exception {
+    void ofConcurrentHoldsOnOneInstanceExactlyOneIsPlaced() {
         JobInstance instance = finished();
         int callers = 8;
-        CountDownLatch ready = new CountDownLatch(callers);
-        CountDownLatch go = new CountDownLatch(1);
-        ExecutorService pool = Executors.newFixedThreadPool(callers);
-        try {
-            List<Future<String>> outcomes = new ArrayList<>();
-            for (int i = 0; i < callers; i++) {
-                ActorRef actor = ActorRef.of("actor-" + i);
-                outcomes.add(pool.submit(() -> {
-                    ready.countDown();
-                    go.await();
-                    try {
-                        tx(() -> repository.placeInstanceHold(instance.id(), actor, LITIGATION, now()));
-                        return "PLACED";
-                    } catch (RepositoryException e) {
-                        return e.error().name();
-                    }
-                }));
-            }
-            ready.await();
-            go.countDown();
-            List<String> seen = new ArrayList<>();
-            for (Future<String> outcome : outcomes) {
-                seen.add(outcome.get());
-            }
-            assertEquals(1, seen.stream().filter("PLACED"::equals).count(), seen::toString);
-            assertEquals(callers - 1, seen.stream().filter("HOLD_EXISTS"::equals).count(), seen::toString);
-        } finally {
-            pool.shutdownNow();
-        }
+
+        List<Race.Outcome<RetentionHold>> outcomes = Race.run(callers, caller -> tx(() -> repository.placeInstanceHold(
+                instance.id(), ActorRef.of("actor-" + caller), LITIGATION, now())));
+
+        assertEquals(Map.of("ok", 1L, "HOLD_EXISTS", callers - 1L), Race.codes(outcomes));
         assertEquals(1, holdRows(instance.id()).size());
     }
 
@@ -144,10 +118,10 @@ class RetentionHoldTest {
     }
 
     private JobInstance finished() {
-        return RetentionFixtures.instance(repository, RetentionFixtures.freshJob("hold"), 1, ExecutionStatus.COMPLETED);
+        return given.instanceWithHistory(freshJobName("hold"), 1, ExecutionStatus.COMPLETED);
     }
 
     private List<Map<String, Object>> holdRows(JobInstanceId id) {
-        return Rows.select(dataSource, "SELECT * FROM dbatch_retention_hold WHERE job_instance_id = ?", id.value());
+        return state.rows("SELECT * FROM {p}retention_hold WHERE job_instance_id = ?", id.value());
     }
 }

@@ -33,7 +33,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import io.durablebatch.deployment.test.RepositoryFixtures;
-import io.durablebatch.deployment.test.RepositoryState;
+import io.durablebatch.deployment.test.StoredState;
 import io.durablebatch.repository.ActorRef;
 import io.durablebatch.repository.Checkpoint;
 import io.durablebatch.repository.DefinitionIdentity;
@@ -77,7 +77,7 @@ class UnitOfWorkRulesTest {
     RepositoryFixtures given;
 
     @Inject
-    RepositoryState state;
+    StoredState state;
 
     @Inject
     MetadataSql sql;
@@ -159,7 +159,7 @@ class UnitOfWorkRulesTest {
     @Test
     void aRolledBackUnitOfWorkLeavesNothing() throws Exception {
         JobInstance witness = given.newInstance("witness");
-        List<String> before = state.rowsOf(witness.id());
+        List<String> before = state.of(witness.id());
         JobInstanceKey key = freshKey("rolled-back");
 
         transactions.begin();
@@ -183,7 +183,7 @@ class UnitOfWorkRulesTest {
         assertEquals(Optional.empty(), tx(() -> repository.getJobInstance(instance.id())));
         assertEquals(Optional.empty(), tx(() -> repository.getJobExecution(created.id())));
         assertEquals(Optional.empty(), tx(() -> repository.getStepExecution(step.id())));
-        assertEquals(before, state.rowsOf(witness.id()), "no table kept a row");
+        assertEquals(before, state.of(witness.id()), "no table kept a row");
     }
 
     @Test
@@ -226,8 +226,8 @@ class UnitOfWorkRulesTest {
     }
 
     private List<String> rowsOf(JobInstance idle, JobExecution running) {
-        List<String> rows = new ArrayList<>(state.rowsOf(idle.id()));
-        rows.addAll(state.rowsOf(running.jobInstanceId()));
+        List<String> rows = new ArrayList<>(state.of(idle.id()));
+        rows.addAll(state.of(running.jobInstanceId()));
         return rows;
     }
 
