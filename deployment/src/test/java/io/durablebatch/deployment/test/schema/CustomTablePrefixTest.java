@@ -1,6 +1,7 @@
 package io.durablebatch.deployment.test.schema;
 
 import static io.durablebatch.deployment.test.RepositoryTestSupport.dropTablesWithPrefix;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.freshJobName;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.freshKey;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
@@ -8,13 +9,11 @@ import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 import jakarta.inject.Inject;
@@ -22,17 +21,49 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.agroal.api.AgroalDataSource;
+import io.durablebatch.deployment.test.RepositoryFixtures;
+import io.durablebatch.deployment.test.RepositorySchema;
+import io.durablebatch.deployment.test.StoredState;
+import io.durablebatch.flow.FlowDecisionRequest;
+import io.durablebatch.flow.FlowTransitionKind;
+import io.durablebatch.flow.InputDigest;
+import io.durablebatch.flow.NodeId;
+import io.durablebatch.flow.StartLimit;
+import io.durablebatch.operator.ExecutionControl;
+import io.durablebatch.operator.OperatorAction;
+import io.durablebatch.operator.OperatorRecordDraft;
+import io.durablebatch.operator.OperatorTarget;
+import io.durablebatch.operator.OwnerToken;
+import io.durablebatch.partition.PartitionPlanEntry;
+import io.durablebatch.repository.ActorRef;
+import io.durablebatch.repository.DefinitionIdentity;
+import io.durablebatch.repository.DefinitionUpgrade;
 import io.durablebatch.repository.ExecutionStatus;
+import io.durablebatch.repository.ExitStatus;
 import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobInstance;
+import io.durablebatch.repository.JobInstanceId;
+import io.durablebatch.repository.JobName;
 import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.LifecycleTransition;
+import io.durablebatch.repository.OperationId;
+import io.durablebatch.repository.PlanFingerprint;
+import io.durablebatch.repository.ReasonCode;
+import io.durablebatch.repository.RecoveryRequest;
+import io.durablebatch.repository.RecoveryResolution;
+import io.durablebatch.repository.RequestDigest;
 import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.StepName;
+import io.durablebatch.retention.PurgePlanRequest;
+import io.durablebatch.retention.RetentionAction;
+import io.durablebatch.retention.RetentionRecordDraft;
+import io.durablebatch.runtime.schema.SchemaMigrations;
 import io.quarkus.test.QuarkusUnitTest;
 
-/** SPEC §10: the extension creates and uses its tables, history and indexes under the configured prefix. */
+/**
+ * SPEC §10: the extension creates and uses all its tables, its history and its indexes and
+ * constraints under the configured prefix, and every capability's SQL names them with it.
+ */
 class CustomTablePrefixTest {
 
     private static final String PREFIX = "custom_";
@@ -47,24 +78,47 @@ class CustomTablePrefixTest {
     JobRepository repository;
 
     @Inject
-    AgroalDataSource dataSource;
+    RepositoryFixtures given;
+
+    @Inject
+    StoredState state;
 
     @Test
-    void theTablesAndTheirIndexesAreCreatedUnderThePrefix() throws SQLException {
-        assertEquals(Set.of("custom_job_instance", "custom_job_execution", "custom_step_execution",
-                "custom_definition_upgrade", "custom_recovery_decision", "custom_schema_history"),
-                new TreeSet<>(strings("SELECT table_name FROM information_schema.tables "
-                        + "WHERE table_schema = current_schema() AND starts_with(table_name, ?)", PREFIX)));
-        List<String> indexes = strings("SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() "
-                + "AND starts_with(tablename, ?)", PREFIX);
-        assertTrue(indexes.size() >= 10, indexes::toString);
-        assertTrue(indexes.stream().allMatch(index -> index.startsWith(PREFIX)), indexes::toString);
-        assertEquals(List.of("1"), strings("SELECT version FROM custom_schema_history WHERE success "
-                + "AND version IS NOT NULL AND version <> ?", "0"));
+    void everyTableIsCreatedUnderThePrefix() {
+        assertEquals(RepositorySchema.tableNames(PREFIX), new TreeSet<>(strings("SELECT table_name "
+                + "FROM information_schema.tables WHERE table_schema = current_schema() AND starts_with(table_name, ?)",
+                PREFIX)));
+        // a migration that forgot the prefix would have created the bare name
+        List<String> bare = RepositorySchema.TABLES.stream().map(RepositorySchema.Table::name).toList();
+        assertEquals(List.of(), strings("SELECT table_name FROM information_schema.tables "
+                + "WHERE table_schema = current_schema() AND table_name = ANY (?::text[])", (Object) bare.toArray(String[]::new)));
     }
 
     @Test
-    void theRepositoryWorksOnThePrefixedTables() throws SQLException {
+    void everyIndexAndConstraintIsNamedUnderThePrefix() {
+        List<String> indexes = strings("SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() "
+                + "AND starts_with(tablename, ?)", PREFIX);
+        assertTrue(indexes.size() >= 25, indexes::toString);
+        assertTrue(indexes.stream().allMatch(index -> index.startsWith(PREFIX)), indexes::toString);
+        List<String> constraints = strings("SELECT conname FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid "
+                + "WHERE t.relnamespace = current_schema()::regnamespace AND starts_with(t.relname, ?)", PREFIX);
+        assertTrue(constraints.size() >= 25, constraints::toString);
+        assertTrue(constraints.stream().allMatch(constraint -> constraint.startsWith(PREFIX)), constraints::toString);
+    }
+
+    @Test
+    void theHistoryRecordsEveryMigrationUpToTheExpectedVersion() {
+        List<String> shipped = SchemaMigrations.SCRIPTS.stream().map(script -> script.substring(1, script.indexOf("__")))
+                .toList();
+        List<String> applied = strings("SELECT version FROM custom_schema_history WHERE success AND version IS NOT NULL "
+                + "AND version <> ? ORDER BY installed_rank", "0");
+
+        assertEquals(shipped, applied);
+        assertEquals(SchemaMigrations.expectedVersion(), applied.get(applied.size() - 1));
+    }
+
+    @Test
+    void theRepositoryWorksOnThePrefixedTables() {
         JobInstance instance = tx(() -> repository.selectOrCreateJobInstance(freshKey("prefixed"))).instance();
         JobExecution execution = tx(() -> repository.createJobExecution(instance.id()));
         StepExecution step = tx(() -> repository.createStepExecution(execution.id(), StepName.of("only")));
@@ -79,19 +133,65 @@ class CustomTablePrefixTest {
                 strings("SELECT step_name FROM custom_step_execution WHERE id = " + step.id().value()));
     }
 
-    private List<String> strings(String sql, String... parameters) throws SQLException {
-        try (Connection connection = dataSource.getConnection();
-                PreparedStatement statement = connection.prepareStatement(sql)) {
-            for (int i = 0; i < parameters.length; i++) {
-                statement.setString(i + 1, parameters[i]);
-            }
-            try (ResultSet result = statement.executeQuery()) {
-                List<String> values = new ArrayList<>();
-                while (result.next()) {
-                    values.add(result.getString(1));
-                }
-                return values;
-            }
-        }
+    @Test
+    void everyCapabilityWritesItsPrefixedTables() {
+        JobName job = freshJobName("prefixed-capabilities");
+        OwnerToken owner = OwnerToken.of("node-a/boot-1");
+        ActorRef operator = ActorRef.of("operator");
+        PlanFingerprint plan = PlanFingerprint.of(new byte[32]);
+        JobInstanceId instance = given.instanceWithHistory(job, 0).id();
+        JobExecution execution = tx(() -> {
+            JobExecution starting = repository.createJobExecution(instance);
+            return repository.claimExecutionOwner(starting.id(), starting.version(), owner, now());
+        });
+        JobExecution running = given.move(execution, ExecutionStatus.STARTED);
+        // flows
+        tx(() -> repository.appendFlowDecision(new FlowDecisionRequest(running.id(), NodeId.of("check"),
+                Optional.of(NodeId.of("load")), FlowTransitionKind.NEXT, plan, InputDigest.of(new byte[32]),
+                ExitStatus.of("COMPLETED"), now())));
+        tx(() -> repository.createFlowStepExecution(running.id(), StepName.of("load"), NodeId.of("load"),
+                StartLimit.of(2)));
+        // partitions
+        StepExecution parent = given.stepIn(running.id(), "partitioned", ExecutionStatus.STARTED);
+        tx(() -> repository.createStepPartitionPlan(parent.id(), List.of(PartitionPlanEntry.of("a", new byte[0]))));
+        StepExecution worker = given.stepIn(running.id(), "worker", ExecutionStatus.STARTING);
+        tx(() -> repository.claimNextStepPartition(parent.id(), worker.id())).orElseThrow();
+        // operator control, then recovery as if the owner had died while stopping
+        tx(() -> {
+            repository.requestExecutionStop(running.id(), running.version(), operator, now());
+            return repository.appendOperatorRequest(new OperatorRecordDraft(OperatorAction.STOP, OperationId.of("stop-"
+                    + running.id()), operator, OperatorTarget.execution(instance, running.id()),
+                    RequestDigest.sha256("stop"), "STOP_REQUESTED", now()));
+        });
+        ExecutionControl stopping = tx(() -> repository.observeExecutionControl(running.id(), owner, now()));
+        assertEquals(ExecutionStatus.STOPPING, stopping.status());
+        tx(() -> repository.recoverJobExecution(running.id(), new RecoveryRequest(OperationId.of("recover-"
+                + running.id()), operator, ReasonCode.of("OWNER_LOST"), RecoveryResolution.FAILED, stopping.version(),
+                now())));
+        // definitions and retention
+        DefinitionIdentity a = new DefinitionIdentity(job, "a", plan);
+        tx(() -> {
+            repository.registerDefinitionUpgrade(job, new DefinitionUpgrade(a, new DefinitionIdentity(job, "b", plan)));
+            repository.placeInstanceHold(instance, operator, ReasonCode.of("AUDIT"), now());
+            return repository.appendRetentionAction(new RetentionRecordDraft(RetentionAction.PLACE_HOLD,
+                    OperationId.of("hold-" + instance), operator, Optional.of(instance), RequestDigest.sha256("hold"),
+                    "PLACED", now()));
+        });
+
+        Map<String, Long> rows = new TreeMap<>();
+        RepositorySchema.TABLES.forEach(table -> rows.put(table.name(),
+                state.number("SELECT count(*) FROM {p}" + table.name())));
+        assertTrue(rows.values().stream().allMatch(count -> count > 0), () -> "every table has a row: " + rows);
+
+        // and a purge deletes the instance from every prefixed table it owns, keeping the audits
+        tx(() -> repository.releaseInstanceHold(instance));
+        tx(() -> repository.applyPurge(repository.purgeSurvey(PurgePlanRequest.before(now().plus(Duration.ofMinutes(1)),
+                10).forJob(job)).plan()));
+        assertEquals(Map.of("operator_request", 1L, "recovery_decision", 1L, "retention_action", 1L),
+                state.rowCounts(List.of(instance)));
+    }
+
+    private List<String> strings(String sql, Object... parameters) {
+        return state.rows(sql, parameters).stream().map(row -> String.valueOf(row.values().iterator().next())).toList();
     }
 }

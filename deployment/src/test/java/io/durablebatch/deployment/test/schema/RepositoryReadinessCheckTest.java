@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.agroal.api.AgroalDataSource;
+import io.durablebatch.runtime.schema.SchemaMigrations;
 import io.quarkus.test.QuarkusUnitTest;
 
 /** The readiness check reports the repository UP exactly when its schema is at the expected version. */
@@ -22,6 +23,9 @@ class RepositoryReadinessCheckTest {
 
     private static final String PREFIX = "readiness_";
     private static final String CHECK = "checks.find { it.name == 'Durable Batch job repository' }";
+    private static final String EXPECTED = SchemaMigrations.expectedVersion();
+    /** The version a newer build would have migrated the shared database to. */
+    private static final String NEWER = String.valueOf(Integer.parseInt(EXPECTED) + 1);
 
     @RegisterExtension
     static final QuarkusUnitTest APP = repositoryApp()
@@ -37,24 +41,24 @@ class RepositoryReadinessCheckTest {
                 .statusCode(200)
                 .body("status", is("UP"))
                 .body(CHECK + ".status", is("UP"))
-                .body(CHECK + ".data.schemaVersion", is("1"))
-                .body(CHECK + ".data.expectedSchemaVersion", is("1"));
+                .body(CHECK + ".data.schemaVersion", is(EXPECTED))
+                .body(CHECK + ".data.expectedSchemaVersion", is(EXPECTED));
     }
 
     @Test
     void notReadyWhenTheSchemaIsAtAnotherVersion() throws SQLException {
         // As if a newer build had migrated the shared database past what this build understands.
         execute("INSERT INTO readiness_schema_history (installed_rank, version, description, type, script, "
-                + "installed_by, execution_time, success) SELECT max(installed_rank) + 1, '2', 'newer build', 'SQL', "
-                + "'V2__newer.sql', 'test', 0, true FROM readiness_schema_history");
+                + "installed_by, execution_time, success) SELECT max(installed_rank) + 1, '" + NEWER + "', 'newer build', "
+                + "'SQL', 'V" + NEWER + "__newer.sql', 'test', 0, true FROM readiness_schema_history");
         try {
             when().get("/q/health/ready").then()
                     .statusCode(503)
                     .body(CHECK + ".status", is("DOWN"))
-                    .body(CHECK + ".data.schemaVersion", is("2"))
-                    .body(CHECK + ".data.expectedSchemaVersion", is("1"));
+                    .body(CHECK + ".data.schemaVersion", is(NEWER))
+                    .body(CHECK + ".data.expectedSchemaVersion", is(EXPECTED));
         } finally {
-            execute("DELETE FROM readiness_schema_history WHERE version = '2'");
+            execute("DELETE FROM readiness_schema_history WHERE version = '" + NEWER + "'");
         }
     }
 

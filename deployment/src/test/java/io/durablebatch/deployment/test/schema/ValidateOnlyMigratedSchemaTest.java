@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 import jakarta.inject.Inject;
 
@@ -16,6 +18,8 @@ import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.durablebatch.deployment.test.RepositorySchema;
+import io.durablebatch.deployment.test.StoredState;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.JobInstanceSelection;
 import io.durablebatch.repository.JobRepository;
@@ -39,6 +43,18 @@ class ValidateOnlyMigratedSchemaTest {
 
     @Inject
     JobRepository repository;
+
+    @Inject
+    StoredState state;
+
+    @Test
+    void theValidatedSchemaHasEveryTableAtTheExpectedVersion() {
+        assertEquals(RepositorySchema.tableNames(PREFIX), state.rows("SELECT table_name FROM information_schema.tables "
+                + "WHERE table_schema = current_schema() AND starts_with(table_name, ?)", PREFIX).stream()
+                .map(row -> (String) row.get("table_name")).collect(Collectors.toCollection(TreeSet::new)));
+        assertEquals(SchemaMigrations.expectedVersion(), state.rows("SELECT version FROM validated_schema_history "
+                + "WHERE success ORDER BY installed_rank DESC LIMIT 1").get(0).get("version"));
+    }
 
     @Test
     void theRepositoryWorksOnTheValidatedSchema() {
