@@ -348,7 +348,9 @@ public class PostgresJobRepository implements JobRepository {
     @Override
     public StepExecution aggregateStepPartitions(StepExecutionId parentStepExecutionId,
             ExecutionVersion expectedVersion, Instant transitionedAt) {
-        checkMutation(parentStepExecutionId, expectedVersion, transitionedAt, "transitionedAt");
+        Checks.notNull(parentStepExecutionId, "parentStepExecutionId");
+        Checks.notNull(expectedVersion, "expectedVersion");
+        Checks.notNull(transitionedAt, "transitionedAt");
         transactions.requireActive("aggregateStepPartitions");
         return partitionAggregation.aggregate(parentStepExecutionId, expectedVersion, transitionedAt);
     }

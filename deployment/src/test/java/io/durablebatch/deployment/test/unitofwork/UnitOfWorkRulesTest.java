@@ -1,11 +1,15 @@
 package io.durablebatch.deployment.test.unitofwork;
 
 import static io.durablebatch.deployment.test.RepositoryTestSupport.assertStatements;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.freshJobName;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.freshKey;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
+import static io.durablebatch.repository.ExecutionStatus.COMPLETED;
+import static io.durablebatch.repository.ExecutionStatus.FAILED;
 import static io.durablebatch.repository.ExecutionStatus.STARTED;
+import static io.durablebatch.repository.ExecutionStatus.STARTING;
 import static io.durablebatch.repository.ExecutionStatus.STOPPING;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -20,6 +24,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -34,6 +39,18 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import io.durablebatch.deployment.test.RepositoryFixtures;
 import io.durablebatch.deployment.test.StoredState;
+import io.durablebatch.flow.FlowDecisionRequest;
+import io.durablebatch.flow.FlowTransitionKind;
+import io.durablebatch.flow.InputDigest;
+import io.durablebatch.flow.NodeId;
+import io.durablebatch.flow.StartLimit;
+import io.durablebatch.operator.OperatorAction;
+import io.durablebatch.operator.OperatorRecord;
+import io.durablebatch.operator.OperatorRecordDraft;
+import io.durablebatch.operator.OperatorTarget;
+import io.durablebatch.operator.OwnerToken;
+import io.durablebatch.partition.PartitionPlanEntry;
+import io.durablebatch.partition.StepPartition;
 import io.durablebatch.repository.ActorRef;
 import io.durablebatch.repository.Checkpoint;
 import io.durablebatch.repository.DefinitionIdentity;
@@ -41,6 +58,7 @@ import io.durablebatch.repository.DefinitionUpgrade;
 import io.durablebatch.repository.ExitStatus;
 import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobInstance;
+import io.durablebatch.repository.JobInstanceId;
 import io.durablebatch.repository.JobInstanceKey;
 import io.durablebatch.repository.JobInstanceSelection;
 import io.durablebatch.repository.JobName;
@@ -53,15 +71,21 @@ import io.durablebatch.repository.RecoveryRequest;
 import io.durablebatch.repository.RecoveryResolution;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.repository.RequestDigest;
 import io.durablebatch.repository.StepCounters;
 import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.StepName;
+import io.durablebatch.retention.PurgePlan;
+import io.durablebatch.retention.PurgePlanRequest;
+import io.durablebatch.retention.RetentionAction;
+import io.durablebatch.retention.RetentionRecord;
+import io.durablebatch.retention.RetentionRecordDraft;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**
- * SPEC §1 unit of work: every method runs only inside an active transaction, a successful call is
+ * SPEC §1 unit of work: every method of every capability runs only inside an active transaction, a successful call is
  * provisional until commit, a rolled-back unit of work leaves nothing, and a unit of work sees its
  * own writes.
  */
@@ -69,6 +93,14 @@ class UnitOfWorkRulesTest {
 
     @RegisterExtension
     static final QuarkusUnitTest APP = repositoryApp();
+
+    private static final ActorRef ACTOR = ActorRef.of("test");
+    private static final ReasonCode REASON = ReasonCode.of("AUDIT");
+    private static final OwnerToken OWNER = OwnerToken.of("node-a/boot-1");
+    private static final NodeId NODE = NodeId.of("load");
+    private static final PlanFingerprint PLAN = PlanFingerprint.of(new byte[32]);
+    private static final InputDigest INPUT = InputDigest.of(new byte[32]);
+    private static final List<PartitionPlanEntry> ENTRIES = List.of(PartitionPlanEntry.of("only", new byte[0]));
 
     @Inject
     JobRepository repository;
@@ -93,54 +125,310 @@ class UnitOfWorkRulesTest {
     @ParameterizedTest
     @MethodSource("everyRepositoryMethod")
     void everyMethodFailsAtOnceOutsideATransaction(String method) {
-        JobInstance idle = given.newInstance("idle");
-        JobExecution running = given.jobExecutionIn(STARTED);
-        StepExecution step = given.stepIn(running.id(), "step", STARTED);
-        JobName job = idle.jobName();
-        DefinitionIdentity a = new DefinitionIdentity(job, "a", PlanFingerprint.of(new byte[32]));
-        DefinitionIdentity b = new DefinitionIdentity(job, "b", PlanFingerprint.of(new byte[32]));
-        RecoveryRequest recovery = new RecoveryRequest(OperationId.of("outside-" + running.id()), ActorRef.of("test"),
-                ReasonCode.of("OWNER_LOST"), RecoveryResolution.FAILED, running.version(), now());
-        // Real rows and current versions: without the guard each call would succeed and write.
-        Map<String, Executable> calls = Map.ofEntries(
-                Map.entry("registerDefinitionUpgrade(JobName, DefinitionUpgrade)",
-                        () -> repository.registerDefinitionUpgrade(job, new DefinitionUpgrade(a, b))),
-                Map.entry("selectOrCreateJobInstance(JobInstanceKey)",
-                        () -> repository.selectOrCreateJobInstance(freshKey("outside"))),
-                Map.entry("createJobExecution(JobInstanceId)", () -> repository.createJobExecution(idle.id())),
-                Map.entry("createJobExecution(JobInstanceId, DefinitionIdentity)",
-                        () -> repository.createJobExecution(idle.id(), a)),
-                Map.entry("createStepExecution(JobExecutionId, StepName)",
-                        () -> repository.createStepExecution(running.id(), StepName.of("another"))),
-                Map.entry("transitionJobExecution(JobExecutionId, ExecutionVersion, LifecycleTransition)",
-                        () -> repository.transitionJobExecution(running.id(), running.version(),
-                                LifecycleTransition.to(STOPPING, now()))),
-                Map.entry("enrichJobExitStatus(JobExecutionId, ExecutionVersion, ExitStatus)",
-                        () -> repository.enrichJobExitStatus(running.id(), running.version(), ExitStatus.of("X"))),
-                Map.entry("transitionStepExecution(StepExecutionId, ExecutionVersion, LifecycleTransition)",
-                        () -> repository.transitionStepExecution(step.id(), step.version(), LifecycleTransition
-                                .progress(now(), Checkpoint.of("p".getBytes(StandardCharsets.UTF_8)), StepCounters.ZERO))),
-                Map.entry("enrichStepExitStatus(StepExecutionId, ExecutionVersion, ExitStatus)",
-                        () -> repository.enrichStepExitStatus(step.id(), step.version(), ExitStatus.of("X"))),
-                Map.entry("findJobInstance(JobInstanceKey)", () -> repository.findJobInstance(idle.key())),
-                Map.entry("getJobInstance(JobInstanceId)", () -> repository.getJobInstance(idle.id())),
-                Map.entry("getJobExecution(JobExecutionId)", () -> repository.getJobExecution(running.id())),
-                Map.entry("latestJobExecution(JobInstanceId)", () -> repository.latestJobExecution(idle.id())),
-                Map.entry("jobExecutions(JobInstanceId)", () -> repository.jobExecutions(idle.id())),
-                Map.entry("getStepExecution(StepExecutionId)", () -> repository.getStepExecution(step.id())),
-                Map.entry("stepExecutions(JobExecutionId)", () -> repository.stepExecutions(running.id())),
-                Map.entry("recoverJobExecution(JobExecutionId, RecoveryRequest)",
-                        () -> repository.recoverJobExecution(running.id(), recovery)),
-                Map.entry("recoveryDecision(JobExecutionId)", () -> repository.recoveryDecision(running.id())));
-        Executable call = calls.get(method);
-        assertNotNull(call, "no case for " + method);
-        List<String> before = rowsOf(idle, running);
+        Supplier<Case> arrange = cases().get(method);
+        assertNotNull(arrange, "no case for " + method);
+        Case outside = arrange.get();
+        List<String> before = state.of(outside.instance());
 
-        RepositoryException refusal = assertThrows(RepositoryException.class, call);
+        RepositoryException refusal = assertThrows(RepositoryException.class, outside.call());
 
         assertEquals(RepositoryError.TRANSACTION_REQUIRED, refusal.error(), refusal::getMessage);
         assertTrue(refusal.getMessage().contains(method.substring(0, method.indexOf('('))), refusal::getMessage);
-        assertEquals(before, rowsOf(idle, running));
+        assertEquals(before, state.of(outside.instance()), "stored rows after the refusal");
+    }
+
+    /** A call outside any transaction, and the instance whose rows (and every table's marks) it must leave alone. */
+    private record Case(JobInstanceId instance, Executable call) {
+    }
+
+    /**
+     * One case per method, each arranging real rows at their current versions: without the guard the
+     * call would succeed, and every call that writes would write.
+     */
+    private Map<String, Supplier<Case>> cases() {
+        return Map.ofEntries(
+                // the core (SPEC §2-5)
+                Map.entry("registerDefinitionUpgrade(JobName, DefinitionUpgrade)", () -> {
+                    JobInstance idle = given.newInstance("idle");
+                    DefinitionUpgrade upgrade = new DefinitionUpgrade(definition(idle, "a"), definition(idle, "b"));
+                    return new Case(idle.id(), () -> repository.registerDefinitionUpgrade(idle.jobName(), upgrade));
+                }),
+                Map.entry("selectOrCreateJobInstance(JobInstanceKey)", () -> new Case(given.newInstance("idle").id(),
+                        () -> repository.selectOrCreateJobInstance(freshKey("outside")))),
+                Map.entry("createJobExecution(JobInstanceId)", () -> {
+                    JobInstance idle = given.newInstance("idle");
+                    return new Case(idle.id(), () -> repository.createJobExecution(idle.id()));
+                }),
+                Map.entry("createJobExecution(JobInstanceId, DefinitionIdentity)", () -> {
+                    JobInstance idle = given.newInstance("idle");
+                    return new Case(idle.id(), () -> repository.createJobExecution(idle.id(), definition(idle, "a")));
+                }),
+                Map.entry("createStepExecution(JobExecutionId, StepName)", () -> {
+                    JobExecution running = given.jobExecutionIn(STARTED);
+                    return new Case(running.jobInstanceId(),
+                            () -> repository.createStepExecution(running.id(), StepName.of("another")));
+                }),
+                Map.entry("transitionJobExecution(JobExecutionId, ExecutionVersion, LifecycleTransition)", () -> {
+                    JobExecution running = given.jobExecutionIn(STARTED);
+                    return new Case(running.jobInstanceId(), () -> repository.transitionJobExecution(running.id(),
+                            running.version(), LifecycleTransition.to(STOPPING, now())));
+                }),
+                Map.entry("enrichJobExitStatus(JobExecutionId, ExecutionVersion, ExitStatus)", () -> {
+                    JobExecution running = given.jobExecutionIn(STARTED);
+                    return new Case(running.jobInstanceId(),
+                            () -> repository.enrichJobExitStatus(running.id(), running.version(), ExitStatus.of("X")));
+                }),
+                Map.entry("transitionStepExecution(StepExecutionId, ExecutionVersion, LifecycleTransition)", () -> {
+                    StepExecution step = given.stepExecutionIn(STARTED);
+                    return new Case(step.jobInstanceId(), () -> repository.transitionStepExecution(step.id(),
+                            step.version(), LifecycleTransition.progress(now(),
+                                    Checkpoint.of("p".getBytes(StandardCharsets.UTF_8)), StepCounters.ZERO)));
+                }),
+                Map.entry("enrichStepExitStatus(StepExecutionId, ExecutionVersion, ExitStatus)", () -> {
+                    StepExecution step = given.stepExecutionIn(STARTED);
+                    return new Case(step.jobInstanceId(),
+                            () -> repository.enrichStepExitStatus(step.id(), step.version(), ExitStatus.of("X")));
+                }),
+                Map.entry("findJobInstance(JobInstanceKey)", () -> {
+                    JobInstance idle = given.newInstance("idle");
+                    return new Case(idle.id(), () -> repository.findJobInstance(idle.key()));
+                }),
+                Map.entry("getJobInstance(JobInstanceId)", () -> {
+                    JobInstance idle = given.newInstance("idle");
+                    return new Case(idle.id(), () -> repository.getJobInstance(idle.id()));
+                }),
+                Map.entry("getJobExecution(JobExecutionId)", () -> {
+                    JobExecution running = given.jobExecutionIn(STARTED);
+                    return new Case(running.jobInstanceId(), () -> repository.getJobExecution(running.id()));
+                }),
+                Map.entry("latestJobExecution(JobInstanceId)", () -> {
+                    JobExecution running = given.jobExecutionIn(STARTED);
+                    return new Case(running.jobInstanceId(),
+                            () -> repository.latestJobExecution(running.jobInstanceId()));
+                }),
+                Map.entry("jobExecutions(JobInstanceId)", () -> {
+                    JobExecution running = given.jobExecutionIn(STARTED);
+                    return new Case(running.jobInstanceId(), () -> repository.jobExecutions(running.jobInstanceId()));
+                }),
+                Map.entry("getStepExecution(StepExecutionId)", () -> {
+                    StepExecution step = given.stepExecutionIn(STARTED);
+                    return new Case(step.jobInstanceId(), () -> repository.getStepExecution(step.id()));
+                }),
+                Map.entry("stepExecutions(JobExecutionId)", () -> {
+                    StepExecution step = given.stepExecutionIn(STARTED);
+                    return new Case(step.jobInstanceId(), () -> repository.stepExecutions(step.jobExecutionId()));
+                }),
+                Map.entry("recoverJobExecution(JobExecutionId, RecoveryRequest)", () -> {
+                    JobExecution running = given.jobExecutionIn(STARTED);
+                    RecoveryRequest recovery = new RecoveryRequest(OperationId.of("outside-" + running.id()), ACTOR,
+                            ReasonCode.of("OWNER_LOST"), RecoveryResolution.FAILED, running.version(), now());
+                    return new Case(running.jobInstanceId(), () -> repository.recoverJobExecution(running.id(), recovery));
+                }),
+                Map.entry("recoveryDecision(JobExecutionId)", () -> {
+                    JobExecution running = given.jobExecutionIn(STARTED);
+                    return new Case(running.jobInstanceId(), () -> repository.recoveryDecision(running.id()));
+                }),
+                // flows (SPEC §6)
+                Map.entry("createFlowStepExecution(JobExecutionId, StepName, NodeId, StartLimit)", () -> {
+                    JobExecution running = given.jobExecutionIn(STARTED);
+                    return new Case(running.jobInstanceId(), () -> repository.createFlowStepExecution(running.id(),
+                            StepName.of("load"), NODE, StartLimit.of(3)));
+                }),
+                Map.entry("latestFlowStep(JobInstanceId, NodeId)", () -> {
+                    JobExecution running = flowStarted();
+                    return new Case(running.jobInstanceId(), () -> repository.latestFlowStep(running.jobInstanceId(), NODE));
+                }),
+                Map.entry("appendFlowDecision(FlowDecisionRequest)", () -> {
+                    JobExecution running = given.jobExecutionIn(STARTED);
+                    return new Case(running.jobInstanceId(), () -> repository.appendFlowDecision(decision(running)));
+                }),
+                Map.entry("findReusableFlowDecision(JobInstanceId, NodeId, PlanFingerprint, InputDigest, "
+                        + "FlowTransitionKind)", () -> {
+                            JobExecution decided = flowDecided();
+                            return new Case(decided.jobInstanceId(), () -> repository.findReusableFlowDecision(
+                                    decided.jobInstanceId(), NodeId.of("check"), PLAN, INPUT, FlowTransitionKind.NEXT));
+                        }),
+                Map.entry("flowDecisions(JobExecutionId)", () -> {
+                    JobExecution decided = flowDecided();
+                    return new Case(decided.jobInstanceId(), () -> repository.flowDecisions(decided.id()));
+                }),
+                // partitions (SPEC §7)
+                Map.entry("createStepPartitionPlan(StepExecutionId, List)", () -> {
+                    StepExecution parent = given.stepExecutionIn(STARTED);
+                    return new Case(parent.jobInstanceId(),
+                            () -> repository.createStepPartitionPlan(parent.id(), ENTRIES));
+                }),
+                Map.entry("stepPartitionPlan(StepExecutionId)", () -> {
+                    StepExecution parent = planned().parent();
+                    return new Case(parent.jobInstanceId(), () -> repository.stepPartitionPlan(parent.id()));
+                }),
+                Map.entry("restartStepPartitionPlan(StepExecutionId, StepExecutionId)", () -> {
+                    Planned failed = planned();
+                    given.endStep(failed.parent(), FAILED, "FAILED", StepCounters.ZERO);
+                    given.move(tx(() -> repository.getJobExecution(failed.parent().jobExecutionId())).orElseThrow(),
+                            FAILED);
+                    JobExecution restart = given.attemptIn(failed.parent().jobInstanceId(), STARTED);
+                    StepExecution target = given.stepIn(restart.id(), "partitioned", STARTED);
+                    return new Case(target.jobInstanceId(),
+                            () -> repository.restartStepPartitionPlan(failed.parent().id(), target.id()));
+                }),
+                Map.entry("assignStepPartition(StepPartitionId, ExecutionVersion, StepExecutionId)", () -> {
+                    Planned planned = planned();
+                    StepPartition partition = planned.partition();
+                    StepExecution worker = worker(planned);
+                    return new Case(worker.jobInstanceId(), () -> repository.assignStepPartition(partition.id(),
+                            partition.version(), worker.id()));
+                }),
+                Map.entry("claimNextStepPartition(StepExecutionId, StepExecutionId)", () -> {
+                    Planned planned = planned();
+                    StepExecution worker = worker(planned);
+                    return new Case(worker.jobInstanceId(),
+                            () -> repository.claimNextStepPartition(planned.parent().id(), worker.id()));
+                }),
+                Map.entry("completeStepPartition(StepPartitionId, ExecutionVersion, StepExecutionId)", () -> {
+                    Planned planned = planned();
+                    StepExecution worker = worker(planned);
+                    StepPartition assigned = tx(() -> repository.assignStepPartition(planned.partition().id(),
+                            planned.partition().version(), worker.id()));
+                    given.endStep(worker, COMPLETED, "DONE", StepCounters.ZERO);
+                    return new Case(worker.jobInstanceId(), () -> repository.completeStepPartition(assigned.id(),
+                            assigned.version(), worker.id()));
+                }),
+                Map.entry("aggregateStepPartitions(StepExecutionId, ExecutionVersion, Instant)", () -> {
+                    Planned planned = planned();
+                    StepExecution worker = worker(planned);
+                    tx(() -> {
+                        StepPartition assigned = repository.assignStepPartition(planned.partition().id(),
+                                planned.partition().version(), worker.id());
+                        StepExecution started = repository.transitionStepExecution(worker.id(), worker.version(),
+                                LifecycleTransition.to(STARTED, now()));
+                        repository.transitionStepExecution(worker.id(), started.version(),
+                                LifecycleTransition.to(COMPLETED, now()));
+                        return repository.completeStepPartition(assigned.id(), assigned.version(), worker.id());
+                    });
+                    StepExecution parent = planned.parent();
+                    return new Case(parent.jobInstanceId(),
+                            () -> repository.aggregateStepPartitions(parent.id(), parent.version(), now()));
+                }),
+                // operator control (SPEC §8)
+                Map.entry("appendOperatorRequest(OperatorRecordDraft)", () -> {
+                    JobExecution running = given.jobExecutionIn(STARTED);
+                    return new Case(running.jobInstanceId(), () -> repository.appendOperatorRequest(stop(running)));
+                }),
+                Map.entry("findOperatorRequest(OperatorAction, OperationId)", () -> {
+                    JobExecution running = given.jobExecutionIn(STARTED);
+                    OperatorRecord recorded = tx(() -> repository.appendOperatorRequest(stop(running)));
+                    return new Case(running.jobInstanceId(),
+                            () -> repository.findOperatorRequest(recorded.action(), recorded.operationId()));
+                }),
+                Map.entry("requestExecutionStop(JobExecutionId, ExecutionVersion, ActorRef, Instant)", () -> {
+                    JobExecution running = given.jobExecutionIn(STARTED);
+                    return new Case(running.jobInstanceId(),
+                            () -> repository.requestExecutionStop(running.id(), running.version(), ACTOR, now()));
+                }),
+                Map.entry("claimExecutionOwner(JobExecutionId, ExecutionVersion, OwnerToken, Instant)", () -> {
+                    JobExecution starting = given.jobExecutionIn(STARTING);
+                    return new Case(starting.jobInstanceId(),
+                            () -> repository.claimExecutionOwner(starting.id(), starting.version(), OWNER, now()));
+                }),
+                Map.entry("observeExecutionControl(JobExecutionId, OwnerToken, Instant)", () -> {
+                    // a pending stop: the observation would move the execution to STOPPING
+                    JobExecution owned = given.ownedBy(OWNER, STARTED);
+                    tx(() -> repository.requestExecutionStop(owned.id(), owned.version(), ACTOR, now()));
+                    return new Case(owned.jobInstanceId(),
+                            () -> repository.observeExecutionControl(owned.id(), OWNER, now()));
+                }),
+                // retention (SPEC §9)
+                Map.entry("jobInstanceHold(JobInstanceId)", () -> {
+                    JobInstanceId held = held();
+                    return new Case(held, () -> repository.jobInstanceHold(held));
+                }),
+                Map.entry("placeInstanceHold(JobInstanceId, ActorRef, ReasonCode, Instant)", () -> {
+                    JobInstance idle = given.newInstance("idle");
+                    return new Case(idle.id(), () -> repository.placeInstanceHold(idle.id(), ACTOR, REASON, now()));
+                }),
+                Map.entry("releaseInstanceHold(JobInstanceId)", () -> {
+                    JobInstanceId held = held();
+                    return new Case(held, () -> repository.releaseInstanceHold(held));
+                }),
+                Map.entry("findRetentionAction(RetentionAction, OperationId)", () -> {
+                    JobInstance idle = given.newInstance("idle");
+                    RetentionRecord recorded = tx(() -> repository.appendRetentionAction(hold(idle.id())));
+                    return new Case(idle.id(),
+                            () -> repository.findRetentionAction(recorded.action(), recorded.operationId()));
+                }),
+                Map.entry("appendRetentionAction(RetentionRecordDraft)", () -> {
+                    JobInstance idle = given.newInstance("idle");
+                    return new Case(idle.id(), () -> repository.appendRetentionAction(hold(idle.id())));
+                }),
+                Map.entry("purgeSurvey(PurgePlanRequest)", () -> {
+                    JobInstance finished = given.instanceWithHistory(freshJobName("purge"), 1, COMPLETED);
+                    return new Case(finished.id(), () -> repository.purgeSurvey(purgeRequest(finished)));
+                }),
+                Map.entry("applyPurge(PurgePlan)", () -> {
+                    JobInstance finished = given.instanceWithHistory(freshJobName("purge"), 1, COMPLETED);
+                    PurgePlan plan = tx(() -> repository.purgeSurvey(purgeRequest(finished))).plan();
+                    assertEquals(1, plan.candidates().size());
+                    return new Case(finished.id(), () -> repository.applyPurge(plan));
+                }));
+    }
+
+    private static DefinitionIdentity definition(JobInstance instance, String revision) {
+        return new DefinitionIdentity(instance.jobName(), revision, PLAN);
+    }
+
+    private static FlowDecisionRequest decision(JobExecution execution) {
+        return new FlowDecisionRequest(execution.id(), NodeId.of("check"), Optional.of(NODE), FlowTransitionKind.NEXT,
+                PLAN, INPUT, ExitStatus.of("COMPLETED"), now());
+    }
+
+    /** A running execution whose flow started {@link #NODE}. */
+    private JobExecution flowStarted() {
+        JobExecution running = given.jobExecutionIn(STARTED);
+        tx(() -> repository.createFlowStepExecution(running.id(), StepName.of("load"), NODE, StartLimit.of(3)));
+        return running;
+    }
+
+    /** A running execution with one flow decision. */
+    private JobExecution flowDecided() {
+        JobExecution running = given.jobExecutionIn(STARTED);
+        tx(() -> repository.appendFlowDecision(decision(running)));
+        return running;
+    }
+
+    /** A STARTED parent step with a one-partition plan. */
+    private record Planned(StepExecution parent, StepPartition partition) {
+    }
+
+    private Planned planned() {
+        StepExecution parent = given.stepExecutionIn(STARTED);
+        return new Planned(parent, tx(() -> repository.createStepPartitionPlan(parent.id(), ENTRIES)).get(0));
+    }
+
+    /** A new worker step, STARTING, of the parent's job execution. */
+    private StepExecution worker(Planned planned) {
+        return given.stepIn(planned.parent().jobExecutionId(), "worker", STARTING);
+    }
+
+    private static OperatorRecordDraft stop(JobExecution execution) {
+        return new OperatorRecordDraft(OperatorAction.STOP, OperationId.of("stop-" + execution.id()), ACTOR,
+                OperatorTarget.execution(execution.jobInstanceId(), execution.id()),
+                RequestDigest.sha256("stop|" + execution.id()), "STOP_REQUESTED", now());
+    }
+
+    private JobInstanceId held() {
+        JobInstance idle = given.newInstance("held");
+        tx(() -> repository.placeInstanceHold(idle.id(), ACTOR, REASON, now()));
+        return idle.id();
+    }
+
+    private static RetentionRecordDraft hold(JobInstanceId instance) {
+        return new RetentionRecordDraft(RetentionAction.PLACE_HOLD, OperationId.of("hold-" + instance), ACTOR,
+                Optional.of(instance), RequestDigest.sha256("hold|" + instance), "PLACED", now());
+    }
+
+    private static PurgePlanRequest purgeRequest(JobInstance finished) {
+        return PurgePlanRequest.before(now().plusSeconds(60), 10).forJob(finished.jobName());
     }
 
     @Test
@@ -223,12 +511,6 @@ class UnitOfWorkRulesTest {
         assertFalse(selections.get(1).created());
         assertEquals(selections.get(0).instance(), selections.get(1).instance());
         assertEquals(Optional.of(selections.get(0).instance()), tx(() -> repository.findJobInstance(key)));
-    }
-
-    private List<String> rowsOf(JobInstance idle, JobExecution running) {
-        List<String> rows = new ArrayList<>(state.of(idle.id()));
-        rows.addAll(state.of(running.jobInstanceId()));
-        return rows;
     }
 
     private static String signature(Method method) {

@@ -11,17 +11,31 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Parameter;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import jakarta.inject.Inject;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import io.durablebatch.flow.FlowDecisionRequest;
+import io.durablebatch.flow.FlowTransitionKind;
+import io.durablebatch.flow.InputDigest;
+import io.durablebatch.flow.NodeId;
+import io.durablebatch.flow.StartLimit;
+import io.durablebatch.operator.OperatorAction;
+import io.durablebatch.operator.OperatorRecordDraft;
+import io.durablebatch.operator.OperatorTarget;
+import io.durablebatch.operator.OwnerToken;
+import io.durablebatch.partition.PartitionPlanEntry;
+import io.durablebatch.partition.StepPartitionId;
 import io.durablebatch.repository.ActorRef;
 import io.durablebatch.repository.DefinitionIdentity;
 import io.durablebatch.repository.DefinitionUpgrade;
@@ -39,8 +53,13 @@ import io.durablebatch.repository.PlanFingerprint;
 import io.durablebatch.repository.ReasonCode;
 import io.durablebatch.repository.RecoveryRequest;
 import io.durablebatch.repository.RecoveryResolution;
+import io.durablebatch.repository.RequestDigest;
 import io.durablebatch.repository.StepExecutionId;
 import io.durablebatch.repository.StepName;
+import io.durablebatch.retention.PurgePlan;
+import io.durablebatch.retention.PurgePlanRequest;
+import io.durablebatch.retention.RetentionAction;
+import io.durablebatch.retention.RetentionRecordDraft;
 import io.quarkus.test.QuarkusUnitTest;
 
 /** Every argument of every repository method is checked: a null is refused naming the parameter. */
@@ -83,24 +102,68 @@ class NullArgumentsTest {
         assertEquals(nulled.getName() + " must not be null", refusal.getMessage());
     }
 
+    @Test
+    void aNullPlanEntryIsRefusedNamingItsPosition() {
+        List<PartitionPlanEntry> entries = Arrays.asList(PartitionPlanEntry.of("a", new byte[0]), null);
+
+        IllegalArgumentException refusal = assertThrows(IllegalArgumentException.class, () -> txRun(
+                () -> repository.createStepPartitionPlan(StepExecutionId.of(Long.MAX_VALUE), entries)));
+
+        assertEquals("entries[1] must not be null", refusal.getMessage());
+    }
+
     private static Object sample(Class<?> type) {
         JobName job = JobName.of("null-arguments");
-        DefinitionIdentity a = new DefinitionIdentity(job, "a", PlanFingerprint.of(new byte[32]));
-        DefinitionIdentity b = new DefinitionIdentity(job, "b", PlanFingerprint.of(new byte[32]));
+        PlanFingerprint plan = PlanFingerprint.of(new byte[32]);
+        DefinitionIdentity a = new DefinitionIdentity(job, "a", plan);
+        DefinitionIdentity b = new DefinitionIdentity(job, "b", plan);
+        JobInstanceId instance = JobInstanceId.of(Long.MAX_VALUE);
+        JobExecutionId execution = JobExecutionId.of(Long.MAX_VALUE);
+        OperationId operation = OperationId.of("op");
+        ActorRef actor = ActorRef.of("actor");
         Map<Class<?>, Object> samples = Map.ofEntries(
+                // the core
                 Map.entry(JobName.class, job),
                 Map.entry(DefinitionUpgrade.class, new DefinitionUpgrade(a, b)),
                 Map.entry(DefinitionIdentity.class, a),
                 Map.entry(JobInstanceKey.class, JobInstanceKey.of(job)),
-                Map.entry(JobInstanceId.class, JobInstanceId.of(Long.MAX_VALUE)),
-                Map.entry(JobExecutionId.class, JobExecutionId.of(Long.MAX_VALUE)),
+                Map.entry(JobInstanceId.class, instance),
+                Map.entry(JobExecutionId.class, execution),
                 Map.entry(StepExecutionId.class, StepExecutionId.of(Long.MAX_VALUE)),
                 Map.entry(StepName.class, StepName.of("step")),
                 Map.entry(ExecutionVersion.class, ExecutionVersion.INITIAL),
                 Map.entry(ExitStatus.class, ExitStatus.of("X")),
                 Map.entry(LifecycleTransition.class, LifecycleTransition.to(ExecutionStatus.STARTED, Instant.EPOCH)),
-                Map.entry(RecoveryRequest.class, new RecoveryRequest(OperationId.of("op"), ActorRef.of("actor"),
-                        ReasonCode.of("R"), RecoveryResolution.FAILED, ExecutionVersion.INITIAL, Instant.EPOCH)));
+                Map.entry(RecoveryRequest.class, new RecoveryRequest(operation, actor, ReasonCode.of("R"),
+                        RecoveryResolution.FAILED, ExecutionVersion.INITIAL, Instant.EPOCH)),
+                Map.entry(Instant.class, Instant.EPOCH),
+                // flows
+                Map.entry(NodeId.class, NodeId.of("node")),
+                Map.entry(StartLimit.class, StartLimit.of(1)),
+                Map.entry(PlanFingerprint.class, plan),
+                Map.entry(InputDigest.class, InputDigest.of(new byte[32])),
+                Map.entry(FlowTransitionKind.class, FlowTransitionKind.NEXT),
+                Map.entry(FlowDecisionRequest.class, new FlowDecisionRequest(execution, NodeId.of("from"),
+                        Optional.of(NodeId.of("to")), FlowTransitionKind.NEXT, plan, InputDigest.of(new byte[32]),
+                        ExitStatus.of("X"), Instant.EPOCH)),
+                // partitions: the one list parameter is a plan's entries
+                Map.entry(List.class, List.of(PartitionPlanEntry.of("key", new byte[0]))),
+                Map.entry(StepPartitionId.class, StepPartitionId.of(Long.MAX_VALUE)),
+                // operator control
+                Map.entry(OperatorAction.class, OperatorAction.STOP),
+                Map.entry(OperationId.class, operation),
+                Map.entry(ActorRef.class, actor),
+                Map.entry(OwnerToken.class, OwnerToken.of("owner")),
+                Map.entry(OperatorRecordDraft.class, new OperatorRecordDraft(OperatorAction.STOP, operation, actor,
+                        OperatorTarget.execution(instance, execution), RequestDigest.sha256("stop"), "STOPPED",
+                        Instant.EPOCH)),
+                // retention
+                Map.entry(ReasonCode.class, ReasonCode.of("R")),
+                Map.entry(RetentionAction.class, RetentionAction.PURGE),
+                Map.entry(RetentionRecordDraft.class, new RetentionRecordDraft(RetentionAction.PURGE, operation, actor,
+                        Optional.empty(), RequestDigest.sha256("purge"), "PURGED 0", Instant.EPOCH)),
+                Map.entry(PurgePlanRequest.class, PurgePlanRequest.before(Instant.EPOCH, 1)),
+                Map.entry(PurgePlan.class, new PurgePlan(List.of())));
         Object sample = samples.get(type);
         if (sample == null) {
             throw new AssertionError("no sample value of " + type.getName() + ": add one");
