@@ -42,20 +42,21 @@ public class StoredState {
     private final AgroalDataSource dataSource;
     private final RepositoryTables tables;
     private final Map<String, String> rowsOfInstances = new LinkedHashMap<>();
+    /** The highest id or row count of every table, as one line (a {@code {p}} template). */
     private final String marks;
 
     StoredState(@RepositoryDataSource AgroalDataSource dataSource, RepositoryTables tables) {
         this.dataSource = dataSource;
         this.tables = tables;
-        List<String> marks = new ArrayList<>();
+        List<String> tableMarks = new ArrayList<>();
         for (RepositorySchema.Table table : RepositorySchema.TABLES) {
             table.rowsOfInstances().ifPresent(condition -> rowsOfInstances.put(table.name(),
                     tables.sql("SELECT t::text FROM {p}" + table.name() + " t WHERE " + condition + " ORDER BY 1")));
             // the highest id is an index probe; tables without one stay small
-            marks.add("'" + table.name() + (table.identity() ? " max id'" : " rows'") + ", (SELECT "
+            tableMarks.add("'" + table.name() + (table.identity() ? " max id'" : " rows'") + ", (SELECT "
                     + (table.identity() ? "max(id)" : "count(*)") + " FROM {p}" + table.name() + ")");
         }
-        this.marks = tables.sql("SELECT concat_ws(' ', " + String.join(", ", marks) + ")");
+        this.marks = "SELECT concat_ws(' ', " + String.join(", ", tableMarks) + ")";
     }
 
     /** Every stored row that names one of {@code instances}, table by table, then the marks of every table. */
@@ -64,18 +65,24 @@ public class StoredState {
     }
 
     public List<String> of(List<JobInstanceId> instances) {
-        List<String> state = new ArrayList<>();
+        List<String> state = rowsNaming(instances);
+        state.add(String.valueOf(rows(marks).get(0).values().iterator().next()));
+        return state;
+    }
+
+    /** Every stored row that names one of {@code instances}, table by table, as PostgreSQL prints it. */
+    public List<String> rowsNaming(List<JobInstanceId> instances) {
+        List<String> rows = new ArrayList<>();
         withConnection(connection -> {
             Array ids = ids(connection, instances);
             for (Map.Entry<String, String> table : rowsOfInstances.entrySet()) {
                 for (Map<String, Object> row : query(connection, table.getValue(), ids)) {
-                    state.add(table.getKey() + " " + row.values().iterator().next());
+                    rows.add(table.getKey() + " " + row.values().iterator().next());
                 }
             }
-            state.add(String.valueOf(query(connection, marks).get(0).values().iterator().next()));
             return null;
         });
-        return state;
+        return rows;
     }
 
     /** How many stored rows name one of {@code instances}, per table; tables without any are left out. */

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -21,9 +22,16 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.durablebatch.deployment.test.RepositoryFixtures;
 import io.durablebatch.deployment.test.StoredState;
+import io.durablebatch.flow.FlowDecisionRequest;
+import io.durablebatch.flow.FlowTransitionKind;
+import io.durablebatch.flow.InputDigest;
+import io.durablebatch.flow.NodeId;
+import io.durablebatch.flow.StartLimit;
 import io.durablebatch.operator.OperatorAction;
 import io.durablebatch.operator.OperatorRecordDraft;
 import io.durablebatch.operator.OperatorTarget;
+import io.durablebatch.partition.PartitionPlanEntry;
+import io.durablebatch.partition.StepPartition;
 import io.durablebatch.repository.ActorRef;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.ExecutionVersion;
@@ -35,12 +43,16 @@ import io.durablebatch.repository.JobName;
 import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.OperationId;
+import io.durablebatch.repository.PlanFingerprint;
 import io.durablebatch.repository.ReasonCode;
 import io.durablebatch.repository.RecoveryRequest;
 import io.durablebatch.repository.RecoveryResolution;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.repository.RequestDigest;
+import io.durablebatch.repository.StepCounters;
+import io.durablebatch.repository.StepExecution;
+import io.durablebatch.repository.StepName;
 import io.durablebatch.retention.PurgeCandidate;
 import io.durablebatch.retention.PurgeCounts;
 import io.durablebatch.retention.PurgePlan;
@@ -61,6 +73,8 @@ class PurgeApplyTest {
 
     @RegisterExtension
     static final QuarkusUnitTest APP = repositoryApp();
+
+    private static final NodeId LOAD = NodeId.of("load");
 
     @Inject
     JobRepository repository;
@@ -92,6 +106,32 @@ class PurgeApplyTest {
         assertEquals(Map.of(), state.rowCounts(batch), "no row names a purged instance");
         assertEquals(bystanderRows, state.rowCounts(List.of(bystander.id())));
         assertTrue(tx(() -> repository.getJobInstance(batch.get(0))).isEmpty());
+    }
+
+    @Test
+    void deletesTheFlowsAndPartitionsOfTheBatchKeepsItsAuditsAndTouchesNothingElse() {
+        JobName job = freshJobName("purge-flows");
+        List<JobInstanceId> batch = List.of(withFlowsAndPartitions(job), withFlowsAndPartitions(job));
+        PurgePlan plan = survey(job).plan();
+        // created last, so the purge cannot lower the highest id of any table either
+        JobInstanceId bystander = withFlowsAndPartitions(freshJobName("purge-flows-bystander"));
+        List<String> bystanderRows = state.rowsNaming(List.of(bystander));
+        Map<String, Long> stored = state.rowCounts(batch);
+
+        PurgeCounts counts = tx(() -> repository.applyPurge(plan));
+
+        // per instance: 3 partitions of 1 plan; a decision, a sequence head and a flow step in each of 2
+        // executions, with 1 start counter; a parent and a worker step in the first
+        Map<String, Long> owned = Map.of("step_partition", 3L, "step_partition_plan", 1L, "flow_decision", 2L,
+                "flow_decision_head", 2L, "flow_node", 1L, "step_execution", 4L, "job_execution", 2L, "job_instance", 1L);
+        Map<String, Long> audits = Map.of("recovery_decision", 1L, "operator_request", 1L, "retention_action", 2L);
+        Map<String, Long> everything = new HashMap<>(owned);
+        everything.putAll(audits);
+        assertEquals(twice(owned), counts.deletedRows());
+        assertEquals(twice(everything), stored, "what the batch held before the purge");
+        assertEquals(twice(audits), state.rowCounts(batch), "the audits outlive what they describe");
+        assertEquals(bystanderRows, state.rowsNaming(List.of(bystander)));
+        assertEquals(everything, state.rowCounts(List.of(bystander)));
     }
 
     @Test
@@ -247,6 +287,68 @@ class PurgeApplyTest {
             assertEquals(plan.candidates().size(), counts.jobInstances());
             return sql.statementsExecuted() - statements;
         });
+    }
+
+    /**
+     * An instance of {@code job} whose first execution ran a flow step, appended a decision and ran a
+     * partition plan before it FAILED, and whose restart ran the flow step again before its owner was
+     * lost and recovery failed it; with an operator request, and a hold placed and released, audited.
+     */
+    private JobInstanceId withFlowsAndPartitions(JobName job) {
+        JobInstanceId instance = given.instanceWithHistory(job, 0).id();
+        JobExecution first = given.attemptIn(instance, ExecutionStatus.STARTED);
+        StepExecution load = runFlowStep(first);
+        given.endStep(load, ExecutionStatus.COMPLETED, "LOADED", StepCounters.ZERO);
+        StepExecution parent = given.stepIn(first.id(), "partitioned", ExecutionStatus.STARTED);
+        List<StepPartition> partitions = tx(() -> repository.createStepPartitionPlan(parent.id(), List.of(
+                PartitionPlanEntry.of("a", new byte[0]), PartitionPlanEntry.of("b", new byte[0]),
+                PartitionPlanEntry.of("c", new byte[0]))));
+        StepExecution worker = given.stepIn(first.id(), "worker", ExecutionStatus.STARTED);
+        StepPartition assigned = tx(() -> repository.assignStepPartition(partitions.get(0).id(),
+                partitions.get(0).version(), worker.id()));
+        given.endStep(worker, ExecutionStatus.FAILED, "BAD_ROWS", StepCounters.ZERO);
+        tx(() -> repository.completeStepPartition(assigned.id(), assigned.version(), worker.id()));
+        given.endStep(parent, ExecutionStatus.FAILED, "FAILED", StepCounters.ZERO);
+        given.move(first, ExecutionStatus.FAILED);
+
+        JobExecution second = given.attemptIn(instance, ExecutionStatus.STARTED);
+        runFlowStep(second);
+        tx(() -> repository.recoverJobExecution(second.id(), new RecoveryRequest(OperationId.of("recover-"
+                + second.id()), ActorRef.of("ops"), ReasonCode.of("OWNER_LOST"), RecoveryResolution.FAILED,
+                second.version(), now())));
+        tx(() -> repository.appendOperatorRequest(new OperatorRecordDraft(OperatorAction.RESTART,
+                OperationId.of("restart-" + second.id()), ActorRef.of("ops"),
+                OperatorTarget.execution(instance, second.id()), RequestDigest.sha256("restart|" + first.id()),
+                "RESTARTED", now())));
+        for (RetentionAction action : List.of(RetentionAction.PLACE_HOLD, RetentionAction.RELEASE_HOLD)) {
+            tx(() -> {
+                if (action == RetentionAction.PLACE_HOLD) {
+                    repository.placeInstanceHold(instance, ActorRef.of("legal"), ReasonCode.of("AUDIT"), now());
+                } else {
+                    repository.releaseInstanceHold(instance);
+                }
+                return repository.appendRetentionAction(new RetentionRecordDraft(action, OperationId.of(action + "-"
+                        + instance), ActorRef.of("legal"), Optional.of(instance), RequestDigest.sha256(action + "|"
+                                + instance), "DONE", now()));
+            });
+        }
+        return instance;
+    }
+
+    /** Decides the route to the load node, then starts it: a decision, a sequence head and a start counter. */
+    private StepExecution runFlowStep(JobExecution execution) {
+        return tx(() -> {
+            repository.appendFlowDecision(new FlowDecisionRequest(execution.id(), NodeId.of("check"),
+                    Optional.of(LOAD), FlowTransitionKind.NEXT, PlanFingerprint.of(new byte[32]),
+                    InputDigest.of(new byte[32]), ExitStatus.of("COMPLETED"), now()));
+            return repository.createFlowStepExecution(execution.id(), StepName.of("load"), LOAD, StartLimit.of(5));
+        });
+    }
+
+    private static Map<String, Long> twice(Map<String, Long> counts) {
+        Map<String, Long> doubled = new HashMap<>();
+        counts.forEach((table, rows) -> doubled.put(table, 2 * rows));
+        return doubled;
     }
 
     private List<JobInstanceId> instances(JobName job, int count) {
