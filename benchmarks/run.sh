@@ -2,8 +2,10 @@
 # Runs the Durable Batch benchmarks (docs/modules/ROOT/pages/benchmarks.adoc) and prints one JSON
 # line per workload on stdout.
 #
-#   benchmarks/run.sh [workload...]    workloads: launch-sequential launch-concurrent
-#                                      same-key-storm history-lookups (default: all)
+#   benchmarks/run.sh [workload...]    workloads (default: all, in this order):
+#                                      launch-sequential launch-concurrent same-key-storm
+#                                      history-lookups partition-plan partition-claim
+#                                      partition-aggregate observe-control purge
 #
 # Environment: BENCH_DB_URL (default jdbc:postgresql://127.0.0.1:5432/dbatch_bench), BENCH_DB_USER
 # (default postgres), BENCH_DB_PASSWORD; BENCH_SKIP_BUILD=1 reuses the last build. Workload sizes are

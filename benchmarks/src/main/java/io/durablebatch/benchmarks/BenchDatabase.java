@@ -10,6 +10,8 @@ import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import org.jboss.logging.Logger;
+
 import io.agroal.api.AgroalDataSource;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.RepositoryDataSource;
@@ -22,6 +24,8 @@ import io.durablebatch.runtime.sql.RepositoryDataSource;
  */
 @ApplicationScoped
 class BenchDatabase {
+
+    private static final Logger LOG = Logger.getLogger(BenchDatabase.class);
 
     /** Work on one pooled connection. */
     @FunctionalInterface
@@ -52,12 +56,28 @@ class BenchDatabase {
 
     /** Runs one data-changing statement; returns the rows it changed. */
     int update(String template, Object... parameters) {
-        return withConnection(connection -> {
-            try (PreparedStatement statement = connection.prepareStatement(sql(template))) {
-                bind(statement, parameters);
-                return statement.executeUpdate();
-            }
-        });
+        return withConnection(connection -> update(connection, template, parameters));
+    }
+
+    /** Runs one data-changing statement on {@code connection}; returns the rows it changed. */
+    int update(Connection connection, String template, Object... parameters) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(sql(template))) {
+            bind(statement, parameters);
+            return statement.executeUpdate();
+        }
+    }
+
+    /**
+     * Writes the seeded data out now, so that no checkpoint of it competes with a measurement: rows
+     * seeded as days old would long be on disk. Needs a superuser or the pg_checkpoint role; without
+     * either the run goes on.
+     */
+    void checkpoint() {
+        try {
+            execute("CHECKPOINT");
+        } catch (IllegalStateException e) {
+            LOG.warnf("no CHECKPOINT after seeding: %s", e.getMessage());
+        }
     }
 
     /** The single {@code bigint} the query returns. */

@@ -1,5 +1,7 @@
 package io.durablebatch.benchmarks;
 
+import java.util.List;
+
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -12,6 +14,12 @@ interface BenchmarkConfig {
     Storm storm();
 
     History history();
+
+    Partitions partitions();
+
+    Purge purge();
+
+    Control control();
 
     interface Launch {
         /** Launches measured, each of a distinct instance. */
@@ -51,6 +59,52 @@ interface BenchmarkConfig {
 
         /** Lookups of each kind run first and thrown away. */
         @WithDefault("1000")
+        int warmup();
+    }
+
+    interface Partitions {
+        /** Partitions of the plan whose creation is timed. */
+        @WithDefault("10000")
+        int planSize();
+
+        /** Partitions the workers claim and complete, per worker count. */
+        @WithDefault("2000")
+        int claimPartitions();
+
+        /** The worker counts the claim throughput is measured with, one run each. */
+        @WithDefault("1,8")
+        List<Integer> workers();
+
+        /** Completed children of the parent whose aggregation is timed. */
+        @WithDefault("10000")
+        int aggregatedChildren();
+
+        /** Timed runs of plan creation and of aggregation, after one warm-up run each. */
+        @WithDefault("5")
+        int repetitions();
+    }
+
+    interface Purge {
+        /** Finished instances seeded, each with 2 executions (FAILED, then COMPLETED) of 3 steps. */
+        @WithDefault("100000")
+        int instances();
+
+        /** Instances per survey and purge, one unit of work each. */
+        @WithDefault("1000")
+        int batchSize();
+
+        /** Batches of other instances purged first and thrown away (JIT, server-prepared statements). */
+        @WithDefault("20")
+        int warmupBatches();
+    }
+
+    interface Control {
+        /** Timed observations of a running execution, each in its own unit of work. */
+        @WithDefault("10000")
+        int calls();
+
+        /** Observations run first and thrown away. */
+        @WithDefault("2000")
         int warmup();
     }
 }

@@ -10,6 +10,7 @@ import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
 import io.durablebatch.repository.JobRepository;
+import io.durablebatch.runtime.sql.MetadataSql;
 import io.quarkus.runtime.QuarkusApplication;
 import io.quarkus.runtime.annotations.QuarkusMain;
 
@@ -17,7 +18,7 @@ import io.quarkus.runtime.annotations.QuarkusMain;
  * Runs the selected workloads (all by default) one after another, each on emptied repository
  * tables, and prints one JSON line per workload on stdout; logs go to stderr. Exits with 1 if a
  * workload broke an invariant (a failed launch, an orphan, a second execution, a lookup without an
- * index), with 2 on an unknown workload name.
+ * index, a partition lost, an instance left unpurged, ...), with 2 on an unknown workload name.
  */
 @QuarkusMain
 public class BenchmarkMain implements QuarkusApplication {
@@ -29,15 +30,24 @@ public class BenchmarkMain implements QuarkusApplication {
     private final Map<String, Workload> workloads = new LinkedHashMap<>();
 
     @Inject
-    BenchmarkMain(BenchmarkConfig config, LaunchPath launchPath, JobRepository repository, BenchDatabase database,
-            StatementCounter statements, QueryPlans plans) {
+    BenchmarkMain(BenchmarkConfig config, LaunchPath launchPath, PartitionedJobs partitionedJobs,
+            JobRepository repository, BenchDatabase database, StatementCounter statements, QueryPlans plans,
+            MetadataSql sql) {
         this.database = database;
         this.statements = statements;
+        // the core: launching, racing for one instance, reading history
         register(new LaunchThroughputWorkload("launch-sequential", 1, config.launch(), launchPath, database, statements));
         register(new LaunchThroughputWorkload("launch-concurrent", config.launch().threads(), config.launch(), launchPath,
                 database, statements));
         register(new SameKeyStormWorkload(config.storm(), launchPath, database, statements));
         register(new HistoryLookupWorkload(config.history(), repository, database, statements, plans));
+        // partitions
+        register(new PartitionPlanWorkload(config.partitions(), partitionedJobs, database, sql));
+        register(new PartitionClaimWorkload(config.partitions(), partitionedJobs, database, statements, sql));
+        register(new PartitionAggregateWorkload(config.partitions(), partitionedJobs, repository, sql));
+        // operator control and retention
+        register(new ObserveControlWorkload(config.control(), repository, statements, sql));
+        register(new PurgeWorkload(config.purge(), repository, database, statements, sql));
     }
 
     private void register(Workload workload) {

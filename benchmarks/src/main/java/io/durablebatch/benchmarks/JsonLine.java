@@ -25,13 +25,6 @@ final class JsonLine {
         return new JsonLine(name);
     }
 
-    /** Renders a flat map of fields as one JSON object, for workloads that build their own map. */
-    static String of(Map<String, ?> fields) {
-        StringBuilder json = new StringBuilder();
-        append(json, fields);
-        return json.toString();
-    }
-
     JsonLine put(String name, Object value) {
         fields.put(name, value);
         return this;

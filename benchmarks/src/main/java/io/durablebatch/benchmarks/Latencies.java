@@ -1,8 +1,9 @@
 package io.durablebatch.benchmarks;
 
 import java.util.Arrays;
+import java.util.List;
 
-/** Measured durations of one operation, summarised by nearest-rank percentiles in microseconds. */
+/** Measured durations of one operation, summarised by nearest-rank percentiles. */
 final class Latencies {
 
     private final long[] sortedNanos;
@@ -15,9 +16,25 @@ final class Latencies {
         Arrays.sort(sortedNanos);
     }
 
+    Latencies(List<Long> nanos) {
+        this(nanos.stream().mapToLong(Long::longValue).toArray());
+    }
+
     /** The smallest sample that at least {@code percent} % of the samples do not exceed. */
     double percentileMicros(double percent) {
         int rank = (int) Math.ceil(percent / 100.0 * sortedNanos.length);
         return sortedNanos[Math.max(rank, 1) - 1] / 1_000.0;
+    }
+
+    double percentileMillis(double percent) {
+        return percentileMicros(percent) / 1_000.0;
+    }
+
+    double minMillis() {
+        return sortedNanos[0] / 1e6;
+    }
+
+    double maxMillis() {
+        return sortedNanos[sortedNanos.length - 1] / 1e6;
     }
 }
