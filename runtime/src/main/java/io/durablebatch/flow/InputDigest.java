@@ -1,11 +1,10 @@
 package io.durablebatch.flow;
 
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.HexFormat;
 
 import io.durablebatch.runtime.Checks;
+import io.durablebatch.runtime.Sha256;
 
 /**
  * The SHA-256 digest of the durable input a flow decision was made on (for a decider, typically the
@@ -14,7 +13,7 @@ import io.durablebatch.runtime.Checks;
  */
 public final class InputDigest {
 
-    public static final int LENGTH = 32;
+    public static final int LENGTH = Sha256.LENGTH;
 
     private final byte[] bytes;
 
@@ -29,11 +28,7 @@ public final class InputDigest {
     /** The digest of {@code input}, the canonical bytes of a decision's durable input. */
     public static InputDigest sha256(byte[] input) {
         Checks.notNull(input, "input");
-        try {
-            return new InputDigest(MessageDigest.getInstance("SHA-256").digest(input));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required of every Java runtime", e);
-        }
+        return new InputDigest(Sha256.of(input));
     }
 
     public byte[] bytes() {

@@ -8,8 +8,6 @@ import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.Arrays;
@@ -20,6 +18,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import io.durablebatch.runtime.Checks;
+import io.durablebatch.runtime.Sha256;
 
 /**
  * The identity of a job instance: the job name and its identifying parameters.
@@ -54,7 +53,7 @@ public final class JobInstanceKey {
                 ParameterValue.of(value)));
         this.parameters = Collections.unmodifiableMap(new LinkedHashMap<>(sorted));
         this.canonicalBytes = encode(jobName, this.parameters);
-        this.digest = sha256(canonicalBytes);
+        this.digest = Sha256.of(canonicalBytes);
     }
 
     public static JobInstanceKey of(JobName jobName, Map<String, ?> parameters) {
@@ -204,14 +203,6 @@ public final class JobInstanceKey {
             throw new IOException("length " + length + " exceeds the remaining input");
         }
         return in.readNBytes(length);
-    }
-
-    private static byte[] sha256(byte[] bytes) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(bytes);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required by every Java platform", e);
-        }
     }
 
     /** Collects identifying parameters by type. */

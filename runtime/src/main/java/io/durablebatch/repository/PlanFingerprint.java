@@ -4,11 +4,12 @@ import java.util.Arrays;
 import java.util.HexFormat;
 
 import io.durablebatch.runtime.Checks;
+import io.durablebatch.runtime.Sha256;
 
 /** The SHA-256 fingerprint of a job plan's canonical form: exactly 32 bytes. */
 public final class PlanFingerprint {
 
-    public static final int LENGTH = 32;
+    public static final int LENGTH = Sha256.LENGTH;
 
     private final byte[] bytes;
 

@@ -1,12 +1,11 @@
 package io.durablebatch.repository;
 
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.HexFormat;
 
 import io.durablebatch.runtime.Checks;
+import io.durablebatch.runtime.Sha256;
 
 /**
  * The SHA-256 digest of an audited request in the caller's canonical form: exactly 32 bytes. An
@@ -15,7 +14,7 @@ import io.durablebatch.runtime.Checks;
  */
 public final class RequestDigest {
 
-    public static final int LENGTH = 32;
+    public static final int LENGTH = Sha256.LENGTH;
 
     private final byte[] bytes;
 
@@ -30,12 +29,7 @@ public final class RequestDigest {
     /** The digest of a request's canonical text, e.g. {@code "stop|execution=42|version=3"}. */
     public static RequestDigest sha256(String canonicalRequest) {
         Checks.notNull(canonicalRequest, "canonicalRequest");
-        try {
-            return new RequestDigest(MessageDigest.getInstance("SHA-256")
-                    .digest(canonicalRequest.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java runtime provides SHA-256", e);
-        }
+        return new RequestDigest(Sha256.of(canonicalRequest.getBytes(StandardCharsets.UTF_8)));
     }
 
     public byte[] bytes() {

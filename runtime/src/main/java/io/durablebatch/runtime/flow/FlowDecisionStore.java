@@ -1,5 +1,6 @@
 package io.durablebatch.runtime.flow;
 
+import static io.durablebatch.runtime.repository.ExecutionRows.ACTIVE_STATUSES;
 import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
 
 import java.sql.SQLException;
@@ -50,7 +51,7 @@ public class FlowDecisionStore {
         // from an upsert of the execution's head row, whose lock numbers concurrent appenders (parallel
         // flows) one after the other; a rolled-back append gives its number back, so there are no gaps.
         this.append = tables.sql("WITH e AS (SELECT id, job_instance_id FROM {p}job_execution WHERE id = ? "
-                + "AND status IN ('STARTING', 'STARTED', 'STOPPING') "
+                + "AND status IN " + ACTIVE_STATUSES + " "
                 + "AND (definition_fingerprint IS NULL OR definition_fingerprint = ?) FOR SHARE), "
                 + "allowed AS (SELECT id, job_instance_id FROM e WHERE CAST(? AS varchar) IS NULL "
                 + "OR (SELECT s.job_execution_id FROM {p}step_execution s WHERE s.job_instance_id = e.job_instance_id "

@@ -1,5 +1,6 @@
 package io.durablebatch.runtime.flow;
 
+import static io.durablebatch.runtime.repository.ExecutionRows.ACTIVE_STATUSES;
 import static io.durablebatch.runtime.repository.ExecutionRows.STEP_EXECUTION_COLUMNS;
 import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
 
@@ -46,7 +47,7 @@ public class FlowStore {
         // previous one committed, so no more than the limit ever start. At the limit nothing is
         // inserted and nothing is counted.
         this.start = tables.sql("WITH e AS (SELECT id, job_instance_id FROM {p}job_execution WHERE id = ? "
-                + "AND status IN ('STARTING', 'STARTED', 'STOPPING') FOR SHARE), "
+                + "AND status IN " + ACTIVE_STATUSES + " FOR SHARE), "
                 + "counted AS (INSERT INTO {p}flow_node AS n (job_instance_id, node_id, starts) "
                 + "SELECT job_instance_id, ?, 1 FROM e ON CONFLICT (job_instance_id, node_id) "
                 + "DO UPDATE SET starts = n.starts + 1 WHERE n.starts < ? RETURNING starts) "

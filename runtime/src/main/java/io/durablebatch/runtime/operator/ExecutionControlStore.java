@@ -1,5 +1,6 @@
 package io.durablebatch.runtime.operator;
 
+import static io.durablebatch.runtime.repository.ExecutionRows.ACTIVE_STATUSES;
 import static io.durablebatch.runtime.repository.ExecutionRows.JOB_EXECUTION_COLUMNS;
 import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
 
@@ -32,7 +33,6 @@ import io.durablebatch.runtime.sql.SqlRow;
 @ApplicationScoped
 public class ExecutionControlStore {
 
-    private static final String ACTIVE = "('STARTING', 'STARTED', 'STOPPING')";
     private static final String CONTROL_COLUMNS = "id, status, version, owner_token, stop_requested_at, "
             + "stop_requested_by";
 
@@ -46,7 +46,7 @@ public class ExecutionControlStore {
     ExecutionControlStore(MetadataSql sql, RepositoryTables tables) {
         this.sql = sql;
         this.requestStop = tables.sql("UPDATE {p}job_execution SET stop_requested_at = ?, stop_requested_by = ?, "
-                + "last_updated = ?, version = version + 1 WHERE id = ? AND version = ? AND status IN " + ACTIVE
+                + "last_updated = ?, version = version + 1 WHERE id = ? AND version = ? AND status IN " + ACTIVE_STATUSES
                 + " AND stop_requested_at IS NULL RETURNING " + JOB_EXECUTION_COLUMNS);
         this.claim = tables.sql("UPDATE {p}job_execution SET owner_token = ?, owner_claimed_at = ?, last_updated = ?, "
                 + "version = version + 1 WHERE id = ? AND version = ? AND status = 'STARTING' AND owner_token IS NULL "

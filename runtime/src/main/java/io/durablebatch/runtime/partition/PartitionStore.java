@@ -1,5 +1,6 @@
 package io.durablebatch.runtime.partition;
 
+import static io.durablebatch.runtime.repository.ExecutionRows.UNRESOLVED_STATUSES;
 import static io.durablebatch.runtime.partition.PartitionRows.COLUMNS;
 import static io.durablebatch.runtime.partition.PartitionRows.COUNTER_COLUMNS;
 import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
@@ -67,7 +68,7 @@ public class PartitionStore {
                 + "EXISTS (SELECT 1 FROM {p}step_partition_plan WHERE parent_step_execution_id = s.id) AS planned, "
                 + "(SELECT min(p.ordinal) FROM {p}step_partition p JOIN {p}step_execution w "
                 + "ON w.id = p.worker_step_execution_id WHERE p.parent_step_execution_id = s.id AND p.status = 'STARTED' "
-                + "AND w.status IN ('STARTING', 'STARTED', 'STOPPING', 'UNKNOWN')) AS busy_ordinal "
+                + "AND w.status IN " + UNRESOLVED_STATUSES + ") AS busy_ordinal "
                 + "FROM {p}step_execution s JOIN {p}job_execution j ON j.id = s.job_execution_id WHERE s.id = ?");
     }
 
@@ -99,7 +100,7 @@ public class PartitionStore {
                 + "target AS (SELECT t.id FROM {p}step_execution t, source WHERE t.id = ? "
                 + "AND t.status IN ('STARTING', 'STARTED') AND t.job_instance_id = source.job_instance_id "
                 + "AND NOT EXISTS (SELECT 1 FROM settled WHERE worker_step_execution_id IS NOT NULL "
-                + "AND status IN ('STARTING', 'STARTED', 'STOPPING', 'UNKNOWN')) FOR SHARE OF t), "
+                + "AND status IN " + UNRESOLVED_STATUSES + ") FOR SHARE OF t), "
                 + "plan AS (INSERT INTO {p}step_partition_plan (parent_step_execution_id, partition_count, restarted_from, "
                 + "created_at) SELECT target.id, count(*), (SELECT id FROM source), ? FROM target, settled "
                 + "GROUP BY target.id ON CONFLICT DO NOTHING RETURNING parent_step_execution_id) "

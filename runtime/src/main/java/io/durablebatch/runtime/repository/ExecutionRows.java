@@ -3,7 +3,10 @@ package io.durablebatch.runtime.repository;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
 import java.util.Optional;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 import io.durablebatch.repository.Checkpoint;
 import io.durablebatch.repository.DefinitionIdentity;
@@ -34,7 +37,18 @@ public final class ExecutionRows {
             + "filter_count, read_skip_count, process_skip_count, write_skip_count, commit_count, rollback_count, "
             + "created_at, started_at, ended_at, last_updated, version";
 
+    /** The active statuses (SPEC §3) as an SQL list, for {@code status IN ...}. */
+    public static final String ACTIVE_STATUSES = sqlList(ExecutionStatus::isActive);
+
+    /** The active statuses and UNKNOWN, whose attempts block a new one until resolved, as an SQL list. */
+    public static final String UNRESOLVED_STATUSES = sqlList(ExecutionStatus::isUnresolved);
+
     private ExecutionRows() {
+    }
+
+    private static String sqlList(Predicate<ExecutionStatus> which) {
+        return Arrays.stream(ExecutionStatus.values()).filter(which).map(status -> "'" + status.name() + "'")
+                .collect(Collectors.joining(", ", "(", ")"));
     }
 
     /** PostgreSQL keeps microseconds: times are truncated before they are written and compared. */

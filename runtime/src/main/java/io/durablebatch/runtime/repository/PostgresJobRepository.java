@@ -13,14 +13,14 @@ import io.durablebatch.flow.FlowTransitionKind;
 import io.durablebatch.flow.InputDigest;
 import io.durablebatch.flow.NodeId;
 import io.durablebatch.flow.StartLimit;
-import io.durablebatch.partition.PartitionPlanEntry;
-import io.durablebatch.partition.StepPartition;
-import io.durablebatch.partition.StepPartitionId;
 import io.durablebatch.operator.ExecutionControl;
 import io.durablebatch.operator.OperatorAction;
 import io.durablebatch.operator.OperatorRecord;
 import io.durablebatch.operator.OperatorRecordDraft;
 import io.durablebatch.operator.OwnerToken;
+import io.durablebatch.partition.PartitionPlanEntry;
+import io.durablebatch.partition.StepPartition;
+import io.durablebatch.partition.StepPartitionId;
 import io.durablebatch.repository.ActorRef;
 import io.durablebatch.repository.DefinitionIdentity;
 import io.durablebatch.repository.DefinitionUpgrade;
@@ -35,8 +35,8 @@ import io.durablebatch.repository.JobInstanceSelection;
 import io.durablebatch.repository.JobName;
 import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.LifecycleTransition;
-import io.durablebatch.repository.PlanFingerprint;
 import io.durablebatch.repository.OperationId;
+import io.durablebatch.repository.PlanFingerprint;
 import io.durablebatch.repository.ReasonCode;
 import io.durablebatch.repository.RecoveryDecision;
 import io.durablebatch.repository.RecoveryRequest;
@@ -55,11 +55,11 @@ import io.durablebatch.retention.RetentionRecordDraft;
 import io.durablebatch.runtime.Checks;
 import io.durablebatch.runtime.flow.FlowDecisionStore;
 import io.durablebatch.runtime.flow.FlowStore;
+import io.durablebatch.runtime.operator.ExecutionControlStore;
+import io.durablebatch.runtime.operator.OperatorAuditStore;
 import io.durablebatch.runtime.partition.PartitionAggregationStore;
 import io.durablebatch.runtime.partition.PartitionAssignmentStore;
 import io.durablebatch.runtime.partition.PartitionStore;
-import io.durablebatch.runtime.operator.ExecutionControlStore;
-import io.durablebatch.runtime.operator.OperatorAuditStore;
 import io.durablebatch.runtime.retention.PurgeStore;
 import io.durablebatch.runtime.retention.RetentionAuditStore;
 import io.durablebatch.runtime.retention.RetentionHoldStore;
@@ -73,29 +73,35 @@ import io.durablebatch.runtime.sql.TransactionGuard;
 public class PostgresJobRepository implements JobRepository {
 
     private final TransactionGuard transactions;
+    // the core: instances, executions, steps, definitions, recovery
     private final JobInstanceStore instances;
     private final JobExecutionStore jobExecutions;
     private final StepExecutionStore stepExecutions;
     private final DefinitionUpgradeStore upgrades;
     private final RecoveryStore recoveries;
+    // flows
     private final FlowStore flows;
     private final FlowDecisionStore flowDecisions;
+    // partitions
     private final PartitionStore partitionPlans;
     private final PartitionAssignmentStore partitionAssignments;
     private final PartitionAggregationStore partitionAggregation;
-
+    // operator control
     private final OperatorAuditStore operatorAudit;
     private final ExecutionControlStore executionControl;
+    // retention
     private final RetentionHoldStore holds;
     private final RetentionAuditStore retentionAudit;
     private final PurgeStore purges;
 
-    PostgresJobRepository(TransactionGuard transactions, JobInstanceStore instances, JobExecutionStore jobExecutions,
-            StepExecutionStore stepExecutions, DefinitionUpgradeStore upgrades, RecoveryStore recoveries,
-            FlowStore flows, FlowDecisionStore flowDecisions, PartitionStore partitionPlans,
-            PartitionAssignmentStore partitionAssignments, PartitionAggregationStore partitionAggregation,
-            OperatorAuditStore operatorAudit, ExecutionControlStore executionControl, RetentionHoldStore holds,
-            RetentionAuditStore retentionAudit, PurgeStore purges) {
+    PostgresJobRepository(TransactionGuard transactions,
+            JobInstanceStore instances, JobExecutionStore jobExecutions, StepExecutionStore stepExecutions,
+            DefinitionUpgradeStore upgrades, RecoveryStore recoveries,
+            FlowStore flows, FlowDecisionStore flowDecisions,
+            PartitionStore partitionPlans, PartitionAssignmentStore partitionAssignments,
+            PartitionAggregationStore partitionAggregation,
+            OperatorAuditStore operatorAudit, ExecutionControlStore executionControl,
+            RetentionHoldStore holds, RetentionAuditStore retentionAudit, PurgeStore purges) {
         this.transactions = transactions;
         this.instances = instances;
         this.jobExecutions = jobExecutions;

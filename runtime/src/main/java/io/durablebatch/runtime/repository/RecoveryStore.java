@@ -1,5 +1,6 @@
 package io.durablebatch.runtime.repository;
 
+import static io.durablebatch.runtime.repository.ExecutionRows.UNRESOLVED_STATUSES;
 import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
 
 import java.sql.SQLException;
@@ -39,7 +40,6 @@ public class RecoveryStore {
 
     private static final String DECISION_COLUMNS = "job_execution_id, job_instance_id, operation_id, actor, reason, "
             + "resolution, observed_status, observed_version, resulting_version, resolved_steps, decided_at";
-    private static final String UNRESOLVED = "('STARTING', 'STARTED', 'STOPPING', 'UNKNOWN')";
 
     private final MetadataSql sql;
     private final JobExecutionStore jobExecutions;
@@ -61,11 +61,11 @@ public class RecoveryStore {
         this.resolveExecution = tables.sql("UPDATE {p}job_execution SET status = ?, exit_code = ?, exit_description = ?, "
                 + "failure_type = COALESCE(failure_type, ?), failure_message = COALESCE(failure_message, ?), "
                 + "ended_at = COALESCE(ended_at, ?), last_updated = ?, version = version + 1 "
-                + "WHERE id = ? AND version = ? AND status IN " + UNRESOLVED + " RETURNING "
+                + "WHERE id = ? AND version = ? AND status IN " + UNRESOLVED_STATUSES + " RETURNING "
                 + ExecutionRows.JOB_EXECUTION_COLUMNS);
         this.resolveSteps = tables.sql("UPDATE {p}step_execution SET status = ?, exit_code = ?, exit_description = ?, "
                 + "ended_at = COALESCE(ended_at, ?), last_updated = ?, version = version + 1 "
-                + "WHERE job_execution_id = ? AND status IN " + UNRESOLVED);
+                + "WHERE job_execution_id = ? AND status IN " + UNRESOLVED_STATUSES);
         this.insertDecision = tables.sql("INSERT INTO {p}recovery_decision (" + DECISION_COLUMNS + ") "
                 + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     }

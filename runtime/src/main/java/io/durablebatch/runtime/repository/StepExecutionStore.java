@@ -1,5 +1,6 @@
 package io.durablebatch.runtime.repository;
 
+import static io.durablebatch.runtime.repository.ExecutionRows.ACTIVE_STATUSES;
 import static io.durablebatch.runtime.repository.ExecutionRows.STEP_EXECUTION_COLUMNS;
 import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
 
@@ -44,7 +45,7 @@ public class StepExecutionStore {
                 + "exit_code, created_at, last_updated) "
                 + "SELECT e.id, e.job_instance_id, ?, 'STARTING', 'EXECUTING', ?, ? FROM "
                 + "(SELECT id, job_instance_id FROM {p}job_execution WHERE id = ? "
-                + "AND status IN ('STARTING', 'STARTED', 'STOPPING') FOR SHARE) e "
+                + "AND status IN " + ACTIVE_STATUSES + " FOR SHARE) e "
                 + "RETURNING " + STEP_EXECUTION_COLUMNS);
         this.selectById = tables.sql("SELECT " + STEP_EXECUTION_COLUMNS + " FROM {p}step_execution WHERE id = ?");
         this.selectByJobExecution = tables.sql("SELECT " + STEP_EXECUTION_COLUMNS + " FROM {p}step_execution "

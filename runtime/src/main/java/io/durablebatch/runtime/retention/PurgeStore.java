@@ -1,5 +1,6 @@
 package io.durablebatch.runtime.retention;
 
+import static io.durablebatch.runtime.repository.ExecutionRows.UNRESOLVED_STATUSES;
 import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
 
 import java.sql.SQLException;
@@ -68,7 +69,6 @@ public class PurgeStore {
     public static final List<String> RETAINED_TABLES = List.of("recovery_decision", "operator_request",
             "retention_action", "retention_hold");
 
-    private static final String UNRESOLVED = "('STARTING', 'STARTED', 'STOPPING', 'UNKNOWN')";
 
     /** How many changed candidates a stale plan's refusal names. */
     private static final int STALE_SAMPLE = 5;
@@ -93,7 +93,7 @@ public class PurgeStore {
                 + "x.last_ended_at FROM {p}job_instance i CROSS JOIN LATERAL ("
                 + "  SELECT count(*)::int AS executions, COALESCE(sum(e.version + 1), 0)::bigint AS observed_version,"
                 + "    (array_agg(e.status ORDER BY e.attempt DESC))[1] AS latest_status, max(e.ended_at) AS last_ended_at,"
-                + "    COALESCE(bool_or(e.status IN " + UNRESOLVED + " "
+                + "    COALESCE(bool_or(e.status IN " + UNRESOLVED_STATUSES + " "
                 + "      OR e.ended_at IS NULL OR e.ended_at >= ?), false) AS blocked"
                 + "  FROM {p}job_execution e WHERE e.job_instance_id = i.id) x "
                 + "WHERE i.id > ? AND i.created_at < ? %s AND NOT x.blocked "
@@ -113,7 +113,7 @@ public class PurgeStore {
                 + "locked AS MATERIALIZED (SELECT job_instance_id, status, version FROM {p}job_execution "
                 + "  WHERE job_instance_id = ANY (?) ORDER BY id FOR UPDATE), "
                 + "actual AS (SELECT job_instance_id, count(*) AS executions, sum(version + 1) AS observed_version, "
-                + "  bool_or(status IN " + UNRESOLVED + ") AS unresolved FROM locked GROUP BY job_instance_id) "
+                + "  bool_or(status IN " + UNRESOLVED_STATUSES + ") AS unresolved FROM locked GROUP BY job_instance_id) "
                 + "SELECT p.id, p.executions AS planned_executions, p.observed_version AS planned_version, "
                 + "  COALESCE(a.executions, 0) AS executions, COALESCE(a.observed_version, 0) AS observed_version, "
                 + "  COALESCE(a.unresolved, false) AS unresolved, "
