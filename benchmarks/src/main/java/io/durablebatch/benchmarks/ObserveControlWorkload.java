@@ -109,7 +109,8 @@ final class ObserveControlWorkload implements Workload {
     private JobExecution startedExecution() {
         return QuarkusTransaction.requiringNew().call(() -> {
             JobInstanceKey key = JobInstanceKey.of(JobName.of("bench-control"), Map.of("run", 1L));
-            JobExecution created = repository.createJobExecution(repository.selectOrCreateJobInstance(key).instance().id());
+            JobExecution created = repository.createJobExecution(
+                    repository.selectOrCreateJobInstance(key).instance().id());
             JobExecution claimed = repository.claimExecutionOwner(created.id(), created.version(), OWNER, Instant.now());
             return repository.transitionJobExecution(claimed.id(), claimed.version(),
                     LifecycleTransition.to(ExecutionStatus.STARTED, Instant.now()));

@@ -49,7 +49,8 @@ final class PartitionAggregateWorkload implements Workload {
         List<StepPartition> plan = jobs.plan(parent, PartitionedJobs.entries(config.aggregatedChildren()));
         for (int from = 0; from < plan.size(); from += SETUP_BATCH) {
             List<StepPartition> slice = plan.subList(from, Math.min(plan.size(), from + SETUP_BATCH));
-            QuarkusTransaction.requiringNew().run(() -> slice.forEach(partition -> jobs.runToCompletion(parent, partition)));
+            QuarkusTransaction.requiringNew()
+                    .run(() -> slice.forEach(partition -> jobs.runToCompletion(parent, partition)));
         }
 
         List<Long> nanos = new ArrayList<>();

@@ -23,8 +23,10 @@ public final class RepositorySchema {
     /** Flyway's history of the repository's own migrations. */
     public static final String HISTORY = "schema_history";
 
-    private static final String EXECUTIONS_OF_INSTANCES = "(SELECT id FROM {p}job_execution WHERE job_instance_id = ANY (?))";
-    private static final String STEPS_OF_INSTANCES = "(SELECT id FROM {p}step_execution WHERE job_instance_id = ANY (?))";
+    private static final String EXECUTIONS_OF_INSTANCES =
+            "(SELECT id FROM {p}job_execution WHERE job_instance_id = ANY (?))";
+    private static final String STEPS_OF_INSTANCES =
+            "(SELECT id FROM {p}step_execution WHERE job_instance_id = ANY (?))";
 
     /** Every table of migrations V1 to V5, in the order they create them. */
     public static final List<Table> TABLES = List.of(

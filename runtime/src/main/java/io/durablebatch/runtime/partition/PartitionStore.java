@@ -1,8 +1,8 @@
 package io.durablebatch.runtime.partition;
 
-import static io.durablebatch.runtime.repository.ExecutionRows.UNRESOLVED_STATUSES;
 import static io.durablebatch.runtime.partition.PartitionRows.COLUMNS;
 import static io.durablebatch.runtime.partition.PartitionRows.COUNTER_COLUMNS;
+import static io.durablebatch.runtime.repository.ExecutionRows.UNRESOLVED_STATUSES;
 import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
 
 import java.nio.ByteBuffer;

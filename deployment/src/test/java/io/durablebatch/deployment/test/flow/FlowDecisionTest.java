@@ -1,9 +1,9 @@
 package io.durablebatch.deployment.test.flow;
 
-import static io.durablebatch.deployment.test.RepositoryTestSupport.rolledBack;
-import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.freshKey;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.rolledBack;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -18,9 +18,9 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.durablebatch.deployment.test.StoredState;
-import io.durablebatch.deployment.test.RepositoryFixtures;
 import io.durablebatch.deployment.test.Race;
+import io.durablebatch.deployment.test.RepositoryFixtures;
+import io.durablebatch.deployment.test.StoredState;
 import io.durablebatch.flow.FlowDecision;
 import io.durablebatch.flow.FlowDecisionRequest;
 import io.durablebatch.flow.FlowTransitionKind;

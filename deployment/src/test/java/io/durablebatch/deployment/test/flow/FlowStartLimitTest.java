@@ -1,9 +1,9 @@
 package io.durablebatch.deployment.test.flow;
 
-import static io.durablebatch.deployment.test.RepositoryTestSupport.rolledBack;
-import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.assertRefused;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.rolledBack;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -18,9 +18,9 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.durablebatch.deployment.test.StoredState;
-import io.durablebatch.deployment.test.RepositoryFixtures;
 import io.durablebatch.deployment.test.Race;
+import io.durablebatch.deployment.test.RepositoryFixtures;
+import io.durablebatch.deployment.test.StoredState;
 import io.durablebatch.flow.FlowStepState;
 import io.durablebatch.flow.NodeId;
 import io.durablebatch.flow.StartLimit;
@@ -66,7 +66,8 @@ class FlowStartLimitTest {
         given.move(second, ExecutionStatus.FAILED);
         JobExecution third = given.attemptIn(first.jobInstanceId(), ExecutionStatus.STARTED);
 
-        RepositoryException refusal = state.assertRefusedChangingNothing(first.jobInstanceId(), RepositoryError.START_LIMIT_EXCEEDED,
+        RepositoryException refusal = state.assertRefusedChangingNothing(first.jobInstanceId(),
+                RepositoryError.START_LIMIT_EXCEEDED,
                 () -> repository.createFlowStepExecution(third.id(), StepName.of("load"), LOAD, StartLimit.of(2)));
         assertTrue(refusal.getMessage().contains("already started 2 times"), refusal::getMessage);
         assertEquals(2, tx(() -> repository.latestFlowStep(first.jobInstanceId(), LOAD)).orElseThrow().startsConsumed());

@@ -132,7 +132,8 @@ class OperatorAuditTest {
         JobExecution started = given.ownedBy(OwnerToken.of("node-a/boot-1"), ExecutionStatus.STARTED);
         OperatorRecordDraft draft = stopDraft(started, "stop-" + UUID.randomUUID(), "stop|" + started.id());
 
-        List<Race.Outcome<OperatorRecord>> outcomes = Race.run(8, caller -> tx(() -> repository.appendOperatorRequest(draft)));
+        List<Race.Outcome<OperatorRecord>> outcomes = Race.run(8,
+                caller -> tx(() -> repository.appendOperatorRequest(draft)));
 
         assertEquals(Map.of("ok", 8L), Race.codes(outcomes));
         List<OperatorRecord> records = Race.results(outcomes);

@@ -1,8 +1,8 @@
 package io.durablebatch.deployment.test.partition;
 
-import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.assertRefused;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
 import static io.durablebatch.deployment.test.partition.PartitionFixture.counters;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -18,8 +18,8 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.durablebatch.deployment.test.StoredState;
 import io.durablebatch.deployment.test.RepositoryFixtures;
+import io.durablebatch.deployment.test.StoredState;
 import io.durablebatch.partition.PartitionPlanEntry;
 import io.durablebatch.partition.StepPartition;
 import io.durablebatch.repository.ExecutionStatus;

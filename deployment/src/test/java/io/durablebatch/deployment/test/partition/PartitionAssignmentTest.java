@@ -1,9 +1,9 @@
 package io.durablebatch.deployment.test.partition;
 
-import static io.durablebatch.deployment.test.RepositoryTestSupport.commitIf;
-import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.assertRefused;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.commitIf;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
 import static io.durablebatch.deployment.test.partition.PartitionFixture.counters;
 import static io.durablebatch.deployment.test.partition.PartitionFixture.entries;
@@ -20,9 +20,9 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.durablebatch.deployment.test.StoredState;
-import io.durablebatch.deployment.test.RepositoryFixtures;
 import io.durablebatch.deployment.test.Race;
+import io.durablebatch.deployment.test.RepositoryFixtures;
+import io.durablebatch.deployment.test.StoredState;
 import io.durablebatch.partition.StepPartition;
 import io.durablebatch.partition.StepPartitionId;
 import io.durablebatch.repository.ExecutionStatus;

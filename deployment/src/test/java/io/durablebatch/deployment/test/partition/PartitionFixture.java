@@ -22,7 +22,8 @@ record PartitionFixture(RepositoryFixtures given, JobExecution execution, StepEx
     /** A fresh instance's running attempt with a STARTED parent step (no plan yet). */
     static PartitionFixture start(RepositoryFixtures given, String job) {
         JobExecution execution = given.jobExecutionIn(job, ExecutionStatus.STARTED);
-        return new PartitionFixture(given, execution, given.stepIn(execution.id(), "partitioned", ExecutionStatus.STARTED));
+        return new PartitionFixture(given, execution,
+                given.stepIn(execution.id(), "partitioned", ExecutionStatus.STARTED));
     }
 
     private JobRepository repository() {

@@ -1,7 +1,7 @@
 package io.durablebatch.deployment.test.partition;
 
-import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
 import static io.durablebatch.deployment.test.partition.PartitionFixture.counters;
 import static io.durablebatch.deployment.test.partition.PartitionFixture.entries;
@@ -20,8 +20,8 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.durablebatch.deployment.test.StoredState;
 import io.durablebatch.deployment.test.RepositoryFixtures;
+import io.durablebatch.deployment.test.StoredState;
 import io.durablebatch.partition.StepPartition;
 import io.durablebatch.repository.ActorRef;
 import io.durablebatch.repository.ExecutionStatus;
@@ -75,7 +75,8 @@ class PartitionRestartTest {
         given.move(first.execution(), ExecutionStatus.FAILED);
 
         JobExecution restart = given.attemptIn(first.execution().jobInstanceId(), ExecutionStatus.STARTED);
-        PartitionFixture second = new PartitionFixture(given, restart, given.stepIn(restart.id(), "partitioned", ExecutionStatus.STARTED));
+        PartitionFixture second = new PartitionFixture(given, restart,
+                given.stepIn(restart.id(), "partitioned", ExecutionStatus.STARTED));
         long before = sql.statementsExecuted();
         List<StepPartition> carried = tx(() -> repository.restartStepPartitionPlan(first.parent().id(),
                 second.parent().id()));

@@ -150,7 +150,8 @@ class PurgeSurveyTest {
     @Test
     void theStatusFilterMatchesTheLatestExecution() {
         JobName job = freshJobName("survey");
-        JobInstance completedAfterFailing = given.instanceWithHistory(job, 1, ExecutionStatus.FAILED, ExecutionStatus.COMPLETED);
+        JobInstance completedAfterFailing = given.instanceWithHistory(job, 1, ExecutionStatus.FAILED,
+                ExecutionStatus.COMPLETED);
         JobInstance stopped = given.instanceWithHistory(job, 1, ExecutionStatus.STOPPED);
         JobInstance abandoned = given.instanceWithHistory(job, 1, ExecutionStatus.ABANDONED);
 

@@ -91,7 +91,8 @@ class CustomTablePrefixTest {
         // a migration that forgot the prefix would have created the bare name
         List<String> bare = RepositorySchema.TABLES.stream().map(RepositorySchema.Table::name).toList();
         assertEquals(List.of(), strings("SELECT table_name FROM information_schema.tables "
-                + "WHERE table_schema = current_schema() AND table_name = ANY (?::text[])", (Object) bare.toArray(String[]::new)));
+                + "WHERE table_schema = current_schema() AND table_name = ANY (?::text[])",
+                (Object) bare.toArray(String[]::new)));
     }
 
     @Test

@@ -24,7 +24,8 @@ class ValidateOnlyMissingSchemaTest {
             .overrideConfigKey("quarkus.durable-batch.schema.table-prefix", PREFIX)
             .overrideConfigKey("quarkus.durable-batch.schema.migrate-at-start", "false")
             .setBeforeAllCustomizer(() -> dropTablesWithPrefix(PREFIX))
-            .assertException(failure -> assertCausedBy(failure, "'unmigrated_*'", "is not at version " + SchemaMigrations.expectedVersion(),
+            .assertException(failure -> assertCausedBy(failure, "'unmigrated_*'",
+                    "is not at version " + SchemaMigrations.expectedVersion(),
                     "quarkus.durable-batch.schema.migrate-at-start is false"));
 
     @Test
