@@ -1,0 +1,21 @@
+package io.durablebatch.job;
+
+import io.durablebatch.runtime.Checks;
+
+/** Factories of the step kinds; statically import them to declare jobs. */
+public final class Steps {
+
+    private Steps() {
+    }
+
+    /** A tasklet step whose node id is its name. */
+    public static TaskletStep tasklet(String name, Tasklet tasklet) {
+        return new TaskletStep(StepSettings.of(name), tasklet);
+    }
+
+    /** Starts a chunk step that commits every {@code commitInterval} items. */
+    public static ChunkStep.ReaderStage chunk(String name, int commitInterval) {
+        Checks.positive(commitInterval, "commitInterval of step '" + name + "'");
+        return new ChunkStep.ReaderStage(StepSettings.of(name), commitInterval);
+    }
+}
