@@ -4,6 +4,10 @@ import java.util.List;
 
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.runtime.job.JobRegistry;
+import io.durablebatch.runtime.job.KernelJobOperator;
+import io.durablebatch.runtime.job.RepositoryStepHistory;
+import io.durablebatch.runtime.job.RunningExecutions;
+import io.durablebatch.runtime.job.StepRunners;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.UnremovableBeanBuildItem;
 import io.quarkus.deployment.annotations.BuildStep;
@@ -13,7 +17,11 @@ class DurableBatchKernelProcessor {
 
     /** The kernel's beans. */
     static final List<Class<?>> KERNEL_BEANS = List.of(
-            JobRegistry.class);
+            JobRegistry.class,
+            RepositoryStepHistory.class,
+            StepRunners.class,
+            RunningExecutions.class,
+            KernelJobOperator.class);
 
     @BuildStep
     AdditionalBeanBuildItem kernelBeans() {

@@ -1,5 +1,6 @@
 package io.durablebatch.runtime;
 
+import java.time.Duration;
 import java.util.Optional;
 
 import io.quarkus.runtime.annotations.ConfigPhase;
@@ -39,5 +40,32 @@ public interface DurableBatchConfig {
          */
         @WithDefault("dbatch_")
         String tablePrefix();
+    }
+
+    /** The threads that run job executions in this process. */
+    Executor executor();
+
+    /** Progress logging of running steps. */
+    Progress progress();
+
+    interface Executor {
+
+        /**
+         * How many job executions this process runs at the same time. Further launches are
+         * recorded at once and wait, STARTING, for a free thread.
+         */
+        @WithDefault("4")
+        int maxConcurrency();
+    }
+
+    interface Progress {
+
+        /**
+         * How often a running step logs its progress (items read and written, rate, and the
+         * estimated time left when its reader knows its size). Logged at a chunk commit once this
+         * much time has passed since the last line.
+         */
+        @WithDefault("30s")
+        Duration logInterval();
     }
 }

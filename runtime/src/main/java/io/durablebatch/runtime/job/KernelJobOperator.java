@@ -1,0 +1,110 @@
+package io.durablebatch.runtime.job;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.TimeoutException;
+
+import jakarta.inject.Singleton;
+
+import io.durablebatch.job.JobDefinition;
+import io.durablebatch.job.JobOperator;
+import io.durablebatch.job.JobParameters;
+import io.durablebatch.job.OperatorCall;
+import io.durablebatch.repository.JobExecution;
+import io.durablebatch.repository.JobExecutionId;
+import io.durablebatch.repository.JobInstance;
+import io.durablebatch.repository.JobRepository;
+import io.durablebatch.repository.RepositoryError;
+import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.runtime.Checks;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+
+/** The kernel's {@link JobOperator}: records each attempt in its own transaction, then runs it here. */
+@Singleton
+public class KernelJobOperator implements JobOperator {
+
+    private static final Duration POLL = Duration.ofMillis(100);
+
+    private final JobRegistry registry;
+    private final JobRepository repository;
+    private final RunningExecutions running;
+
+    KernelJobOperator(JobRegistry registry, JobRepository repository, RunningExecutions running) {
+        this.registry = registry;
+        this.repository = repository;
+        this.running = running;
+    }
+
+    @Override
+    public JobExecutionId start(String jobName, JobParameters parameters, OperatorCall call) {
+        Checks.notNull(jobName, "jobName");
+        Checks.notNull(parameters, "parameters");
+        Checks.notNull(call, "call");
+        JobDefinition definition = registry.get(jobName);
+        JobExecution execution = QuarkusTransaction.requiringNew().call(() -> repository.createJobExecution(
+                repository.selectOrCreateJobInstance(parameters.keyFor(definition.name())).instance().id(),
+                definition.identity()));
+        running.submit(execution, definition, parameters);
+        return execution.id();
+    }
+
+    @Override
+    public JobExecution runAndWait(String jobName, JobParameters parameters, OperatorCall call) {
+        return awaitEnd(start(jobName, parameters, call), Optional.empty());
+    }
+
+    @Override
+    public JobExecutionId restart(JobExecutionId executionId, OperatorCall call) {
+        Checks.notNull(executionId, "execution");
+        Checks.notNull(call, "call");
+        record Restart(JobExecution execution, JobDefinition definition, JobParameters parameters) {
+        }
+        Restart restart = QuarkusTransaction.requiringNew().call(() -> {
+            JobExecution previous = repository.getJobExecution(executionId).orElseThrow(
+                    () -> new RepositoryException(RepositoryError.JOB_EXECUTION_NOT_FOUND, "job execution " + executionId
+                            + " does not exist"));
+            JobInstance instance = repository.getJobInstance(previous.jobInstanceId()).orElseThrow();
+            JobDefinition definition = registry.get(instance.jobName().value());
+            return new Restart(repository.createJobExecution(instance.id(), definition.identity()), definition,
+                    JobParameters.of(instance.key()));
+        });
+        running.submit(restart.execution(), restart.definition(), restart.parameters());
+        return restart.execution().id();
+    }
+
+    @Override
+    public JobExecution await(JobExecutionId execution, Duration timeout) {
+        Checks.notNull(timeout, "timeout");
+        return awaitEnd(execution, Optional.of(timeout));
+    }
+
+    private JobExecution awaitEnd(JobExecutionId id, Optional<Duration> timeout) {
+        Instant deadline = timeout.map(Instant.now()::plus).orElse(Instant.MAX);
+        try {
+            Optional<ExecutionHandle> local = running.find(id);
+            if (local.isPresent()) {
+                return local.get().await(timeout.map(t -> Duration.between(Instant.now(), deadline))
+                        .map(left -> left.isNegative() ? Duration.ZERO : left));
+            }
+            // Not running here (another process, or already ended): watch the repository.
+            while (true) {
+                JobExecution current = QuarkusTransaction.requiringNew().call(() -> repository.getJobExecution(id))
+                        .orElseThrow(() -> new RepositoryException(RepositoryError.JOB_EXECUTION_NOT_FOUND,
+                                "job execution " + id + " does not exist"));
+                if (!current.status().isActive()) {
+                    return current;
+                }
+                if (Instant.now().isAfter(deadline)) {
+                    throw new TimeoutException();
+                }
+                Thread.sleep(POLL.toMillis());
+            }
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("job execution " + id + " is still active after " + timeout.orElseThrow());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for job execution " + id, e);
+        }
+    }
+}

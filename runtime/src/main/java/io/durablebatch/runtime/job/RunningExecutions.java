@@ -1,0 +1,100 @@
+package io.durablebatch.runtime.job;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import jakarta.annotation.PreDestroy;
+import jakarta.inject.Singleton;
+
+import org.jboss.logging.Logger;
+
+import io.durablebatch.job.JobDefinition;
+import io.durablebatch.job.JobParameters;
+import io.durablebatch.repository.JobExecution;
+import io.durablebatch.repository.JobExecutionId;
+import io.durablebatch.repository.JobRepository;
+import io.durablebatch.runtime.DurableBatchConfig;
+import io.quarkus.arc.Arc;
+import io.quarkus.arc.ManagedContext;
+
+/**
+ * The job executions this process runs, on its own pool of {@code executor.max-concurrency}
+ * threads: job executions block for minutes on JDBC and must not occupy the application's worker
+ * or event-loop threads.
+ */
+@Singleton
+public class RunningExecutions {
+
+    private static final Logger LOG = Logger.getLogger(RunningExecutions.class);
+
+    private final JobRepository repository;
+    private final StepRunners steps;
+    private final ThreadPoolExecutor executor;
+    private final ConcurrentMap<JobExecutionId, ExecutionHandle> running = new ConcurrentHashMap<>();
+
+    RunningExecutions(JobRepository repository, StepRunners steps, DurableBatchConfig config) {
+        this.repository = repository;
+        this.steps = steps;
+        int threads = config.executor().maxConcurrency();
+        if (threads < 1) {
+            throw new IllegalArgumentException("quarkus.durable-batch.executor.max-concurrency must be at least 1, got "
+                    + threads);
+        }
+        this.executor = new ThreadPoolExecutor(threads, threads, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>(),
+                threadFactory(Thread.currentThread().getContextClassLoader()));
+        executor.allowCoreThreadTimeOut(true);
+    }
+
+    /** Runs a recorded STARTING execution on the kernel's threads. */
+    ExecutionHandle submit(JobExecution execution, JobDefinition definition, JobParameters parameters) {
+        ExecutionHandle handle = new ExecutionHandle(execution.id());
+        running.put(execution.id(), handle);
+        executor.execute(() -> run(handle, new ExecutionRunner(repository, steps, definition, parameters, handle,
+                execution)));
+        return handle;
+    }
+
+    Optional<ExecutionHandle> find(JobExecutionId id) {
+        return Optional.ofNullable(running.get(id));
+    }
+
+    Collection<ExecutionHandle> all() {
+        return List.copyOf(running.values());
+    }
+
+    private void run(ExecutionHandle handle, ExecutionRunner runner) {
+        ManagedContext requestContext = Arc.container().requestContext();
+        requestContext.activate();
+        try {
+            handle.ended(runner.run());
+        } catch (Throwable e) {
+            LOG.errorf(e, "Job execution %s could not record its end: it stays active until it is recovered", handle.id());
+            handle.crashed(e);
+        } finally {
+            requestContext.terminate();
+            running.remove(handle.id(), handle);
+        }
+    }
+
+    @PreDestroy
+    void close() {
+        executor.shutdownNow();
+    }
+
+    private static ThreadFactory threadFactory(ClassLoader classLoader) {
+        AtomicInteger count = new AtomicInteger();
+        return task -> {
+            Thread thread = new Thread(task, "durable-batch-execution-" + count.incrementAndGet());
+            thread.setContextClassLoader(classLoader);
+            return thread;
+        };
+    }
+}
