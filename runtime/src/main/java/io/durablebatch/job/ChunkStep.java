@@ -45,12 +45,12 @@ public final class ChunkStep<I, O> implements Step {
     private final int commitInterval;
     private final Function<StepContext, ? extends ItemReader<? extends I>> reader;
     private final Optional<ItemProcessor<? super I, ? extends O>> processor;
-    private final ItemWriter<? super O> writer;
+    private final Function<StepContext, ? extends ItemWriter<? super O>> writer;
     private final Map<Class<? extends Throwable>, Integer> skipLimits;
     private final Retry retry;
 
     private ChunkStep(StepSettings settings, int commitInterval, Function<StepContext, ? extends ItemReader<? extends I>> reader,
-            Optional<ItemProcessor<? super I, ? extends O>> processor, ItemWriter<? super O> writer,
+            Optional<ItemProcessor<? super I, ? extends O>> processor, Function<StepContext, ? extends ItemWriter<? super O>> writer,
             Map<Class<? extends Throwable>, Integer> skipLimits, Retry retry) {
         this.settings = settings;
         this.commitInterval = commitInterval;
@@ -84,7 +84,11 @@ public final class ChunkStep<I, O> implements Step {
         return processor;
     }
 
-    public ItemWriter<? super O> writer() {
+    /**
+     * Gives each step attempt its writer. A {@link io.durablebatch.item.RestartableItemWriter} is
+     * opened from, and checkpointed with, the step's checkpoint next to the reader's.
+     */
+    public Function<StepContext, ? extends ItemWriter<? super O>> writer() {
         return writer;
     }
 
@@ -138,7 +142,7 @@ public final class ChunkStep<I, O> implements Step {
         private final int commitInterval;
         private final Function<StepContext, ? extends ItemReader<? extends I>> reader;
         private final Optional<ItemProcessor<? super I, ? extends O>> processor;
-        private ItemWriter<? super O> writer;
+        private Function<StepContext, ? extends ItemWriter<? super O>> writer;
         private final Map<Class<? extends Throwable>, Integer> skipLimits = new LinkedHashMap<>();
         private Retry retry = Retry.DEFAULT;
 
@@ -161,7 +165,18 @@ public final class ChunkStep<I, O> implements Step {
             return next;
         }
 
+        /** One writer for every attempt: a stateless writer, such as a JDBC batch writer. */
         public Builder<I, O> writer(ItemWriter<? super O> writer) {
+            Checks.notNull(writer, "writer");
+            this.writer = context -> writer;
+            return this;
+        }
+
+        /**
+         * A new writer for each step attempt: for stateful writers, such as a
+         * {@link io.durablebatch.item.RestartableItemWriter} writing a file.
+         */
+        public Builder<I, O> writerFactory(Function<StepContext, ? extends ItemWriter<? super O>> writer) {
             this.writer = Checks.notNull(writer, "writer");
             return this;
         }

@@ -10,7 +10,6 @@ import org.jboss.logging.Logger;
 
 import io.durablebatch.item.ItemProcessor;
 import io.durablebatch.item.ItemReader;
-import io.durablebatch.item.ItemWriter;
 import io.durablebatch.job.ChunkStep;
 import io.durablebatch.repository.Checkpoint;
 import io.durablebatch.repository.StepCounters;
@@ -64,10 +63,18 @@ final class ChunkStepRunner {
             LOG.debugf("Retrying a chunk of step '%s' after a transient failure: %s", name, failure);
         });
         ItemReader<Object> reader;
+        ChunkWriter writer;
         try {
             reader = (ItemReader<Object>) step.reader().apply(attempt.context());
-            reader.open(attempt.resumeFrom());
+            writer = new ChunkWriter(step.writer().apply(attempt.context()));
+        } catch (RuntimeException e) {
+            return attempt.fail(e, attempt.counters());
+        }
+        try {
+            reader.open(StepCheckpoint.readerPart(attempt.resumeFrom(), writer.isRestartable()));
+            writer.open(StepCheckpoint.writerPart(attempt.resumeFrom(), writer.isRestartable()));
         } catch (Exception e) {
+            close(step, reader, writer);
             return attempt.fail(e, attempt.counters());
         }
         ProgressLog progress = progressLogs.start(attempt, reader.size());
@@ -78,7 +85,7 @@ final class ChunkStepRunner {
                 }
                 ReadChunk chunk = read(reader, step.commitInterval(), skips);
                 rollbacks[0] = 0;
-                Committed committed = commit(attempt, step, chunk, skips, guard, rollbacks);
+                Committed committed = commit(attempt, step, writer, chunk, skips, guard, rollbacks);
                 attempt.committed(committed.recorded(), committed.total());
                 skips = committed.skips();
                 progress.chunkCommitted(committed.total());
@@ -90,11 +97,15 @@ final class ChunkStepRunner {
         } catch (Exception failure) {
             return attempt.fail(failure, attempt.counters().plus(rolledBack(rollbacks[0])));
         } finally {
-            try {
-                reader.close();
-            } catch (Exception e) {
-                LOG.warnf(e, "Closing the reader of step '%s' failed", name);
-            }
+            close(step, reader, writer);
+        }
+    }
+
+    private static void close(ChunkStep<?, ?> step, ItemReader<Object> reader, ChunkWriter writer) {
+        try (ItemReader<Object> closingReader = reader; ChunkWriter closingWriter = writer) {
+            // both are closed, the writer first
+        } catch (Exception e) {
+            LOG.warnf(e, "Closing the reader or writer of step '%s' failed", step.name());
         }
     }
 
@@ -124,33 +135,36 @@ final class ChunkStepRunner {
     }
 
     /** Commits the chunk; {@code rollbacks} counts its rolled-back transactions, including a final failed one. */
-    private static Committed commit(StepAttempt attempt, ChunkStep<Object, Object> step, ReadChunk chunk, SkipTally skips,
-            Guard guard, long[] rollbacks) throws Exception {
+    private static Committed commit(StepAttempt attempt, ChunkStep<Object, Object> step, ChunkWriter writer,
+            ReadChunk chunk, SkipTally skips, Guard guard, long[] rollbacks) throws Exception {
         try {
-            return commitOrScan(attempt, step, chunk, skips, guard, rollbacks);
+            Committed committed = commitOrScan(attempt, step, writer, chunk, skips, guard, rollbacks);
+            committed.recorded().checkpoint().ifPresent(writer::committed);
+            return committed;
         } catch (Exception e) {
             rollbacks[0]++;
             throw e;
         }
     }
 
-    private static Committed commitOrScan(StepAttempt attempt, ChunkStep<Object, Object> step, ReadChunk chunk,
-            SkipTally skips, Guard guard, long[] rollbacks) throws Exception {
+    private static Committed commitOrScan(StepAttempt attempt, ChunkStep<Object, Object> step, ChunkWriter writer,
+            ReadChunk chunk, SkipTally skips, Guard guard, long[] rollbacks) throws Exception {
         try {
-            return guard.call(() -> Transactions.inNew(() -> writeAndRecord(attempt, step, chunk, skips.copy(),
+            return guard.call(() -> Transactions.inNew(() -> writeAndRecord(attempt, step, writer, chunk, skips.copy(),
                     Map.of(), rollbacks[0])), Committed.class);
         } catch (WriteScanRequired scan) {
             rollbacks[0]++;
-            Map<Integer, Exception> failing = scan(step, scan.outputs, skips.copy());
+            Map<Integer, Exception> failing = scan(writer, scan.outputs, skips.copy());
             LOG.debugf("Step '%s' skips %d item(s) its writer refused", step.name(), failing.size());
-            return guard.call(() -> Transactions.inNew(() -> writeAndRecord(attempt, step, chunk, skips.copy(), failing,
-                    rollbacks[0])), Committed.class);
+            return guard.call(() -> Transactions.inNew(() -> writeAndRecord(attempt, step, writer, chunk, skips.copy(),
+                    failing, rollbacks[0])), Committed.class);
         }
     }
 
     /** The chunk's transaction: process, write, record progress. */
-    private static Committed writeAndRecord(StepAttempt attempt, ChunkStep<Object, Object> step, ReadChunk chunk,
-            SkipTally skips, Map<Integer, Exception> writeSkips, long rollbacks) throws Exception {
+    private static Committed writeAndRecord(StepAttempt attempt, ChunkStep<Object, Object> step, ChunkWriter writer,
+            ReadChunk chunk, SkipTally skips, Map<Integer, Exception> writeSkips, long rollbacks) throws Exception {
+        writer.beginAttempt();
         List<Object> outputs = new ArrayList<>(chunk.items().size());
         long filtered = 0;
         long processSkips = 0;
@@ -186,7 +200,7 @@ final class ChunkStepRunner {
         }
         if (!written.isEmpty()) {
             try {
-                ((ItemWriter<Object>) step.writer()).write(written);
+                writer.write(written);
             } catch (Exception e) {
                 if (writeSkips.isEmpty() && !TransientFailures.isTransient(e) && skips.copy().trySkip(e)) {
                     throw new WriteScanRequired(e, outputs);
@@ -196,21 +210,21 @@ final class ChunkStepRunner {
         }
         StepCounters total = attempt.counters().plus(new StepCounters(chunk.items().size(), written.size(), filtered,
                 chunk.readSkips(), processSkips, writeSkips.size(), 1, rollbacks));
-        StepExecution recorded = chunk.endOfInput() ? attempt.recordCompletion(Optional.of(chunk.checkpoint()), total)
-                : attempt.recordProgress(chunk.checkpoint(), total);
+        Checkpoint checkpoint = writer.stepCheckpoint(chunk.checkpoint());
+        StepExecution recorded = chunk.endOfInput() ? attempt.recordCompletion(Optional.of(checkpoint), total)
+                : attempt.recordProgress(checkpoint, total);
         return new Committed(recorded, total, skips);
     }
 
     /** Finds the outputs the writer refuses, each probed alone in a rolled-back transaction. */
-    private static Map<Integer, Exception> scan(ChunkStep<Object, Object> step, List<Object> outputs, SkipTally skips)
+    private static Map<Integer, Exception> scan(ChunkWriter writer, List<Object> outputs, SkipTally skips)
             throws Exception {
         Map<Integer, Exception> failing = new HashMap<>();
-        @SuppressWarnings("unchecked")
-        ItemWriter<Object> writer = (ItemWriter<Object>) step.writer();
         for (int i = 0; i < outputs.size(); i++) {
             Object output = outputs.get(i);
             try {
                 Transactions.probe(() -> {
+                    writer.beginAttempt();
                     writer.write(List.of(output));
                     return null;
                 });
