@@ -2,8 +2,12 @@ package io.durablebatch.job;
 
 import java.time.Duration;
 
+import io.durablebatch.repository.ExecutionVersion;
 import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobExecutionId;
+import io.durablebatch.repository.ReasonCode;
+import io.durablebatch.repository.RecoveryResolution;
+import io.durablebatch.repository.RecoveryResult;
 import io.durablebatch.repository.RepositoryException;
 
 /**
@@ -39,4 +43,29 @@ public interface JobOperator {
      * @throws IllegalStateException if it is still active after {@code timeout}
      */
     JobExecution await(JobExecutionId execution, Duration timeout);
+
+    /**
+     * Asks a running execution to stop at its next chunk boundary. It ends STOPPED, with the
+     * checkpoint of its last committed chunk, and can be restarted.
+     */
+    void stop(JobExecutionId execution, OperatorCall call);
+
+    /**
+     * Gives up a STOPPED or FAILED execution for good: its instance can never run again.
+     *
+     * @throws RepositoryException {@code ILLEGAL_TRANSITION} for an execution in another status
+     */
+    JobExecution abandon(JobExecutionId execution, OperatorCall call);
+
+    /**
+     * Resolves an execution whose owner is gone (a process that died) or that is UNKNOWN: FAILED
+     * (restartable from its checkpoints) or ABANDONED. {@code observedVersion} is the version the
+     * caller based its decision on; if the execution moved since, its owner is alive and the request
+     * is refused. An execution running in this process is never recovered: stop it instead.
+     *
+     * @throws RepositoryException {@code VERSION_CONFLICT}, {@code EXECUTION_NOT_RECOVERABLE},
+     *         {@code ALREADY_RECOVERED}, {@code OPERATION_CONFLICT}
+     */
+    RecoveryResult recover(JobExecutionId execution, ExecutionVersion observedVersion, RecoveryResolution resolution,
+            ReasonCode reason, OperatorCall call);
 }

@@ -48,6 +48,9 @@ public interface DurableBatchConfig {
     /** Progress logging of running steps. */
     Progress progress();
 
+    /** What happens to running executions when the application shuts down. */
+    Shutdown shutdown();
+
     interface Executor {
 
         /**
@@ -56,6 +59,17 @@ public interface DurableBatchConfig {
          */
         @WithDefault("4")
         int maxConcurrency();
+    }
+
+    interface Shutdown {
+
+        /**
+         * How long shutdown waits for running executions to stop. On shutdown every running
+         * execution is asked to stop at its next chunk boundary and ends STOPPED, restartable; one
+         * still running after this time is left to recovery.
+         */
+        @WithDefault("30s")
+        Duration timeout();
     }
 
     interface Progress {

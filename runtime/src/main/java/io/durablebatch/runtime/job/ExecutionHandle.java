@@ -11,7 +11,7 @@ import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobExecutionId;
 
 /** A job execution that runs (or waits to run) in this process: its stop signal and its end. */
-final class ExecutionHandle implements ExecutionControl {
+final class ExecutionHandle implements StopSignal {
 
     private final JobExecutionId id;
     private final CompletableFuture<JobExecution> ended = new CompletableFuture<>();

@@ -34,11 +34,11 @@ final class ExecutionRunner {
     private final StepRunners steps;
     private final JobDefinition definition;
     private final JobParameters parameters;
-    private final ExecutionControl control;
+    private final StopSignal control;
     private JobExecution execution;
 
     ExecutionRunner(JobRepository repository, StepRunners steps, JobDefinition definition, JobParameters parameters,
-            ExecutionControl control, JobExecution execution) {
+            StopSignal control, JobExecution execution) {
         this.repository = repository;
         this.steps = steps;
         this.definition = definition;

@@ -11,10 +11,17 @@ import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.JobOperator;
 import io.durablebatch.job.JobParameters;
 import io.durablebatch.job.OperatorCall;
+import io.durablebatch.repository.ExecutionStatus;
+import io.durablebatch.repository.ExecutionVersion;
 import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobExecutionId;
 import io.durablebatch.repository.JobInstance;
 import io.durablebatch.repository.JobRepository;
+import io.durablebatch.repository.LifecycleTransition;
+import io.durablebatch.repository.ReasonCode;
+import io.durablebatch.repository.RecoveryRequest;
+import io.durablebatch.repository.RecoveryResolution;
+import io.durablebatch.repository.RecoveryResult;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.runtime.Checks;
@@ -61,9 +68,7 @@ public class KernelJobOperator implements JobOperator {
         record Restart(JobExecution execution, JobDefinition definition, JobParameters parameters) {
         }
         Restart restart = QuarkusTransaction.requiringNew().call(() -> {
-            JobExecution previous = repository.getJobExecution(executionId).orElseThrow(
-                    () -> new RepositoryException(RepositoryError.JOB_EXECUTION_NOT_FOUND, "job execution " + executionId
-                            + " does not exist"));
+            JobExecution previous = existing(executionId);
             JobInstance instance = repository.getJobInstance(previous.jobInstanceId()).orElseThrow();
             JobDefinition definition = registry.get(instance.jobName().value());
             return new Restart(repository.createJobExecution(instance.id(), definition.identity()), definition,
@@ -79,6 +84,45 @@ public class KernelJobOperator implements JobOperator {
         return awaitEnd(execution, Optional.of(timeout));
     }
 
+    @Override
+    public void stop(JobExecutionId execution, OperatorCall call) {
+        Checks.notNull(execution, "execution");
+        Checks.notNull(call, "call");
+        ExecutionHandle handle = running.find(execution).orElseThrow(() -> new IllegalStateException("job execution "
+                + execution + " does not run in this process"));
+        handle.requestStop();
+    }
+
+    @Override
+    public JobExecution abandon(JobExecutionId execution, OperatorCall call) {
+        Checks.notNull(execution, "execution");
+        Checks.notNull(call, "call");
+        return QuarkusTransaction.requiringNew().call(() -> {
+            JobExecution current = existing(execution);
+            return repository.transitionJobExecution(execution, current.version(),
+                    LifecycleTransition.to(ExecutionStatus.ABANDONED, Instant.now()));
+        });
+    }
+
+    @Override
+    public RecoveryResult recover(JobExecutionId execution, ExecutionVersion observedVersion,
+            RecoveryResolution resolution, ReasonCode reason, OperatorCall call) {
+        Checks.notNull(execution, "execution");
+        Checks.notNull(call, "call");
+        RecoveryRequest request = new RecoveryRequest(call.operationId(), call.actor(), reason, resolution,
+                observedVersion, Instant.now());
+        if (running.find(execution).isPresent()) {
+            throw new IllegalStateException("job execution " + execution + " runs in this process: its owner is alive, "
+                    + "stop it instead of recovering it");
+        }
+        return QuarkusTransaction.requiringNew().call(() -> repository.recoverJobExecution(execution, request));
+    }
+
+    private JobExecution existing(JobExecutionId id) {
+        return repository.getJobExecution(id).orElseThrow(() -> new RepositoryException(
+                RepositoryError.JOB_EXECUTION_NOT_FOUND, "job execution " + id + " does not exist"));
+    }
+
     private JobExecution awaitEnd(JobExecutionId id, Optional<Duration> timeout) {
         Instant deadline = timeout.map(Instant.now()::plus).orElse(Instant.MAX);
         try {
@@ -89,9 +133,7 @@ public class KernelJobOperator implements JobOperator {
             }
             // Not running here (another process, or already ended): watch the repository.
             while (true) {
-                JobExecution current = QuarkusTransaction.requiringNew().call(() -> repository.getJobExecution(id))
-                        .orElseThrow(() -> new RepositoryException(RepositoryError.JOB_EXECUTION_NOT_FOUND,
-                                "job execution " + id + " does not exist"));
+                JobExecution current = QuarkusTransaction.requiringNew().call(() -> existing(id));
                 if (!current.status().isActive()) {
                     return current;
                 }

@@ -1,5 +1,6 @@
 package io.durablebatch.runtime.job;
 
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -9,9 +10,11 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
@@ -24,6 +27,7 @@ import io.durablebatch.repository.JobRepository;
 import io.durablebatch.runtime.DurableBatchConfig;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.ManagedContext;
+import io.quarkus.runtime.ShutdownEvent;
 
 /**
  * The job executions this process runs, on its own pool of {@code executor.max-concurrency}
@@ -39,10 +43,12 @@ public class RunningExecutions {
     private final StepRunners steps;
     private final ThreadPoolExecutor executor;
     private final ConcurrentMap<JobExecutionId, ExecutionHandle> running = new ConcurrentHashMap<>();
+    private final Duration shutdownTimeout;
 
     RunningExecutions(JobRepository repository, StepRunners steps, DurableBatchConfig config) {
         this.repository = repository;
         this.steps = steps;
+        this.shutdownTimeout = config.shutdown().timeout();
         int threads = config.executor().maxConcurrency();
         if (threads < 1) {
             throw new IllegalArgumentException("quarkus.durable-batch.executor.max-concurrency must be at least 1, got "
@@ -82,6 +88,43 @@ public class RunningExecutions {
             requestContext.terminate();
             running.remove(handle.id(), handle);
         }
+    }
+
+    /**
+     * Graceful shutdown: asks every execution of this process to stop at its next chunk boundary and
+     * waits up to the shutdown timeout for them to end STOPPED. Runs before the datasource closes.
+     */
+    void onShutdown(@Observes ShutdownEvent event) {
+        stopAll(shutdownTimeout);
+    }
+
+    /** Asks every execution of this process to stop and waits up to {@code timeout} for them; returns those still running. */
+    public List<JobExecutionId> stopAll(Duration timeout) {
+        Collection<ExecutionHandle> handles = all();
+        if (handles.isEmpty()) {
+            return List.of();
+        }
+        LOG.infof("Stopping %d job execution(s) at their next chunk boundary", handles.size());
+        handles.forEach(ExecutionHandle::requestStop);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (ExecutionHandle handle : handles) {
+            try {
+                handle.await(Optional.of(Duration.ofNanos(Math.max(0, deadline - System.nanoTime()))));
+            } catch (TimeoutException e) {
+                break;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            } catch (IllegalStateException e) {
+                // could not record its end: recovery resolves it
+            }
+        }
+        List<JobExecutionId> left = handles.stream().filter(handle -> !handle.isEnded()).map(ExecutionHandle::id).toList();
+        if (!left.isEmpty()) {
+            LOG.warnf("Job execution(s) %s did not stop within %s: they stay active until they are recovered", left,
+                    timeout);
+        }
+        return left;
     }
 
     @PreDestroy

@@ -25,12 +25,12 @@ final class StepAttempt {
     private final Step step;
     private final StepContextImpl context;
     private final Optional<Checkpoint> resumeFrom;
-    private final ExecutionControl control;
+    private final StopSignal control;
     private StepExecution snapshot;
     private StepCounters counters = StepCounters.ZERO;
 
     StepAttempt(JobRepository repository, Step step, StepContextImpl context, Optional<Checkpoint> resumeFrom,
-            ExecutionControl control, StepExecution started) {
+            StopSignal control, StepExecution started) {
         this.repository = repository;
         this.step = step;
         this.context = context;
@@ -52,7 +52,7 @@ final class StepAttempt {
         return resumeFrom;
     }
 
-    ExecutionControl control() {
+    StopSignal control() {
         return control;
     }
 

@@ -49,7 +49,7 @@ public class StepRunners {
     }
 
     StepOutcome run(Step step, JobName jobName, JobParameters parameters, JobExecution execution,
-            ExecutionControl control) {
+            StopSignal control) {
         Start start = QuarkusTransaction.requiringNew().call(() -> start(step, execution));
         if (start.reused().isPresent()) {
             LOG.infof("Step '%s' of job '%s' completed in an earlier execution: its outcome %s is reused",
