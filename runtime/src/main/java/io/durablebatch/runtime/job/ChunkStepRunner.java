@@ -73,6 +73,8 @@ final class ChunkStepRunner {
         try {
             reader.open(StepCheckpoint.readerPart(attempt.resumeFrom(), writer.isRestartable()));
             writer.open(StepCheckpoint.writerPart(attempt.resumeFrom(), writer.isRestartable()));
+            LOG.debugf("Step '%s' (step execution %s) opened its reader at %s", name, attempt.snapshot().id(),
+                    reader.checkpoint());
         } catch (Exception e) {
             close(step, reader, writer);
             return attempt.fail(e, attempt.counters());
