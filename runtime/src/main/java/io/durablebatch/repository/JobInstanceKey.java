@@ -72,9 +72,14 @@ public final class JobInstanceKey {
         return new Builder(jobName);
     }
 
-    /** Decodes a canonical encoding produced by {@link #canonicalBytes()}. */
+    /**
+     * Decodes a canonical encoding produced by {@link #canonicalBytes()}. Any other encoding of the
+     * same key (parameters out of order or repeated, a decimal not in its canonical form, trailing
+     * bytes) is refused: one key has exactly one encoding, hence one digest.
+     */
     public static JobInstanceKey fromCanonicalBytes(byte[] bytes) {
         Checks.notNull(bytes, "canonicalBytes");
+        JobInstanceKey key;
         try (DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(bytes))) {
             if (in.readByte() != FORMAT) {
                 throw new IllegalArgumentException("canonicalBytes has an unknown format");
@@ -86,10 +91,14 @@ public final class JobInstanceKey {
                 String name = readString(in);
                 parameters.put(name, readValue(in));
             }
-            return new JobInstanceKey(jobName, parameters);
+            key = new JobInstanceKey(jobName, parameters);
         } catch (IOException e) {
             throw new IllegalArgumentException("canonicalBytes is truncated", e);
         }
+        if (!Arrays.equals(key.canonicalBytes, bytes)) {
+            throw new IllegalArgumentException("canonicalBytes is not the canonical encoding of " + key);
+        }
+        return key;
     }
 
     public JobName jobName() {

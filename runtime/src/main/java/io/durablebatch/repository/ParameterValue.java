@@ -42,7 +42,7 @@ public sealed interface ParameterValue {
         public static final int MAX_LENGTH = 1000;
 
         public OfString {
-            Checks.notNull(value, "parameter value");
+            Checks.wellFormed(value, "parameter value");
             if (value.length() > MAX_LENGTH) {
                 throw new IllegalArgumentException("parameter value must be at most " + MAX_LENGTH + " characters");
             }

@@ -20,7 +20,7 @@ public final class Checks {
 
     /**
      * A printable, non-blank text of at most {@code maxLength} characters, without leading or
-     * trailing white space and without control characters.
+     * trailing white space, without control characters and {@link #wellFormed well-formed}.
      */
     public static String text(String value, String field, int maxLength) {
         notNull(value, field);
@@ -37,6 +37,23 @@ public final class Checks {
         for (int i = 0; i < value.length(); i++) {
             if (Character.isISOControl(value.charAt(i))) {
                 throw new IllegalArgumentException(field + " must not contain control characters");
+            }
+        }
+        return wellFormed(value, field);
+    }
+
+    /**
+     * A string without unpaired surrogates. UTF-8 (the key encoding's and the database's) has no form
+     * for them and substitutes '?', so two different strings would be stored, and compare, as one.
+     */
+    public static String wellFormed(String value, String field) {
+        notNull(value, field);
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < value.length() && Character.isLowSurrogate(value.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                throw new IllegalArgumentException(field + " must be well-formed Unicode: unpaired surrogate at index " + i);
             }
         }
         return value;

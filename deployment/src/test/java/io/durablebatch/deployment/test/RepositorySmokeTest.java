@@ -2,6 +2,7 @@ package io.durablebatch.deployment.test;
 
 import static io.durablebatch.deployment.test.RepositoryTestSupport.freshKey;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -23,8 +24,7 @@ import io.quarkus.test.QuarkusUnitTest;
 class RepositorySmokeTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClass(RepositoryTestSupport.class));
+    static final QuarkusUnitTest APP = repositoryApp();
 
     @Inject
     JobRepository repository;

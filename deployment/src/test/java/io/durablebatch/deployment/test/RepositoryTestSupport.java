@@ -2,9 +2,15 @@ package io.durablebatch.deployment.test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.fail;
 
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Supplier;
@@ -15,12 +21,26 @@ import io.durablebatch.repository.JobInstanceKey;
 import io.durablebatch.repository.JobName;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.runtime.sql.MetadataSql;
 import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.test.QuarkusUnitTest;
 
 /** Helpers shared by the repository tests: units of work, fresh keys, refusal assertions. */
 public final class RepositoryTestSupport {
 
     private RepositoryTestSupport() {
+    }
+
+    /**
+     * An application with the repository and the shared test helpers; {@code extraClasses} are the
+     * test's own helpers. It listens on a random port: several builds may test on one machine at once.
+     */
+    public static QuarkusUnitTest repositoryApp(Class<?>... extraClasses) {
+        return new QuarkusUnitTest()
+                .withApplicationRoot(jar -> jar
+                        .addClasses(RepositoryTestSupport.class, RepositoryFixtures.class, RepositoryState.class)
+                        .addClasses(extraClasses))
+                .overrideConfigKey("quarkus.http.test-port", "0");
     }
 
     /** Runs {@code work} in its own committed unit of work. */
@@ -34,7 +54,11 @@ public final class RepositoryTestSupport {
 
     /** A key no other test uses, so tests sharing one database never see each other's rows. */
     public static JobInstanceKey freshKey(String job) {
-        return JobInstanceKey.of(JobName.of(job + "-" + UUID.randomUUID()), Map.of("run", 1L));
+        return JobInstanceKey.of(freshJobName(job), Map.of("run", 1L));
+    }
+
+    public static JobName freshJobName(String job) {
+        return JobName.of(job + "-" + UUID.randomUUID());
     }
 
     public static Instant now() {
@@ -55,5 +79,70 @@ public final class RepositoryTestSupport {
                 }));
         assertEquals(error, refusal.error(), refusal::getMessage);
         return refusal;
+    }
+
+    /**
+     * Asserts that {@code call} is refused with {@code error}, then commits its unit of work anyway.
+     * A caller may catch a refusal and carry on, so a refusal must leave nothing behind even in a
+     * transaction that commits; the commit also proves the refusal did not poison the transaction.
+     */
+    public static RepositoryException assertRefusedThenCommit(RepositoryError error, Executable call) {
+        RepositoryException refusal = QuarkusTransaction.requiringNew().call(() -> {
+            try {
+                call.execute();
+            } catch (RepositoryException e) {
+                return e;
+            } catch (Throwable e) {
+                throw new AssertionError("expected the refusal " + error + ", got " + e, e);
+            }
+            return fail("expected the refusal " + error + ", but the call succeeded");
+        });
+        assertEquals(error, refusal.error(), refusal::getMessage);
+        return refusal;
+    }
+
+    /** Asserts that {@code failure} or one of its causes has a message containing every fragment. */
+    public static void assertCausedBy(Throwable failure, String... fragments) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            String message = String.valueOf(cause.getMessage());
+            if (Arrays.stream(fragments).allMatch(message::contains)) {
+                return;
+            }
+        }
+        throw new AssertionError("no cause of " + failure + " says " + Arrays.toString(fragments), failure);
+    }
+
+    /**
+     * Runs {@code sql} statements on the test database with plain JDBC, before the application
+     * starts (e.g. from {@link QuarkusUnitTest#setBeforeAllCustomizer}).
+     */
+    public static void executeBeforeStart(String... statements) {
+        try (Connection connection = DriverManager.getConnection(System.getProperty("quarkus.datasource.jdbc.url"),
+                System.getProperty("quarkus.datasource.username"), System.getProperty("quarkus.datasource.password"));
+                Statement statement = connection.createStatement()) {
+            for (String sql : statements) {
+                statement.execute(sql);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Drops every table whose name starts with {@code prefix}, so that a test starts from no schema. */
+    public static void dropTablesWithPrefix(String prefix) {
+        executeBeforeStart("DO $$ DECLARE t text; BEGIN FOR t IN SELECT tablename FROM pg_tables "
+                + "WHERE schemaname = current_schema() AND starts_with(tablename, '" + prefix + "') LOOP "
+                + "EXECUTE format('DROP TABLE %I CASCADE', t); END LOOP; END $$");
+    }
+
+    /**
+     * Runs {@code call} (inside the caller's unit of work) and asserts that it issued exactly
+     * {@code expected} SQL statements: the cost of the repository's hot paths is part of its contract.
+     */
+    public static <T> T assertStatements(MetadataSql sql, long expected, Supplier<T> call) {
+        long before = sql.statementsExecuted();
+        T result = call.get();
+        assertEquals(expected, sql.statementsExecuted() - before, "SQL statements issued");
+        return result;
     }
 }

@@ -1,0 +1,122 @@
+package io.durablebatch.deployment.test.cost;
+
+import static io.durablebatch.deployment.test.RepositoryTestSupport.assertStatements;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.freshKey;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
+import static io.durablebatch.repository.ExecutionStatus.COMPLETED;
+import static io.durablebatch.repository.ExecutionStatus.FAILED;
+import static io.durablebatch.repository.ExecutionStatus.STARTED;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.nio.charset.StandardCharsets;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.durablebatch.deployment.test.RepositoryFixtures;
+import io.durablebatch.repository.Checkpoint;
+import io.durablebatch.repository.DefinitionIdentity;
+import io.durablebatch.repository.JobExecution;
+import io.durablebatch.repository.JobInstance;
+import io.durablebatch.repository.JobInstanceKey;
+import io.durablebatch.repository.JobRepository;
+import io.durablebatch.repository.LifecycleTransition;
+import io.durablebatch.repository.PlanFingerprint;
+import io.durablebatch.repository.StepCounters;
+import io.durablebatch.repository.StepExecution;
+import io.durablebatch.repository.StepName;
+import io.durablebatch.runtime.sql.MetadataSql;
+import io.quarkus.test.QuarkusUnitTest;
+
+/**
+ * The launch path's cost, counted: each call a launch makes issues exactly one SQL statement on its
+ * success path, so a one-step job launches and completes in seven (a chunk commit adds one).
+ */
+class LaunchPathStatementCountTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = repositoryApp();
+
+    @Inject
+    JobRepository repository;
+
+    @Inject
+    RepositoryFixtures given;
+
+    @Inject
+    MetadataSql sql;
+
+    @Test
+    void aOneStepJobLaunchesAndCompletesInSevenStatements() {
+        JobInstanceKey key = freshKey("launch-cost");
+        long before = sql.statementsExecuted();
+
+        // The units of work a kernel commits: launch, start, step start, chunk, step end, job end.
+        JobExecution created = tx(() -> {
+            JobInstance instance = assertStatements(sql, 1, () -> repository.selectOrCreateJobInstance(key)).instance();
+            return assertStatements(sql, 1, () -> repository.createJobExecution(instance.id()));
+        });
+        JobExecution started = tx(() -> assertStatements(sql, 1, () -> repository.transitionJobExecution(created.id(),
+                created.version(), LifecycleTransition.to(STARTED, now()))));
+        StepExecution step = tx(() -> {
+            StepExecution linked = assertStatements(sql, 1,
+                    () -> repository.createStepExecution(started.id(), StepName.of("only")));
+            return assertStatements(sql, 1, () -> repository.transitionStepExecution(linked.id(), linked.version(),
+                    LifecycleTransition.to(STARTED, now())));
+        });
+        long beforeChunk = sql.statementsExecuted();
+        StepExecution chunk = tx(() -> assertStatements(sql, 1, () -> repository.transitionStepExecution(step.id(),
+                step.version(), LifecycleTransition.progress(now(), Checkpoint.of("100".getBytes(StandardCharsets.UTF_8)),
+                        new StepCounters(100, 100, 0, 0, 0, 0, 1, 0)))));
+        long chunkCost = sql.statementsExecuted() - beforeChunk;
+        JobExecution completed = tx(() -> {
+            assertStatements(sql, 1, () -> repository.transitionStepExecution(chunk.id(), chunk.version(),
+                    LifecycleTransition.to(COMPLETED, now())));
+            return assertStatements(sql, 1, () -> repository.transitionJobExecution(started.id(), started.version(),
+                    LifecycleTransition.to(COMPLETED, now())));
+        });
+
+        assertEquals(COMPLETED, completed.status());
+        assertEquals(7, sql.statementsExecuted() - before - chunkCost, "statements of a one-step launch");
+    }
+
+    @Test
+    void aRestartIsOneStatementWithOrWithoutADefinition() {
+        JobInstance instance = given.newInstance("restart-cost");
+        given.attemptIn(instance.id(), FAILED);
+        JobExecution restart = tx(() -> assertStatements(sql, 1, () -> repository.createJobExecution(instance.id())));
+        tx(() -> given.drive(restart, FAILED));
+        DefinitionIdentity definition = new DefinitionIdentity(instance.jobName(), "v1", PlanFingerprint.of(new byte[32]));
+        assertEquals(3, tx(() -> assertStatements(sql, 1,
+                () -> repository.createJobExecution(instance.id(), definition))).attempt());
+    }
+
+    @Test
+    void selectingAnExistingInstanceCostsTheInsertThatFoundItAndOneRead() {
+        JobInstanceKey key = freshKey("existing");
+        tx(() -> repository.selectOrCreateJobInstance(key));
+        assertFalse(tx(() -> assertStatements(sql, 2, () -> repository.selectOrCreateJobInstance(key))).created());
+    }
+
+    @Test
+    void everyFinderIsOneStatement() {
+        JobExecution execution = given.jobExecutionIn(STARTED);
+        StepExecution step = given.stepIn(execution.id(), "step", STARTED);
+        JobInstance instance = tx(() -> repository.getJobInstance(execution.jobInstanceId())).orElseThrow();
+        tx(() -> {
+            assertStatements(sql, 1, () -> repository.findJobInstance(instance.key()));
+            assertStatements(sql, 1, () -> repository.getJobInstance(instance.id()));
+            assertStatements(sql, 1, () -> repository.getJobExecution(execution.id()));
+            assertStatements(sql, 1, () -> repository.latestJobExecution(instance.id()));
+            assertStatements(sql, 1, () -> repository.jobExecutions(instance.id()));
+            assertStatements(sql, 1, () -> repository.getStepExecution(step.id()));
+            assertStatements(sql, 1, () -> repository.stepExecutions(execution.id()));
+            return assertStatements(sql, 1, () -> repository.recoveryDecision(execution.id()));
+        });
+    }
+}

@@ -1,0 +1,123 @@
+package io.durablebatch.deployment.test.finders;
+
+import static io.durablebatch.deployment.test.RepositoryTestSupport.freshJobName;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
+import static io.durablebatch.repository.ExecutionStatus.FAILED;
+import static io.durablebatch.repository.ExecutionStatus.STARTED;
+import static io.durablebatch.repository.ExecutionStatus.STOPPED;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.durablebatch.deployment.test.RepositoryFixtures;
+import io.durablebatch.repository.JobExecution;
+import io.durablebatch.repository.JobExecutionId;
+import io.durablebatch.repository.JobInstance;
+import io.durablebatch.repository.JobInstanceId;
+import io.durablebatch.repository.JobInstanceKey;
+import io.durablebatch.repository.JobName;
+import io.durablebatch.repository.JobRepository;
+import io.durablebatch.repository.StepExecution;
+import io.durablebatch.repository.StepExecutionId;
+import io.quarkus.test.QuarkusUnitTest;
+
+/**
+ * SPEC §4 finders: by key and by id, the latest attempt, and attempts and steps in creation order,
+ * as immutable lists; unknown ids give an empty result, not an error.
+ */
+class RepositoryFindersTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = repositoryApp();
+
+    @Inject
+    JobRepository repository;
+
+    @Inject
+    RepositoryFixtures given;
+
+    @Test
+    void anInstanceIsFoundByAnEqualKeyAndById() {
+        JobName job = freshJobName("finders");
+        Map<String, Object> parameters = new LinkedHashMap<>();
+        parameters.put("region", "emea");
+        parameters.put("day", LocalDate.of(2026, 11, 30));
+        parameters.put("amount", new BigDecimal("1.50"));
+        parameters.put("cutoff", Instant.parse("2026-11-30T00:00:00.123456789Z"));
+        parameters.put("dryRun", false);
+        parameters.put("ratio", 0.25d);
+        parameters.put("batch", 7L);
+        JobInstance created = tx(() -> repository.selectOrCreateJobInstance(JobInstanceKey.of(job, parameters)))
+                .instance();
+
+        JobInstanceKey sameKeyOtherwiseSpelled = JobInstanceKey.builder(job).put("batch", 7).put("ratio", 0.25d)
+                .put("dryRun", false).put("cutoff", Instant.parse("2026-11-30T00:00:00.123456789Z"))
+                .put("amount", new BigDecimal("1.5")).put("day", LocalDate.of(2026, 11, 30)).put("region", "emea")
+                .build();
+        assertEquals(Optional.of(created), tx(() -> repository.findJobInstance(sameKeyOtherwiseSpelled)));
+        assertEquals(Optional.of(created), tx(() -> repository.getJobInstance(created.id())));
+        assertEquals(sameKeyOtherwiseSpelled, created.key(), "the stored key decodes to the caller's key");
+        assertEquals(job, created.jobName());
+    }
+
+    @Test
+    void unknownKeysAndIdsFindNothing() {
+        assertEquals(Optional.empty(), tx(() -> repository.findJobInstance(JobInstanceKey.of(freshJobName("none")))));
+        assertEquals(Optional.empty(), tx(() -> repository.getJobInstance(JobInstanceId.of(Long.MAX_VALUE))));
+        assertEquals(Optional.empty(), tx(() -> repository.getJobExecution(JobExecutionId.of(Long.MAX_VALUE))));
+        assertEquals(Optional.empty(), tx(() -> repository.latestJobExecution(JobInstanceId.of(Long.MAX_VALUE))));
+        assertEquals(Optional.empty(), tx(() -> repository.getStepExecution(StepExecutionId.of(Long.MAX_VALUE))));
+        assertEquals(List.of(), tx(() -> repository.jobExecutions(JobInstanceId.of(Long.MAX_VALUE))));
+        assertEquals(List.of(), tx(() -> repository.stepExecutions(JobExecutionId.of(Long.MAX_VALUE))));
+    }
+
+    @Test
+    void attemptsAreListedInCreationOrderAndTheLatestIsTheLastOne() {
+        JobInstanceId instance = given.newInstance("attempts").id();
+        assertEquals(Optional.empty(), tx(() -> repository.latestJobExecution(instance)));
+        assertEquals(List.of(), tx(() -> repository.jobExecutions(instance)));
+
+        JobExecution first = given.attemptIn(instance, FAILED);
+        JobExecution second = given.attemptIn(instance, STOPPED);
+        JobExecution third = given.attemptIn(instance, STARTED);
+
+        List<JobExecution> attempts = tx(() -> repository.jobExecutions(instance));
+        assertEquals(List.of(first, second, third), attempts);
+        assertEquals(Optional.of(third), tx(() -> repository.latestJobExecution(instance)));
+        assertEquals(Optional.of(second), tx(() -> repository.getJobExecution(second.id())));
+        assertThrows(UnsupportedOperationException.class, () -> attempts.add(first));
+        assertThrows(UnsupportedOperationException.class, () -> attempts.remove(0));
+    }
+
+    @Test
+    void stepsAreListedInCreationOrder() {
+        JobExecution execution = given.jobExecutionIn(STARTED);
+        // Names out of alphabetical order, so that an ORDER BY name would show.
+        StepExecution charlie = given.stepIn(execution.id(), "charlie", STARTED);
+        StepExecution alpha = given.stepIn(execution.id(), "alpha", FAILED);
+        StepExecution bravo = given.stepIn(execution.id(), "bravo", STOPPED);
+        StepExecution alphaAgain = given.stepIn(execution.id(), "alpha", STARTED);
+
+        List<StepExecution> steps = tx(() -> repository.stepExecutions(execution.id()));
+        assertEquals(List.of(charlie, alpha, bravo, alphaAgain), steps);
+        assertEquals(Optional.of(bravo), tx(() -> repository.getStepExecution(bravo.id())));
+        assertThrows(UnsupportedOperationException.class, () -> steps.add(alpha));
+        assertThrows(UnsupportedOperationException.class, steps::clear);
+
+        JobExecution other = given.jobExecutionIn(STARTED);
+        assertEquals(List.of(), tx(() -> repository.stepExecutions(other.id())), "steps belong to their execution");
+    }
+}

@@ -1,0 +1,67 @@
+package io.durablebatch.deployment.test.schema;
+
+import static io.durablebatch.deployment.test.RepositoryTestSupport.dropTablesWithPrefix;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.freshKey;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+
+import jakarta.inject.Inject;
+
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.durablebatch.repository.ExecutionStatus;
+import io.durablebatch.repository.JobInstanceSelection;
+import io.durablebatch.repository.JobRepository;
+import io.durablebatch.runtime.schema.SchemaMigrations;
+import io.quarkus.test.QuarkusUnitTest;
+
+/**
+ * With {@code migrate-at-start=false}, a schema migrated out of band (by an operator, with the
+ * shipped scripts, the {@code prefix} placeholder and the {@code <prefix>schema_history} table)
+ * passes validation and the repository works on it.
+ */
+class ValidateOnlyMigratedSchemaTest {
+
+    private static final String PREFIX = "validated_";
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = repositoryApp()
+            .overrideConfigKey("quarkus.durable-batch.schema.table-prefix", PREFIX)
+            .overrideConfigKey("quarkus.durable-batch.schema.migrate-at-start", "false")
+            .setBeforeAllCustomizer(ValidateOnlyMigratedSchemaTest::migrateOutOfBand);
+
+    @Inject
+    JobRepository repository;
+
+    @Test
+    void theRepositoryWorksOnTheValidatedSchema() {
+        JobInstanceSelection selection = tx(() -> repository.selectOrCreateJobInstance(freshKey("validated")));
+        assertTrue(selection.created());
+        assertEquals(ExecutionStatus.STARTING,
+                tx(() -> repository.createJobExecution(selection.instance().id())).status());
+    }
+
+    private static void migrateOutOfBand() {
+        dropTablesWithPrefix(PREFIX);
+        ClassLoader classLoader = ValidateOnlyMigratedSchemaTest.class.getClassLoader();
+        Flyway.configure(classLoader)
+                .dataSource(System.getProperty("quarkus.datasource.jdbc.url"),
+                        System.getProperty("quarkus.datasource.username"),
+                        System.getProperty("quarkus.datasource.password"))
+                .table(PREFIX + "schema_history")
+                .placeholders(Map.of("prefix", PREFIX))
+                .resourceProvider(new SchemaMigrations(classLoader))
+                .javaMigrationClassProvider(List::of)
+                .baselineOnMigrate(true)
+                .baselineVersion("0")
+                .load()
+                .migrate();
+    }
+}

@@ -1,0 +1,115 @@
+package io.durablebatch.deployment.test.values;
+
+import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.txRun;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Parameter;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import io.durablebatch.repository.ActorRef;
+import io.durablebatch.repository.DefinitionIdentity;
+import io.durablebatch.repository.DefinitionUpgrade;
+import io.durablebatch.repository.ExecutionStatus;
+import io.durablebatch.repository.ExecutionVersion;
+import io.durablebatch.repository.ExitStatus;
+import io.durablebatch.repository.JobExecutionId;
+import io.durablebatch.repository.JobInstanceId;
+import io.durablebatch.repository.JobInstanceKey;
+import io.durablebatch.repository.JobName;
+import io.durablebatch.repository.JobRepository;
+import io.durablebatch.repository.LifecycleTransition;
+import io.durablebatch.repository.OperationId;
+import io.durablebatch.repository.PlanFingerprint;
+import io.durablebatch.repository.ReasonCode;
+import io.durablebatch.repository.RecoveryRequest;
+import io.durablebatch.repository.RecoveryResolution;
+import io.durablebatch.repository.StepExecutionId;
+import io.durablebatch.repository.StepName;
+import io.quarkus.test.QuarkusUnitTest;
+
+/** Every argument of every repository method is checked: a null is refused naming the parameter. */
+class NullArgumentsTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = repositoryApp();
+
+    @Inject
+    JobRepository repository;
+
+    /** "method(Type, Type)#position" for every parameter of every method of the interface. */
+    static Stream<String> everyParameter() {
+        return Arrays.stream(JobRepository.class.getMethods()).flatMap(method -> IntStream
+                .range(0, method.getParameterCount()).mapToObj(position -> signature(method) + "#" + position))
+                .sorted();
+    }
+
+    @ParameterizedTest
+    @MethodSource("everyParameter")
+    void aNullArgumentIsRefusedNamingTheParameter(String parameter) throws Exception {
+        String signature = parameter.substring(0, parameter.indexOf('#'));
+        int position = Integer.parseInt(parameter.substring(parameter.indexOf('#') + 1));
+        Method method = Arrays.stream(JobRepository.class.getMethods()).filter(m -> signature(m).equals(signature))
+                .findFirst().orElseThrow();
+        Parameter nulled = method.getParameters()[position];
+        assertTrue(nulled.isNamePresent(), "the API is compiled with parameter names");
+        Object[] arguments = Arrays.stream(method.getParameterTypes()).map(NullArgumentsTest::sample).toArray();
+        arguments[position] = null;
+
+        IllegalArgumentException refusal = assertThrows(IllegalArgumentException.class, () -> txRun(() -> {
+            try {
+                method.invoke(repository, arguments);
+            } catch (InvocationTargetException e) {
+                throw (RuntimeException) e.getCause();
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException(e);
+            }
+        }));
+        assertEquals(nulled.getName() + " must not be null", refusal.getMessage());
+    }
+
+    private static Object sample(Class<?> type) {
+        JobName job = JobName.of("null-arguments");
+        DefinitionIdentity a = new DefinitionIdentity(job, "a", PlanFingerprint.of(new byte[32]));
+        DefinitionIdentity b = new DefinitionIdentity(job, "b", PlanFingerprint.of(new byte[32]));
+        Map<Class<?>, Object> samples = Map.ofEntries(
+                Map.entry(JobName.class, job),
+                Map.entry(DefinitionUpgrade.class, new DefinitionUpgrade(a, b)),
+                Map.entry(DefinitionIdentity.class, a),
+                Map.entry(JobInstanceKey.class, JobInstanceKey.of(job)),
+                Map.entry(JobInstanceId.class, JobInstanceId.of(Long.MAX_VALUE)),
+                Map.entry(JobExecutionId.class, JobExecutionId.of(Long.MAX_VALUE)),
+                Map.entry(StepExecutionId.class, StepExecutionId.of(Long.MAX_VALUE)),
+                Map.entry(StepName.class, StepName.of("step")),
+                Map.entry(ExecutionVersion.class, ExecutionVersion.INITIAL),
+                Map.entry(ExitStatus.class, ExitStatus.of("X")),
+                Map.entry(LifecycleTransition.class, LifecycleTransition.to(ExecutionStatus.STARTED, Instant.EPOCH)),
+                Map.entry(RecoveryRequest.class, new RecoveryRequest(OperationId.of("op"), ActorRef.of("actor"),
+                        ReasonCode.of("R"), RecoveryResolution.FAILED, ExecutionVersion.INITIAL, Instant.EPOCH)));
+        Object sample = samples.get(type);
+        if (sample == null) {
+            throw new AssertionError("no sample value of " + type.getName() + ": add one");
+        }
+        return sample;
+    }
+
+    private static String signature(Method method) {
+        return method.getName() + Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName)
+                .collect(Collectors.joining(", ", "(", ")"));
+    }
+}
