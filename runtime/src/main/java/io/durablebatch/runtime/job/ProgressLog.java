@@ -51,12 +51,19 @@ final class ProgressLog {
         }
     }
 
+    /** Logs the attempt's totals once its input is exhausted. */
     void ended(StepCounters total) {
-        LOG.debugf("%s read everything: %s", subject, report(total, System.nanoTime()));
+        long now = System.nanoTime();
+        LOG.infof("%s, input exhausted after %s", report(total, now, false),
+                Duration.ofMillis((now - startedAt) / 1_000_000));
     }
 
     /** The progress line, e.g. {@code 120000 read, 119990 written, 8312 items/s, ETA PT1M45S}. */
     String report(StepCounters total, long now) {
+        return report(total, now, true);
+    }
+
+    private String report(StepCounters total, long now, boolean withEta) {
         double seconds = Math.max(1e-9, (now - startedAt) / 1e9);
         double rate = total.readCount() / seconds;
         StringBuilder line = new StringBuilder(subject).append(": ").append(total.readCount()).append(" read, ")
@@ -65,7 +72,7 @@ final class ProgressLog {
             line.append(", ").append(total.skipCount()).append(" skipped");
         }
         line.append(", ").append(Math.round(rate)).append(" items/s");
-        if (size.isPresent() && rate > 0) {
+        if (withEta && size.isPresent() && rate > 0) {
             long remaining = Math.max(0, size.getAsLong() - total.readCount());
             line.append(", ").append(remaining).append(" to go, ETA ")
                     .append(Duration.ofSeconds(Math.round(remaining / rate)));
