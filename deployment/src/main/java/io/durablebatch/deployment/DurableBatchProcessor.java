@@ -4,6 +4,11 @@ import java.util.List;
 
 import io.agroal.api.AgroalDataSource;
 import io.durablebatch.repository.JobRepository;
+import io.durablebatch.runtime.flow.FlowDecisionStore;
+import io.durablebatch.runtime.flow.FlowStore;
+import io.durablebatch.runtime.partition.PartitionAggregationStore;
+import io.durablebatch.runtime.partition.PartitionAssignmentStore;
+import io.durablebatch.runtime.partition.PartitionStore;
 import io.durablebatch.runtime.repository.DefinitionUpgradeStore;
 import io.durablebatch.runtime.repository.JobExecutionStore;
 import io.durablebatch.runtime.repository.JobInstanceStore;
@@ -31,6 +36,11 @@ class DurableBatchProcessor {
             StepExecutionStore.class,
             DefinitionUpgradeStore.class,
             RecoveryStore.class,
+            FlowStore.class,
+            FlowDecisionStore.class,
+            PartitionStore.class,
+            PartitionAssignmentStore.class,
+            PartitionAggregationStore.class,
             PostgresJobRepository.class);
 
     @BuildStep

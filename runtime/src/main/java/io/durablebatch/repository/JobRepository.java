@@ -1,7 +1,19 @@
 package io.durablebatch.repository;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+
+import io.durablebatch.flow.FlowDecision;
+import io.durablebatch.flow.FlowDecisionRequest;
+import io.durablebatch.flow.FlowStepState;
+import io.durablebatch.flow.FlowTransitionKind;
+import io.durablebatch.flow.InputDigest;
+import io.durablebatch.flow.NodeId;
+import io.durablebatch.flow.StartLimit;
+import io.durablebatch.partition.PartitionPlanEntry;
+import io.durablebatch.partition.StepPartition;
+import io.durablebatch.partition.StepPartitionId;
 
 /**
  * The durable job repository: transaction-scoped metadata operations of the batch kernel.
@@ -91,4 +103,119 @@ public interface JobRepository {
     RecoveryResult recoverJobExecution(JobExecutionId id, RecoveryRequest request);
 
     Optional<RecoveryDecision> recoveryDecision(JobExecutionId id);
+
+    // Flows (plan format 2)
+
+    /**
+     * Starts one attempt of a flow node: links a new STARTING step attempt named {@code stepName} to
+     * the active job execution and consumes one start of {@code nodeId}. Starts are counted across
+     * every execution of the instance, by node id (a renamed step keeps its count); racing starters
+     * of one node are counted one after the other, so no more than the limit ever start.
+     *
+     * @throws RepositoryException {@code START_LIMIT_EXCEEDED}, {@code EXECUTION_NOT_ACTIVE} or
+     *         {@code JOB_EXECUTION_NOT_FOUND}
+     */
+    StepExecution createFlowStepExecution(JobExecutionId jobExecutionId, StepName stepName, NodeId nodeId,
+            StartLimit startLimit);
+
+    /** The node's latest attempt in the instance, whatever step name it ran under, with the starts consumed. */
+    Optional<FlowStepState> latestFlowStep(JobInstanceId jobInstanceId, NodeId nodeId);
+
+    /**
+     * Appends one transition the flow already validated against its plan, with the job execution's
+     * next sequence number (from one, without gaps, also under concurrent appenders), before its
+     * target starts.
+     *
+     * @throws RepositoryException {@code FLOW_DECISION_TARGET_STARTED}, {@code FLOW_PLAN_MISMATCH},
+     *         {@code EXECUTION_NOT_ACTIVE} or {@code JOB_EXECUTION_NOT_FOUND}
+     */
+    FlowDecision appendFlowDecision(FlowDecisionRequest request);
+
+    /**
+     * The latest decision of the instance taken at {@code nodeId} under exactly this plan, on exactly
+     * this durable input and of this kind: a restart replays it instead of deciding again.
+     */
+    Optional<FlowDecision> findReusableFlowDecision(JobInstanceId jobInstanceId, NodeId nodeId,
+            PlanFingerprint planFingerprint, InputDigest inputDigest, FlowTransitionKind kind);
+
+    /** The job execution's flow decisions in sequence order. */
+    List<FlowDecision> flowDecisions(JobExecutionId jobExecutionId);
+
+    // Partitions
+
+    /**
+     * Inserts the whole partition plan of a STARTING or STARTED parent step before any worker starts,
+     * in one statement. Entry order gives the one-based ordinal. Nothing is stored on refusal.
+     *
+     * @return the plan in partition-key byte order
+     * @throws RepositoryException {@code PARTITION_PLAN_EMPTY}, {@code PARTITION_PLAN_TOO_LARGE},
+     *         {@code PARTITION_KEY_DUPLICATE}, {@code PARTITION_PLAN_EXISTS},
+     *         {@code PARTITION_PARENT_NOT_ACTIVE} or {@code STEP_EXECUTION_NOT_FOUND}
+     */
+    List<StepPartition> createStepPartitionPlan(StepExecutionId parentStepExecutionId, List<PartitionPlanEntry> entries);
+
+    /** The complete plan in partition-key (unsigned byte) order; empty when the step has none. */
+    List<StepPartition> stepPartitionPlan(StepExecutionId parentStepExecutionId);
+
+    /**
+     * Copies a prior attempt's plan to a new parent step of the same instance. Each assigned source
+     * partition is first settled from its worker's durable row; COMPLETED results are kept (with the
+     * worker they came from) and are never assigned again, everything else becomes unassigned
+     * STARTING work. All or nothing.
+     *
+     * @return the target plan in partition-key byte order
+     * @throws RepositoryException {@code PARTITION_SOURCE_NOT_RESTARTABLE} unless the source job is
+     *         STOPPED or FAILED, {@code PARTITION_WORKER_ACTIVE} while a source worker has not ended,
+     *         {@code PARTITION_PLAN_NOT_FOUND}, {@code PARTITION_PLAN_EXISTS},
+     *         {@code PARTITION_PARENT_NOT_ACTIVE}, {@code PARTITION_SOURCE_MISMATCH} or
+     *         {@code STEP_EXECUTION_NOT_FOUND}
+     */
+    List<StepPartition> restartStepPartitionPlan(StepExecutionId sourceStepExecutionId,
+            StepExecutionId targetStepExecutionId);
+
+    /**
+     * Assigns one unassigned partition to a worker step attempt by compare-and-swap. The worker is a
+     * STARTING or STARTED step of the parent's job execution that runs no other partition of the plan.
+     *
+     * @throws RepositoryException {@code PARTITION_NOT_ASSIGNABLE}, {@code PARTITION_WORKER_NOT_ELIGIBLE},
+     *         {@code PARTITION_PARENT_NOT_ACTIVE}, {@code VERSION_CONFLICT}, {@code PARTITION_NOT_FOUND}
+     *         or {@code STEP_EXECUTION_NOT_FOUND}
+     */
+    StepPartition assignStepPartition(StepPartitionId id, ExecutionVersion expectedVersion,
+            StepExecutionId workerStepExecutionId);
+
+    /**
+     * Assigns the next unassigned partition of the plan, in entry order, to a worker step attempt, as
+     * {@link #assignStepPartition} does. Workers in any number of processes claim side by side: a
+     * partition being claimed by a concurrent transaction is skipped, never waited for.
+     *
+     * @return the claimed partition, or empty when no unassigned partition is left
+     * @throws RepositoryException as {@link #assignStepPartition}, and {@code PARTITION_PLAN_NOT_FOUND}
+     */
+    Optional<StepPartition> claimNextStepPartition(StepExecutionId parentStepExecutionId,
+            StepExecutionId workerStepExecutionId);
+
+    /**
+     * Completes an assigned partition by compare-and-swap, copying status, exit status and counters
+     * from the assigned worker's durable step execution: a caller cannot supply a result.
+     *
+     * @throws RepositoryException {@code PARTITION_NOT_ASSIGNED}, {@code PARTITION_WORKER_MISMATCH},
+     *         {@code PARTITION_WORKER_ACTIVE}, {@code ILLEGAL_TRANSITION} (already completed),
+     *         {@code VERSION_CONFLICT} or {@code PARTITION_NOT_FOUND}
+     */
+    StepPartition completeStepPartition(StepPartitionId id, ExecutionVersion expectedVersion,
+            StepExecutionId workerStepExecutionId);
+
+    /**
+     * Terminates a parent step with the aggregate of its partitions, by compare-and-swap: the status
+     * of the most severe partition (FAILED, then STOPPED, then COMPLETED), the exit status of the
+     * first partition in key order with that status, and the summed counters.
+     *
+     * @throws RepositoryException {@code PARTITION_CHILD_ACTIVE} while a partition is unassigned or
+     *         running, {@code ILLEGAL_TRANSITION} if the lifecycle table does not let the parent take the
+     *         aggregate status, {@code PARTITION_PLAN_NOT_FOUND}, {@code VERSION_CONFLICT} or
+     *         {@code STEP_EXECUTION_NOT_FOUND}
+     */
+    StepExecution aggregateStepPartitions(StepExecutionId parentStepExecutionId, ExecutionVersion expectedVersion,
+            Instant transitionedAt);
 }

@@ -34,5 +34,50 @@ public enum RepositoryError {
     /** A transient database failure (serialization, deadlock, lost connection): retry the unit of work. */
     STORAGE_TRANSIENT,
     /** An unexpected database failure. */
-    STORAGE_FAILURE
+    STORAGE_FAILURE,
+
+    // Flows (plan format 2)
+
+    /** The flow node already consumed its start limit across the instance's executions. */
+    START_LIMIT_EXCEEDED,
+    /** The decision's target node already started in this job execution: decisions precede their target. */
+    FLOW_DECISION_TARGET_STARTED,
+    /** The decision's plan fingerprint is not the one of the definition the job execution runs. */
+    FLOW_PLAN_MISMATCH,
+
+    // Partitions
+
+    /** A partition plan must have at least one entry. */
+    PARTITION_PLAN_EMPTY,
+    /** The partition plan has more entries than {@code quarkus.durable-batch.partitions.max-plan-size}. */
+    PARTITION_PLAN_TOO_LARGE,
+    /** Two entries of one partition plan have the same key. */
+    PARTITION_KEY_DUPLICATE,
+    /** The parent step already has a partition plan: a plan is created once, whole. */
+    PARTITION_PLAN_EXISTS,
+    /** The parent step has no partition plan. */
+    PARTITION_PLAN_NOT_FOUND,
+    /** The parent step is not STARTING or STARTED, so its plan cannot be created or handed out. */
+    PARTITION_PARENT_NOT_ACTIVE,
+    /** No partition has this id. */
+    PARTITION_NOT_FOUND,
+    /** The partition is already assigned or finished: only unassigned work is assigned. */
+    PARTITION_NOT_ASSIGNABLE,
+    /** The partition has no worker yet, so there is no result to complete it with. */
+    PARTITION_NOT_ASSIGNED,
+    /**
+     * The worker is not a STARTING or STARTED step of the parent's job execution (other than the
+     * parent), or it already runs a partition of this plan.
+     */
+    PARTITION_WORKER_NOT_ELIGIBLE,
+    /** The worker is not the one assigned to the partition. */
+    PARTITION_WORKER_MISMATCH,
+    /** The worker has not ended (it is active or UNKNOWN), so it has no result yet. */
+    PARTITION_WORKER_ACTIVE,
+    /** A partition of the plan is unassigned or still running: the parent cannot be aggregated yet. */
+    PARTITION_CHILD_ACTIVE,
+    /** The source plan's job execution is not STOPPED or FAILED, so its plan cannot be restarted. */
+    PARTITION_SOURCE_NOT_RESTARTABLE,
+    /** The restart's source and target parent steps do not belong to the same job instance. */
+    PARTITION_SOURCE_MISMATCH
 }

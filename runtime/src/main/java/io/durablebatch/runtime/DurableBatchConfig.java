@@ -82,4 +82,18 @@ public interface DurableBatchConfig {
         @WithDefault("30s")
         Duration logInterval();
     }
+
+    /** Partitioned steps. */
+    Partitions partitions();
+
+    interface Partitions {
+
+        /**
+         * The largest number of partitions one partition plan may have. A plan is inserted whole, in
+         * one statement, before any worker starts; a larger plan is refused with
+         * {@code PARTITION_PLAN_TOO_LARGE} and nothing of it is stored.
+         */
+        @WithDefault("10000")
+        int maxPlanSize();
+    }
 }

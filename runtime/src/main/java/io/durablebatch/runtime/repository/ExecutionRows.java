@@ -55,18 +55,23 @@ public final class ExecutionRows {
     }
 
     public static StepExecution stepExecution(SqlRow row) throws SQLException {
-        StepCounters counters = new StepCounters(row.bigint("read_count"), row.bigint("write_count"),
-                row.bigint("filter_count"), row.bigint("read_skip_count"), row.bigint("process_skip_count"),
-                row.bigint("write_skip_count"), row.bigint("commit_count"), row.bigint("rollback_count"));
         return new StepExecution(new StepExecutionId(row.bigint("id")), new JobExecutionId(row.bigint("job_execution_id")),
                 new JobInstanceId(row.bigint("job_instance_id")), new StepName(row.text("step_name")),
                 row.enumValue("status", ExecutionStatus.class), exitStatus(row), failure(row),
-                row.optionalBytes("checkpoint").map(Checkpoint::of), counters, row.time("created_at"),
+                row.optionalBytes("checkpoint").map(Checkpoint::of), counters(row), row.time("created_at"),
                 row.optionalTime("started_at"), row.optionalTime("ended_at"), row.time("last_updated"),
                 new ExecutionVersion(row.bigint("version")));
     }
 
-    private static ExitStatus exitStatus(SqlRow row) throws SQLException {
+    /** The eight counter columns, which step executions and partitions share. */
+    public static StepCounters counters(SqlRow row) throws SQLException {
+        return new StepCounters(row.bigint("read_count"), row.bigint("write_count"), row.bigint("filter_count"),
+                row.bigint("read_skip_count"), row.bigint("process_skip_count"), row.bigint("write_skip_count"),
+                row.bigint("commit_count"), row.bigint("rollback_count"));
+    }
+
+    /** The exit code and description columns, which every execution-like table shares. */
+    public static ExitStatus exitStatus(SqlRow row) throws SQLException {
         return new ExitStatus(row.text("exit_code"), row.text("exit_description"));
     }
 

@@ -1,10 +1,21 @@
 package io.durablebatch.runtime.repository;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.durablebatch.flow.FlowDecision;
+import io.durablebatch.flow.FlowDecisionRequest;
+import io.durablebatch.flow.FlowStepState;
+import io.durablebatch.flow.FlowTransitionKind;
+import io.durablebatch.flow.InputDigest;
+import io.durablebatch.flow.NodeId;
+import io.durablebatch.flow.StartLimit;
+import io.durablebatch.partition.PartitionPlanEntry;
+import io.durablebatch.partition.StepPartition;
+import io.durablebatch.partition.StepPartitionId;
 import io.durablebatch.repository.DefinitionIdentity;
 import io.durablebatch.repository.DefinitionUpgrade;
 import io.durablebatch.repository.ExecutionVersion;
@@ -18,6 +29,7 @@ import io.durablebatch.repository.JobInstanceSelection;
 import io.durablebatch.repository.JobName;
 import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.LifecycleTransition;
+import io.durablebatch.repository.PlanFingerprint;
 import io.durablebatch.repository.RecoveryDecision;
 import io.durablebatch.repository.RecoveryRequest;
 import io.durablebatch.repository.RecoveryResult;
@@ -25,6 +37,11 @@ import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.StepExecutionId;
 import io.durablebatch.repository.StepName;
 import io.durablebatch.runtime.Checks;
+import io.durablebatch.runtime.flow.FlowDecisionStore;
+import io.durablebatch.runtime.flow.FlowStore;
+import io.durablebatch.runtime.partition.PartitionAggregationStore;
+import io.durablebatch.runtime.partition.PartitionAssignmentStore;
+import io.durablebatch.runtime.partition.PartitionStore;
 import io.durablebatch.runtime.sql.TransactionGuard;
 
 /**
@@ -40,15 +57,27 @@ public class PostgresJobRepository implements JobRepository {
     private final StepExecutionStore stepExecutions;
     private final DefinitionUpgradeStore upgrades;
     private final RecoveryStore recoveries;
+    private final FlowStore flows;
+    private final FlowDecisionStore flowDecisions;
+    private final PartitionStore partitionPlans;
+    private final PartitionAssignmentStore partitionAssignments;
+    private final PartitionAggregationStore partitionAggregation;
 
     PostgresJobRepository(TransactionGuard transactions, JobInstanceStore instances, JobExecutionStore jobExecutions,
-            StepExecutionStore stepExecutions, DefinitionUpgradeStore upgrades, RecoveryStore recoveries) {
+            StepExecutionStore stepExecutions, DefinitionUpgradeStore upgrades, RecoveryStore recoveries,
+            FlowStore flows, FlowDecisionStore flowDecisions, PartitionStore partitionPlans,
+            PartitionAssignmentStore partitionAssignments, PartitionAggregationStore partitionAggregation) {
         this.transactions = transactions;
         this.instances = instances;
         this.jobExecutions = jobExecutions;
         this.stepExecutions = stepExecutions;
         this.upgrades = upgrades;
         this.recoveries = recoveries;
+        this.flows = flows;
+        this.flowDecisions = flowDecisions;
+        this.partitionPlans = partitionPlans;
+        this.partitionAssignments = partitionAssignments;
+        this.partitionAggregation = partitionAggregation;
     }
 
     @Override
@@ -182,6 +211,112 @@ public class PostgresJobRepository implements JobRepository {
         Checks.notNull(id, "id");
         transactions.requireActive("recoveryDecision");
         return recoveries.decision(id);
+    }
+
+    @Override
+    public StepExecution createFlowStepExecution(JobExecutionId jobExecutionId, StepName stepName, NodeId nodeId,
+            StartLimit startLimit) {
+        Checks.notNull(jobExecutionId, "jobExecutionId");
+        Checks.notNull(stepName, "stepName");
+        Checks.notNull(nodeId, "nodeId");
+        Checks.notNull(startLimit, "startLimit");
+        transactions.requireActive("createFlowStepExecution");
+        return flows.start(jobExecutionId, stepName, nodeId, startLimit);
+    }
+
+    @Override
+    public Optional<FlowStepState> latestFlowStep(JobInstanceId jobInstanceId, NodeId nodeId) {
+        Checks.notNull(jobInstanceId, "jobInstanceId");
+        Checks.notNull(nodeId, "nodeId");
+        transactions.requireActive("latestFlowStep");
+        return flows.latest(jobInstanceId, nodeId);
+    }
+
+    @Override
+    public FlowDecision appendFlowDecision(FlowDecisionRequest request) {
+        Checks.notNull(request, "request");
+        transactions.requireActive("appendFlowDecision");
+        return flowDecisions.append(request);
+    }
+
+    @Override
+    public Optional<FlowDecision> findReusableFlowDecision(JobInstanceId jobInstanceId, NodeId nodeId,
+            PlanFingerprint planFingerprint, InputDigest inputDigest, FlowTransitionKind kind) {
+        Checks.notNull(jobInstanceId, "jobInstanceId");
+        Checks.notNull(nodeId, "nodeId");
+        Checks.notNull(planFingerprint, "planFingerprint");
+        Checks.notNull(inputDigest, "inputDigest");
+        Checks.notNull(kind, "kind");
+        transactions.requireActive("findReusableFlowDecision");
+        return flowDecisions.findReusable(jobInstanceId, nodeId, planFingerprint, inputDigest, kind);
+    }
+
+    @Override
+    public List<FlowDecision> flowDecisions(JobExecutionId jobExecutionId) {
+        Checks.notNull(jobExecutionId, "jobExecutionId");
+        transactions.requireActive("flowDecisions");
+        return flowDecisions.ofJobExecution(jobExecutionId);
+    }
+
+    @Override
+    public List<StepPartition> createStepPartitionPlan(StepExecutionId parentStepExecutionId,
+            List<PartitionPlanEntry> entries) {
+        Checks.notNull(parentStepExecutionId, "parentStepExecutionId");
+        Checks.notNull(entries, "entries");
+        for (int i = 0; i < entries.size(); i++) {
+            Checks.notNull(entries.get(i), "entries[" + i + "]");
+        }
+        transactions.requireActive("createStepPartitionPlan");
+        return partitionPlans.create(parentStepExecutionId, entries);
+    }
+
+    @Override
+    public List<StepPartition> stepPartitionPlan(StepExecutionId parentStepExecutionId) {
+        Checks.notNull(parentStepExecutionId, "parentStepExecutionId");
+        transactions.requireActive("stepPartitionPlan");
+        return partitionPlans.plan(parentStepExecutionId);
+    }
+
+    @Override
+    public List<StepPartition> restartStepPartitionPlan(StepExecutionId sourceStepExecutionId,
+            StepExecutionId targetStepExecutionId) {
+        Checks.notNull(sourceStepExecutionId, "sourceStepExecutionId");
+        Checks.notNull(targetStepExecutionId, "targetStepExecutionId");
+        transactions.requireActive("restartStepPartitionPlan");
+        return partitionPlans.restart(sourceStepExecutionId, targetStepExecutionId);
+    }
+
+    @Override
+    public StepPartition assignStepPartition(StepPartitionId id, ExecutionVersion expectedVersion,
+            StepExecutionId workerStepExecutionId) {
+        checkMutation(id, expectedVersion, workerStepExecutionId, "workerStepExecutionId");
+        transactions.requireActive("assignStepPartition");
+        return partitionAssignments.assign(id, expectedVersion, workerStepExecutionId);
+    }
+
+    @Override
+    public Optional<StepPartition> claimNextStepPartition(StepExecutionId parentStepExecutionId,
+            StepExecutionId workerStepExecutionId) {
+        Checks.notNull(parentStepExecutionId, "parentStepExecutionId");
+        Checks.notNull(workerStepExecutionId, "workerStepExecutionId");
+        transactions.requireActive("claimNextStepPartition");
+        return partitionAssignments.claim(parentStepExecutionId, workerStepExecutionId);
+    }
+
+    @Override
+    public StepPartition completeStepPartition(StepPartitionId id, ExecutionVersion expectedVersion,
+            StepExecutionId workerStepExecutionId) {
+        checkMutation(id, expectedVersion, workerStepExecutionId, "workerStepExecutionId");
+        transactions.requireActive("completeStepPartition");
+        return partitionAssignments.complete(id, expectedVersion, workerStepExecutionId);
+    }
+
+    @Override
+    public StepExecution aggregateStepPartitions(StepExecutionId parentStepExecutionId,
+            ExecutionVersion expectedVersion, Instant transitionedAt) {
+        checkMutation(parentStepExecutionId, expectedVersion, transitionedAt, "transitionedAt");
+        transactions.requireActive("aggregateStepPartitions");
+        return partitionAggregation.aggregate(parentStepExecutionId, expectedVersion, transitionedAt);
     }
 
     private static void checkMutation(Object id, ExecutionVersion expectedVersion, Object change, String changeField) {

@@ -80,16 +80,23 @@ public class RecoveryStore {
 
         List<RecoveryDecision> recorded = sql.query(selectDecisions,
                 params -> params.bigint(id.value()).text(request.operationId().value()), RecoveryStore::decision);
-        for (RecoveryDecision decision : recorded) {
-            if (decision.jobExecutionId().equals(id) && request.isRecordedBy(decision)) {
-                return new RecoveryResult(decision, jobExecutions.get(id).orElseThrow(), true);
-            }
-            if (decision.operationId().equals(request.operationId())) {
-                throw new RepositoryException(RepositoryError.OPERATION_CONFLICT, "operation " + request.operationId()
-                        + " already recorded a different recovery (of job execution " + decision.jobExecutionId() + ")");
-            }
+        Optional<RecoveryDecision> ofExecution = recorded.stream().filter(d -> d.jobExecutionId().equals(id)).findFirst();
+        Optional<RecoveryDecision> ofOperation = recorded.stream()
+                .filter(d -> d.operationId().equals(request.operationId())).findFirst();
+        // Precedence: the same request is replayed; an operation id taken by any other request is a
+        // conflict; otherwise a recorded decision means someone else already recovered it.
+        if (ofExecution.isPresent() && request.isRecordedBy(ofExecution.get())) {
+            return new RecoveryResult(ofExecution.get(), jobExecutions.get(id).orElseThrow(), true);
+        }
+        if (ofOperation.isPresent()) {
+            throw new RepositoryException(RepositoryError.OPERATION_CONFLICT, "operation " + request.operationId()
+                    + " already recorded a different recovery (of job execution " + ofOperation.get().jobExecutionId()
+                    + ")");
+        }
+        if (ofExecution.isPresent()) {
             throw new RepositoryException(RepositoryError.ALREADY_RECOVERED, "job execution " + id
-                    + " was already recovered to " + decision.resolution() + " by operation " + decision.operationId());
+                    + " was already recovered to " + ofExecution.get().resolution() + " by operation "
+                    + ofExecution.get().operationId());
         }
         if (!status.isUnresolved()) {
             throw new RepositoryException(RepositoryError.EXECUTION_NOT_RECOVERABLE, "job execution " + id + " is "

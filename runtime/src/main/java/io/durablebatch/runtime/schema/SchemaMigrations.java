@@ -23,7 +23,9 @@ public final class SchemaMigrations implements ResourceProvider {
 
     /** Every migration, oldest first. */
     public static final List<String> SCRIPTS = List.of(
-            "V1__job_repository_core.sql");
+            "V1__job_repository_core.sql",
+            "V2__flows.sql",
+            "V3__partitions.sql");
 
     private final ClassLoader classLoader;
 

@@ -51,7 +51,7 @@ public class SchemaMigrator {
             ValidateResult result = flyway.validateWithResult();
             if (!result.validationSuccessful) {
                 List<String> problems = result.invalidMigrations.stream()
-                        .map(m -> m.version + " " + m.filepath + ": " + m.errorDetails.errorMessage)
+                        .map(m -> "V" + m.version + " " + m.description + ": " + m.errorDetails.errorMessage)
                         .collect(Collectors.toList());
                 throw new IllegalStateException("The Durable Batch schema (tables '" + tables.prefix()
                         + "*') is not at version " + SchemaMigrations.expectedVersion()

@@ -197,6 +197,19 @@ class RecoveryRulesTest {
     }
 
     @Test
+    void anOperationIdConflictTakesPrecedenceOverAnEarlierRecovery() {
+        JobExecution first = given.jobExecutionIn(STARTED);
+        tx(() -> repository.recoverJobExecution(first.id(), request(RecoveryResolution.FAILED, first.version())));
+        JobExecution second = given.jobExecutionIn(STARTED);
+        RecoveryRequest secondRequest = request(RecoveryResolution.FAILED, second.version());
+        tx(() -> repository.recoverJobExecution(second.id(), secondRequest));
+
+        // Both refusals apply to recovering `first` with the operation id of `second`'s recovery.
+        state.assertRefusedChangingNothing(first.jobInstanceId(), RepositoryError.OPERATION_CONFLICT,
+                () -> repository.recoverJobExecution(first.id(), secondRequest));
+    }
+
+    @Test
     void aStaleObservedVersionIsRefusedBecauseTheOwnerMayBeAlive() {
         JobExecution started = given.jobExecutionIn(STARTED);
         ExecutionVersion stale = ExecutionVersion.of(started.version().value() - 1);

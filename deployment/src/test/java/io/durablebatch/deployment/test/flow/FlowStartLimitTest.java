@@ -1,0 +1,169 @@
+package io.durablebatch.deployment.test.flow;
+
+import static io.durablebatch.deployment.test.InstanceState.assertRefusedUnchanged;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.assertRefused;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
+import static io.durablebatch.deployment.test.RunningJobs.endJob;
+import static io.durablebatch.deployment.test.RunningJobs.restart;
+import static io.durablebatch.deployment.test.RunningJobs.startFresh;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.durablebatch.deployment.test.InstanceState;
+import io.durablebatch.deployment.test.Race;
+import io.durablebatch.deployment.test.RepositoryTestSupport;
+import io.durablebatch.deployment.test.RunningJobs;
+import io.durablebatch.flow.FlowStepState;
+import io.durablebatch.flow.NodeId;
+import io.durablebatch.flow.StartLimit;
+import io.durablebatch.repository.ExecutionStatus;
+import io.durablebatch.repository.JobExecution;
+import io.durablebatch.repository.JobExecutionId;
+import io.durablebatch.repository.JobRepository;
+import io.durablebatch.repository.LifecycleTransition;
+import io.durablebatch.repository.RepositoryError;
+import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.repository.StepExecution;
+import io.durablebatch.repository.StepName;
+import io.durablebatch.runtime.sql.MetadataSql;
+import io.quarkus.test.QuarkusUnitTest;
+
+/** SPEC §6: a flow node's starts are counted per instance, by node id, under concurrency. */
+class FlowStartLimitTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = new QuarkusUnitTest()
+            .withApplicationRoot(jar -> jar.addClasses(RepositoryTestSupport.class, RunningJobs.class,
+                    InstanceState.class, Race.class));
+
+    private static final NodeId LOAD = NodeId.of("load");
+
+    @Inject
+    JobRepository repository;
+
+    @Inject
+    MetadataSql sql;
+
+    @Test
+    void startLimitCountsTheStartsOfEveryExecutionOfTheInstance() {
+        JobExecution first = startFresh(repository, "flow-limit");
+        failFlowStep(first, "load", LOAD, StartLimit.of(2));
+        endJob(repository, first, ExecutionStatus.FAILED);
+        JobExecution second = restart(repository, first.jobInstanceId());
+        failFlowStep(second, "load", LOAD, StartLimit.of(2));
+        endJob(repository, second, ExecutionStatus.FAILED);
+        JobExecution third = restart(repository, first.jobInstanceId());
+
+        RepositoryException refusal = assertRefusedUnchanged(first.jobInstanceId(), RepositoryError.START_LIMIT_EXCEEDED,
+                () -> repository.createFlowStepExecution(third.id(), StepName.of("load"), LOAD, StartLimit.of(2)));
+        assertTrue(refusal.getMessage().contains("already started 2 times"), refusal::getMessage);
+        assertEquals(2, tx(() -> repository.latestFlowStep(first.jobInstanceId(), LOAD)).orElseThrow().startsConsumed());
+
+        // a higher limit lets the node start once more, and that start is counted
+        StepExecution started = tx(() -> repository.createFlowStepExecution(third.id(), StepName.of("load"), LOAD,
+                StartLimit.of(3)));
+        assertEquals(ExecutionStatus.STARTING, started.status());
+        assertEquals(3, tx(() -> repository.latestFlowStep(first.jobInstanceId(), LOAD)).orElseThrow().startsConsumed());
+    }
+
+    @Test
+    void nodeIdNotStepNameIsTheRestartAuthority() {
+        JobExecution first = startFresh(repository, "flow-rename");
+        StepExecution original = failFlowStep(first, "load", LOAD, StartLimit.UNLIMITED);
+        // another node may reuse the display name; a plain step of that name is no flow node at all
+        StepExecution sameNameOtherNode = tx(() -> repository.createFlowStepExecution(first.id(), StepName.of("load"),
+                NodeId.of("audit"), StartLimit.UNLIMITED));
+        tx(() -> repository.createStepExecution(first.id(), StepName.of("load")));
+        endJob(repository, first, ExecutionStatus.FAILED);
+
+        JobExecution second = restart(repository, first.jobInstanceId());
+        StepExecution renamed = tx(() -> repository.createFlowStepExecution(second.id(), StepName.of("load-customers"),
+                LOAD, StartLimit.of(2)));
+
+        FlowStepState load = tx(() -> repository.latestFlowStep(first.jobInstanceId(), LOAD)).orElseThrow();
+        assertEquals(renamed, load.latest(), "the renamed attempt is the node's latest");
+        assertEquals(2, load.startsConsumed(), "the rename kept the node's history");
+        assertFalse(load.mayStart(StartLimit.of(2)));
+        assertRefused(RepositoryError.START_LIMIT_EXCEEDED, () -> repository.createFlowStepExecution(second.id(),
+                StepName.of("load-customers"), LOAD, StartLimit.of(2)));
+
+        FlowStepState audit = tx(() -> repository.latestFlowStep(first.jobInstanceId(), NodeId.of("audit"))).orElseThrow();
+        assertEquals(sameNameOtherNode, audit.latest());
+        assertEquals(1, audit.startsConsumed());
+        assertEquals(original.stepName(), sameNameOtherNode.stepName());
+    }
+
+    @Test
+    void sixteenStartersRacingForOneNodeWithLimitThreeMakeExactlyThreeAttempts() {
+        JobExecution execution = startFresh(repository, "flow-race");
+        NodeId node = NodeId.of("contended");
+
+        List<Race.Outcome<StepExecution>> outcomes = Race.run(16, racer -> tx(() -> repository
+                .createFlowStepExecution(execution.id(), StepName.of("racer-" + racer), node, StartLimit.of(3))));
+
+        assertEquals(3, outcomes.stream().filter(Race.Outcome::succeeded).count());
+        outcomes.stream().filter(outcome -> !outcome.succeeded()).forEach(outcome -> assertEquals(
+                RepositoryError.START_LIMIT_EXCEEDED, ((RepositoryException) outcome.failure()).error(),
+                outcome.failure()::getMessage));
+        List<StepExecution> steps = tx(() -> repository.stepExecutions(execution.id()));
+        assertEquals(3, steps.size(), "exactly three attempts exist");
+        assertEquals(3, tx(() -> repository.latestFlowStep(execution.jobInstanceId(), node)).orElseThrow()
+                .startsConsumed());
+    }
+
+    @Test
+    void aRolledBackStartGivesItsStartBack() {
+        JobExecution execution = startFresh(repository, "flow-rollback");
+        String before = InstanceState.of(execution.jobInstanceId());
+        RunningJobs.rolledBack(() -> repository.createFlowStepExecution(execution.id(), StepName.of("load"), LOAD,
+                StartLimit.of(1)));
+        assertEquals(before, InstanceState.of(execution.jobInstanceId()));
+        assertTrue(tx(() -> repository.latestFlowStep(execution.jobInstanceId(), LOAD)).isEmpty());
+        tx(() -> repository.createFlowStepExecution(execution.id(), StepName.of("load"), LOAD, StartLimit.of(1)));
+    }
+
+    @Test
+    void aStartIsOneStatement() {
+        JobExecution execution = startFresh(repository, "flow-cost");
+        long before = sql.statementsExecuted();
+        tx(() -> repository.createFlowStepExecution(execution.id(), StepName.of("load"), LOAD, StartLimit.of(5)));
+        tx(() -> repository.createFlowStepExecution(execution.id(), StepName.of("load"), LOAD, StartLimit.of(5)));
+        assertEquals(2, sql.statementsExecuted() - before, "one statement per start, the first and later ones");
+    }
+
+    @Test
+    void flowStepsStartOnlyInAnActiveJobExecution() {
+        JobExecution execution = startFresh(repository, "flow-inactive");
+        JobExecution failed = endJob(repository, execution, ExecutionStatus.FAILED);
+        assertRefusedUnchanged(execution.jobInstanceId(), RepositoryError.EXECUTION_NOT_ACTIVE,
+                () -> repository.createFlowStepExecution(failed.id(), StepName.of("load"), LOAD, StartLimit.UNLIMITED));
+        assertRefusedUnchanged(execution.jobInstanceId(), RepositoryError.JOB_EXECUTION_NOT_FOUND,
+                () -> repository.createFlowStepExecution(JobExecutionId.of(Long.MAX_VALUE), StepName.of("load"), LOAD,
+                        StartLimit.UNLIMITED));
+        assertTrue(tx(() -> repository.latestFlowStep(execution.jobInstanceId(), LOAD)).isEmpty());
+    }
+
+    @Test
+    void flowOperationsNeedATransaction() {
+        JobExecution execution = startFresh(repository, "flow-no-tx");
+        RepositoryException refusal = assertThrows(RepositoryException.class,
+                () -> repository.createFlowStepExecution(execution.id(), StepName.of("load"), LOAD, StartLimit.of(1)));
+        assertEquals(RepositoryError.TRANSACTION_REQUIRED, refusal.error());
+    }
+
+    private StepExecution failFlowStep(JobExecution execution, String name, NodeId node, StartLimit limit) {
+        StepExecution step = tx(() -> repository.createFlowStepExecution(execution.id(), StepName.of(name), node, limit));
+        StepExecution started = RunningJobs.moveStep(repository, step, LifecycleTransition.to(ExecutionStatus.STARTED, now()));
+        return RunningJobs.moveStep(repository, started, LifecycleTransition.to(ExecutionStatus.FAILED, now()));
+    }
+}

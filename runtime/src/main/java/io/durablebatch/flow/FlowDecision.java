@@ -1,0 +1,18 @@
+package io.durablebatch.flow;
+
+import java.time.Instant;
+import java.util.Optional;
+
+import io.durablebatch.repository.ExitStatus;
+import io.durablebatch.repository.JobExecutionId;
+import io.durablebatch.repository.JobInstanceId;
+import io.durablebatch.repository.PlanFingerprint;
+
+/**
+ * Snapshot of one appended flow decision. {@code sequence} numbers the decisions of one job
+ * execution from one, without gaps, in the order they were appended.
+ */
+public record FlowDecision(JobExecutionId jobExecutionId, int sequence, JobInstanceId jobInstanceId, NodeId fromNode,
+        Optional<NodeId> toNode, FlowTransitionKind kind, PlanFingerprint planFingerprint, InputDigest inputDigest,
+        ExitStatus outcome, Instant decidedAt) {
+}

@@ -1,0 +1,35 @@
+package io.durablebatch.partition;
+
+import java.time.Instant;
+import java.util.Optional;
+
+import io.durablebatch.repository.ExecutionStatus;
+import io.durablebatch.repository.ExecutionVersion;
+import io.durablebatch.repository.ExitStatus;
+import io.durablebatch.repository.StepCounters;
+import io.durablebatch.repository.StepExecutionId;
+
+/**
+ * Snapshot of one partition of a parent step's plan. {@code ordinal} is the entry's one-based
+ * position in the plan as it was created.
+ * <p>
+ * Status {@code STARTING} is unassigned work; {@code STARTED} is assigned to {@code worker}; once
+ * completed, status, exit status and counters are those of the worker's durable step execution
+ * (a worker ABANDONED by an operator counts as FAILED). A partition carried over by a restart keeps
+ * the worker its result came from and names the partition it continues in {@code restartedFrom}.
+ */
+public record StepPartition(StepPartitionId id, StepExecutionId parentStepExecutionId, int ordinal,
+        PartitionPlanEntry entry, ExecutionStatus status, Optional<StepExecutionId> worker, ExitStatus exitStatus,
+        StepCounters counters, Optional<StepPartitionId> restartedFrom, Instant createdAt,
+        Optional<Instant> assignedAt, Optional<Instant> completedAt, Instant lastUpdated, ExecutionVersion version) {
+
+    /** Whether the partition still waits for a worker. */
+    public boolean isUnassigned() {
+        return status == ExecutionStatus.STARTING;
+    }
+
+    /** Whether the partition has its final result (COMPLETED, FAILED or STOPPED). */
+    public boolean isDone() {
+        return !status.isActive();
+    }
+}

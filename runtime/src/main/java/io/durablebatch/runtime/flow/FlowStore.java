@@ -1,0 +1,93 @@
+package io.durablebatch.runtime.flow;
+
+import static io.durablebatch.runtime.repository.ExecutionRows.STEP_EXECUTION_COLUMNS;
+import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
+
+import java.time.Instant;
+import java.util.Optional;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.durablebatch.flow.FlowStepState;
+import io.durablebatch.flow.NodeId;
+import io.durablebatch.flow.StartLimit;
+import io.durablebatch.repository.JobExecution;
+import io.durablebatch.repository.JobExecutionId;
+import io.durablebatch.repository.JobInstanceId;
+import io.durablebatch.repository.RepositoryError;
+import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.repository.StepExecution;
+import io.durablebatch.repository.StepName;
+import io.durablebatch.runtime.repository.ExecutionRows;
+import io.durablebatch.runtime.repository.JobExecutionStore;
+import io.durablebatch.runtime.schema.RepositoryTables;
+import io.durablebatch.runtime.sql.MetadataSql;
+
+/**
+ * Flow step attempts: the per-node start limit counted across every execution of an instance, and
+ * the latest attempt of a node. The node id, never the step name, identifies the node, so renaming a
+ * step keeps its history.
+ */
+@ApplicationScoped
+public class FlowStore {
+
+    private final MetadataSql sql;
+    private final JobExecutionStore jobExecutions;
+    private final String start;
+    private final String latest;
+    private final String startsConsumed;
+
+    FlowStore(MetadataSql sql, RepositoryTables tables, JobExecutionStore jobExecutions) {
+        this.sql = sql;
+        this.jobExecutions = jobExecutions;
+        // One statement: the active execution (held FOR SHARE, as createStepExecution does, so a
+        // concurrent recovery resolves this step too), the start count and the step insert. The count
+        // is an upsert: racing starters of one node queue on its row lock and each sees the count the
+        // previous one committed, so no more than the limit ever start. At the limit nothing is
+        // inserted and nothing is counted.
+        this.start = tables.sql("WITH e AS (SELECT id, job_instance_id FROM {p}job_execution WHERE id = ? "
+                + "AND status IN ('STARTING', 'STARTED', 'STOPPING') FOR SHARE), "
+                + "counted AS (INSERT INTO {p}flow_node AS n (job_instance_id, node_id, starts) "
+                + "SELECT job_instance_id, ?, 1 FROM e ON CONFLICT (job_instance_id, node_id) "
+                + "DO UPDATE SET starts = n.starts + 1 WHERE n.starts < ? RETURNING starts) "
+                + "INSERT INTO {p}step_execution (job_execution_id, job_instance_id, step_name, node_id, status, "
+                + "exit_code, created_at, last_updated) "
+                + "SELECT e.id, e.job_instance_id, ?, ?, 'STARTING', 'EXECUTING', ?, ? FROM e, counted "
+                + "RETURNING " + STEP_EXECUTION_COLUMNS);
+        this.latest = tables.sql("SELECT n.starts, s.* FROM {p}flow_node n CROSS JOIN LATERAL (SELECT "
+                + STEP_EXECUTION_COLUMNS + " FROM {p}step_execution WHERE job_instance_id = n.job_instance_id "
+                + "AND node_id = n.node_id ORDER BY id DESC LIMIT 1) s WHERE n.job_instance_id = ? AND n.node_id = ?");
+        this.startsConsumed = tables.sql("SELECT starts FROM {p}flow_node WHERE job_instance_id = ? AND node_id = ?");
+    }
+
+    public StepExecution start(JobExecutionId jobExecutionId, StepName stepName, NodeId nodeId, StartLimit limit) {
+        Instant now = storedTime(Instant.now());
+        return sql.queryOne(start, params -> params.bigint(jobExecutionId.value()).text(nodeId.value())
+                .integer(limit.value()).text(stepName.value()).text(nodeId.value()).time(now).time(now),
+                ExecutionRows::stepExecution)
+                .orElseThrow(() -> refusal(jobExecutionId, nodeId, limit));
+    }
+
+    public Optional<FlowStepState> latest(JobInstanceId jobInstanceId, NodeId nodeId) {
+        return sql.queryOne(latest, params -> params.bigint(jobInstanceId.value()).text(nodeId.value()),
+                row -> new FlowStepState(jobInstanceId, nodeId, ExecutionRows.stepExecution(row), row.integer("starts")));
+    }
+
+    /** Names the rule that refused a start. Runs only on the refusal path. */
+    private RepositoryException refusal(JobExecutionId jobExecutionId, NodeId nodeId, StartLimit limit) {
+        Optional<JobExecution> execution = jobExecutions.get(jobExecutionId);
+        if (execution.isEmpty()) {
+            return new RepositoryException(RepositoryError.JOB_EXECUTION_NOT_FOUND, "job execution " + jobExecutionId
+                    + " does not exist");
+        }
+        if (!execution.get().status().isActive()) {
+            return new RepositoryException(RepositoryError.EXECUTION_NOT_ACTIVE, "job execution " + jobExecutionId
+                    + " is " + execution.get().status() + ": steps start only in an active job execution");
+        }
+        JobInstanceId instanceId = execution.get().jobInstanceId();
+        int starts = sql.queryOne(startsConsumed, params -> params.bigint(instanceId.value()).text(nodeId.value()),
+                row -> row.integer("starts")).orElse(0);
+        return new RepositoryException(RepositoryError.START_LIMIT_EXCEEDED, "node " + nodeId + " of job instance "
+                + instanceId + " already started " + starts + " times, its start limit is " + limit);
+    }
+}
