@@ -3,9 +3,10 @@ package io.durablebatch.deployment;
 import java.util.List;
 
 import io.durablebatch.job.JobDefinition;
+import io.durablebatch.runtime.job.FlowRoutes;
+import io.durablebatch.runtime.job.FlowStepHistory;
 import io.durablebatch.runtime.job.JobRegistry;
 import io.durablebatch.runtime.job.KernelJobOperator;
-import io.durablebatch.runtime.job.RepositoryStepHistory;
 import io.durablebatch.runtime.job.RunningExecutions;
 import io.durablebatch.runtime.job.StepRunners;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
@@ -18,7 +19,8 @@ class DurableBatchKernelProcessor {
     /** The kernel's beans. */
     static final List<Class<?>> KERNEL_BEANS = List.of(
             JobRegistry.class,
-            RepositoryStepHistory.class,
+            FlowStepHistory.class,
+            FlowRoutes.class,
             StepRunners.class,
             RunningExecutions.class,
             KernelJobOperator.class);

@@ -127,11 +127,15 @@ public final class JobDefinition {
                 throw new JobDefinitionException(job, id, "the node is unreachable from the start node '" + start + "'");
             }
         }
-        Set<String> ending = canEnd(nodes.keySet(), routes);
-        for (String id : nodes.keySet()) {
-            if (!ending.contains(id)) {
-                throw new JobDefinitionException(job, id,
-                        "the flow has no end from this node: every route from it loops without an end, fail or stop");
+        String looping = firstLoop(start, routes);
+        if (looping != null) {
+            throw new JobDefinitionException(job, looping, "the flow loops back to this node: a node runs at most "
+                    + "once per execution (its route is recorded before it starts); repeat work with a restart");
+        }
+        for (Node node : nodes.values()) {
+            if (node instanceof Decision && !routes.containsKey(node.id())) {
+                throw new JobDefinitionException(job, node.id(), "the flow has no end from this node: a decision "
+                        + "needs transitions to a node or to end, fail or stop");
             }
         }
         return new JobDefinition(name, revision, start, new LinkedHashMap<>(nodes), routes, upgradesFrom);
@@ -149,27 +153,30 @@ public final class JobDefinition {
         return seen;
     }
 
-    /** The nodes from which some route ends the job: fixpoint over the reversed graph. */
-    private static Set<String> canEnd(Set<String> nodes, Map<String, List<Transition>> routes) {
-        Set<String> ending = new HashSet<>();
-        boolean grew = true;
-        while (grew) {
-            grew = false;
-            for (String node : nodes) {
-                if (ending.contains(node)) {
-                    continue;
-                }
-                List<Transition> out = routes.getOrDefault(node, List.of());
-                // No transitions: the node's own outcome ends the job. A STOP ends this execution.
-                boolean ends = out.isEmpty() || out.stream().anyMatch(t -> t.kind() != TransitionKind.NEXT
-                        || ending.contains(t.to().orElseThrow()));
-                if (ends) {
-                    ending.add(node);
-                    grew = true;
+    /** The first node found on a cycle of the flow graph (depth-first from the start), or null. */
+    private static String firstLoop(String start, Map<String, List<Transition>> routes) {
+        return visit(start, routes, new HashSet<>(), new HashSet<>());
+    }
+
+    private static String visit(String node, Map<String, List<Transition>> routes, Set<String> onPath, Set<String> done) {
+        if (onPath.contains(node)) {
+            return node;
+        }
+        if (!done.add(node)) {
+            return null;
+        }
+        onPath.add(node);
+        for (Transition transition : routes.getOrDefault(node, List.of())) {
+            // a STOP's target is where the next execution starts: it is not a loop within this one
+            if (transition.kind() == TransitionKind.NEXT) {
+                String loop = visit(transition.to().orElseThrow(), routes, onPath, done);
+                if (loop != null) {
+                    return loop;
                 }
             }
         }
-        return ending;
+        onPath.remove(node);
+        return null;
     }
 
     private static JobPlan.PlanNode planNode(Node node) {

@@ -2,7 +2,7 @@ package io.durablebatch.job;
 
 import io.durablebatch.runtime.Checks;
 
-/** Factories of the step kinds; statically import them to declare jobs. */
+/** Factories of the node kinds; statically import them to declare jobs. */
 public final class Steps {
 
     private Steps() {
@@ -11,6 +11,11 @@ public final class Steps {
     /** A tasklet step whose node id is its name. */
     public static TaskletStep tasklet(String name, Tasklet tasklet) {
         return new TaskletStep(StepSettings.of(name), tasklet);
+    }
+
+    /** A decision node: {@code decider} picks the exit code its transitions match. */
+    public static Decision decision(String id, Decider decider) {
+        return new Decision(id, decider);
     }
 
     /** Starts a chunk step that commits every {@code commitInterval} items. */

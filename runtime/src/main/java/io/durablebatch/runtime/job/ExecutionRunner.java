@@ -1,16 +1,17 @@
 package io.durablebatch.runtime.job;
 
 import java.time.Instant;
-import java.util.List;
+import java.util.HashSet;
 import java.util.Optional;
+import java.util.Set;
 
 import org.jboss.logging.Logger;
 
+import io.durablebatch.job.Decision;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.JobParameters;
 import io.durablebatch.job.Node;
 import io.durablebatch.job.Step;
-import io.durablebatch.job.Transition;
 import io.durablebatch.repository.ExecutionFailure;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.ExitStatus;
@@ -21,10 +22,8 @@ import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**
  * Runs one job execution on the calling thread: STARTING to STARTED, then the flow node by node,
- * then the end status. A node's exit code picks the transition (the most specific matching
- * pattern); a node without transitions ends the job with its own outcome. A STOP taken on an
- * outcome reused from an earlier execution is not taken again: that stop already happened, and the
- * restart continues at its target.
+ * then the end status. After each node {@link FlowRoutes} picks and records the route; a node runs
+ * at most once per execution.
  */
 final class ExecutionRunner {
 
@@ -32,15 +31,17 @@ final class ExecutionRunner {
 
     private final JobRepository repository;
     private final StepRunners steps;
+    private final FlowRoutes routes;
     private final JobDefinition definition;
     private final JobParameters parameters;
     private final StopSignal control;
     private JobExecution execution;
 
-    ExecutionRunner(JobRepository repository, StepRunners steps, JobDefinition definition, JobParameters parameters,
-            StopSignal control, JobExecution execution) {
+    ExecutionRunner(JobRepository repository, StepRunners steps, FlowRoutes routes, JobDefinition definition,
+            JobParameters parameters, StopSignal control, JobExecution execution) {
         this.repository = repository;
         this.steps = steps;
+        this.routes = routes;
         this.definition = definition;
         this.parameters = parameters;
         this.control = control;
@@ -68,61 +69,36 @@ final class ExecutionRunner {
 
     private JobEnd walk() {
         Node node = definition.startNode();
+        Optional<FlowRoutes.Previous> previous = Optional.empty();
+        Set<String> visited = new HashSet<>();
         while (true) {
             if (control.stopRequested()) {
                 return JobEnd.stopped();
             }
-            StepOutcome outcome = runNode(node);
-            if (outcome.status() == ExecutionStatus.STOPPED) {
-                return JobEnd.stopped();
+            if (!visited.add(node.id())) {
+                // only a stop-and-restart target before its stop can lead here: never run a node twice
+                return JobEnd.failed("node '" + node.id() + "' was reached twice in execution " + execution.id());
             }
-            String exitCode = outcome.exitStatus().code();
-            Optional<Transition> route = definition.route(node.id(), exitCode);
-            if (route.isEmpty()) {
-                return endWithOwnOutcome(node, outcome);
+            Route route;
+            if (node instanceof Step step) {
+                StepOutcome outcome = steps.run(step, definition.name(), parameters, execution, control);
+                if (outcome.status() == ExecutionStatus.STOPPED) {
+                    return JobEnd.stopped();
+                }
+                route = routes.afterStep(definition, execution, step, outcome);
+                previous = Optional.of(new FlowRoutes.Previous(step.id(), outcome.exitStatus()));
+            } else if (node instanceof Decision decision) {
+                FlowRoutes.Decided decided = routes.atDecision(definition, execution, decision, previous, parameters);
+                route = decided.route();
+                previous = Optional.of(new FlowRoutes.Previous(decision.id(), decided.outcome()));
+            } else {
+                throw new IllegalStateException("no runner for node " + node);
             }
-            Transition transition = route.get();
-            switch (transition.kind()) {
-                case NEXT:
-                    node = definition.node(transition.to().orElseThrow()).orElseThrow();
-                    break;
-                case END:
-                    return JobEnd.completed(ExitStatus.defaultFor(ExecutionStatus.COMPLETED));
-                case FAIL:
-                    return JobEnd.failed(ExitStatus.defaultFor(ExecutionStatus.FAILED), outcome.failure()
-                            .orElse(new ExecutionFailure("FlowFailure", "node '" + node.id() + "' exited " + exitCode
-                                    + ", which the flow fails on (pattern " + transition.on() + ")")));
-                case STOP:
-                    if (!outcome.reused()) {
-                        return JobEnd.stopped();
-                    }
-                    node = definition.node(transition.to().orElseThrow()).orElseThrow();
-                    break;
-                default:
-                    throw new IllegalStateException("unknown transition kind " + transition.kind());
+            if (!route.continues()) {
+                return route.end().orElseThrow();
             }
+            node = definition.node(route.target().orElseThrow()).orElseThrow();
         }
-    }
-
-    private StepOutcome runNode(Node node) {
-        if (node instanceof Step step) {
-            return steps.run(step, definition.name(), parameters, execution, control);
-        }
-        throw new IllegalStateException("no runner for node " + node);
-    }
-
-    private JobEnd endWithOwnOutcome(Node node, StepOutcome outcome) {
-        List<Transition> transitions = definition.transitionsFrom(node.id());
-        if (!transitions.isEmpty()) {
-            return JobEnd.failed(ExitStatus.defaultFor(ExecutionStatus.FAILED), outcome.failure().orElse(
-                    new ExecutionFailure("FlowFailure", "no transition of node '" + node.id() + "' matches exit code "
-                            + outcome.exitStatus().code())));
-        }
-        if (outcome.status() == ExecutionStatus.COMPLETED) {
-            return JobEnd.completed(outcome.exitStatus());
-        }
-        return JobEnd.failed(outcome.exitStatus(), outcome.failure()
-                .orElse(new ExecutionFailure("StepFailure", "node '" + node.id() + "' ended " + outcome.status())));
     }
 
     private JobExecution finish(JobEnd end) {

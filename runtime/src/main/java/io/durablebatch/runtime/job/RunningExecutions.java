@@ -41,13 +41,15 @@ public class RunningExecutions {
 
     private final JobRepository repository;
     private final StepRunners steps;
+    private final FlowRoutes routes;
     private final ThreadPoolExecutor executor;
     private final ConcurrentMap<JobExecutionId, ExecutionHandle> running = new ConcurrentHashMap<>();
     private final Duration shutdownTimeout;
 
-    RunningExecutions(JobRepository repository, StepRunners steps, DurableBatchConfig config) {
+    RunningExecutions(JobRepository repository, StepRunners steps, FlowRoutes routes, DurableBatchConfig config) {
         this.repository = repository;
         this.steps = steps;
+        this.routes = routes;
         this.shutdownTimeout = config.shutdown().timeout();
         int threads = config.executor().maxConcurrency();
         if (threads < 1) {
@@ -63,7 +65,7 @@ public class RunningExecutions {
     ExecutionHandle submit(JobExecution execution, JobDefinition definition, JobParameters parameters) {
         ExecutionHandle handle = new ExecutionHandle(execution.id());
         running.put(execution.id(), handle);
-        executor.execute(() -> run(handle, new ExecutionRunner(repository, steps, definition, parameters, handle,
+        executor.execute(() -> run(handle, new ExecutionRunner(repository, steps, routes, definition, parameters, handle,
                 execution)));
         return handle;
     }

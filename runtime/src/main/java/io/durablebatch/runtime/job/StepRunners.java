@@ -38,7 +38,7 @@ public class StepRunners {
     private final TaskletStepRunner tasklets = new TaskletStepRunner();
     private final ChunkStepRunner chunks;
 
-    StepRunners(JobRepository repository, RepositoryStepHistory history, DurableBatchConfig config) {
+    StepRunners(JobRepository repository, FlowStepHistory history, DurableBatchConfig config) {
         this.repository = repository;
         this.history = history;
         this.chunks = new ChunkStepRunner(new ProgressLog.Factory(config.progress().logInterval()));

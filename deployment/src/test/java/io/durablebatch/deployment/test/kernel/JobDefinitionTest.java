@@ -1,6 +1,7 @@
 package io.durablebatch.deployment.test.kernel;
 
 import static io.durablebatch.job.Steps.chunk;
+import static io.durablebatch.job.Steps.decision;
 import static io.durablebatch.job.Steps.tasklet;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -88,18 +89,28 @@ class JobDefinitionTest {
 
     @Test
     void aFlowWithNoEndFails() {
-        TaskletStep a = step("a");
-        TaskletStep b = step("b");
-        JobDefinitionException e = assertThrows(JobDefinitionException.class, () -> Job.named("loop")
-                .start(a).on("*").to(b).on("*").to("a").build());
-        assertTrue(e.getMessage().startsWith("job 'loop', node 'a': the flow has no end"), e.getMessage());
+        JobDefinitionException e = assertThrows(JobDefinitionException.class, () -> Job.named("undecided")
+                .start(step("a")).next(decision("route", context -> "ANY")).build());
+        assertEquals("job 'undecided', node 'route': the flow has no end from this node: a decision needs transitions "
+                + "to a node or to end, fail or stop", e.getMessage());
     }
 
     @Test
-    void aLoopWithAnExitIsValid() {
-        JobDefinition job = Job.named("retryLoop").start(step("a")).on("RETRY").to("a")
-                .from("a").on("*").end().build();
-        assertEquals(List.of("RETRY", "*"), job.transitionsFrom("a").stream().map(t -> t.on().value()).toList());
+    void loopsFailBecauseANodeRunsAtMostOncePerExecution() {
+        TaskletStep a = step("a");
+        TaskletStep b = step("b");
+        JobDefinitionException e = assertThrows(JobDefinitionException.class, () -> Job.named("loop")
+                .start(a).on("*").to(b).on("RETRY").to("a").from("b").on("*").end().build());
+        assertTrue(e.getMessage().startsWith("job 'loop', node 'a': the flow loops back to this node"), e.getMessage());
+        assertThrows(JobDefinitionException.class, () -> Job.named("selfLoop").start(step("a")).on("RETRY").to("a")
+                .from("a").on("*").end().build());
+    }
+
+    @Test
+    void aStopMayRestartAtAnEarlierNode() {
+        JobDefinition job = Job.named("pauseAndRedo").start(step("a")).next(step("b"))
+                .on("REDO").stopAndRestart("a").from("b").on("*").end().build();
+        assertEquals(TransitionKind.STOP, job.route("b", "REDO").orElseThrow().kind());
     }
 
     @Test
