@@ -104,10 +104,14 @@ public final class JobDefinition {
         Map<StepName, String> stepNames = new HashMap<>();
         for (Node node : nodes.values()) {
             if (node instanceof Step step) {
-                String other = stepNames.putIfAbsent(step.name(), step.id());
-                if (other != null) {
-                    throw new JobDefinitionException(job, step.id(), "step name '" + step.name()
-                            + "' is already used by node '" + other + "'");
+                List<Step> named = step instanceof PartitionedStep partitioned ? List.of(step, partitioned.worker())
+                        : List.of(step);
+                for (Step each : named) {
+                    String other = stepNames.putIfAbsent(each.name(), step.id());
+                    if (other != null) {
+                        throw new JobDefinitionException(job, step.id(), "step name '" + each.name()
+                                + "' is already used by node '" + other + "'");
+                    }
                 }
             }
         }

@@ -3,7 +3,7 @@ package io.durablebatch.job;
 import io.durablebatch.repository.StepName;
 
 /** A node that runs work and records step executions. */
-public sealed interface Step extends Node permits TaskletStep, ChunkStep {
+public sealed interface Step extends Node permits TaskletStep, ChunkStep, PartitionedStep {
 
     StepSettings settings();
 

@@ -27,6 +27,9 @@ public interface StepContext {
     /** Whether this attempt resumes the checkpoint of an earlier attempt of the same node. */
     boolean isRestart();
 
+    /** The partition this attempt runs, when it is a worker of a partitioned step. */
+    java.util.Optional<PartitionContext> partition();
+
     /**
      * Sets the exit status the step ends with if it completes, e.g. to let a flow branch on
      * {@code EMPTY_INPUT}. Without it a completed step exits {@code COMPLETED}.

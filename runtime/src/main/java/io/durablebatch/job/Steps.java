@@ -13,6 +13,11 @@ public final class Steps {
         return new TaskletStep(StepSettings.of(name), tasklet);
     }
 
+    /** A partitioned step: {@code partitioner} plans the partitions, each run by {@code worker}. */
+    public static PartitionedStep partitioned(String name, Partitioner partitioner, Step worker) {
+        return new PartitionedStep(StepSettings.of(name), partitioner, worker, java.util.OptionalInt.empty());
+    }
+
     /** A decision node: {@code decider} picks the exit code its transitions match. */
     public static Decision decision(String id, Decider decider) {
         return new Decision(id, decider);

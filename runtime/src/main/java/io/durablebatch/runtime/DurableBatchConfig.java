@@ -95,5 +95,12 @@ public interface DurableBatchConfig {
          */
         @WithDefault("10000")
         int maxPlanSize();
+
+        /**
+         * How many worker threads a partitioned step runs in this process, unless the step sets its
+         * own number. Other processes of the application sharing the database add their own.
+         */
+        @WithDefault("4")
+        int localWorkers();
     }
 }

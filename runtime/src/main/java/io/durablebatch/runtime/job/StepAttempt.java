@@ -24,16 +24,25 @@ final class StepAttempt {
     private final JobRepository repository;
     private final Step step;
     private final StepContextImpl context;
+    private final Optional<StepExecution> resumes;
     private final Optional<Checkpoint> resumeFrom;
     private final StopSignal control;
     private StepExecution snapshot;
     private StepCounters counters = StepCounters.ZERO;
 
-    StepAttempt(JobRepository repository, Step step, StepContextImpl context, Optional<Checkpoint> resumeFrom,
+    /** An attempt of a flow node, resuming the node's unfinished latest attempt if there is one. */
+    StepAttempt(JobRepository repository, Step step, StepContextImpl context, Optional<StepExecution> resumes,
             StopSignal control, StepExecution started) {
+        this(repository, step, context, resumes, resumes.flatMap(StepExecution::checkpoint), control, started);
+    }
+
+    /** An attempt resuming a checkpoint: a partition's worker resumes the previous worker of its partition. */
+    StepAttempt(JobRepository repository, Step step, StepContextImpl context, Optional<StepExecution> resumes,
+            Optional<Checkpoint> resumeFrom, StopSignal control, StepExecution started) {
         this.repository = repository;
         this.step = step;
         this.context = context;
+        this.resumes = resumes;
         this.resumeFrom = resumeFrom;
         this.control = control;
         this.snapshot = started;
@@ -45,6 +54,11 @@ final class StepAttempt {
 
     StepContextImpl context() {
         return context;
+    }
+
+    /** The node's previous, unfinished attempt that this one resumes, if any. */
+    Optional<StepExecution> resumes() {
+        return resumes;
     }
 
     /** The checkpoint of the node's previous attempt that this one resumes, if any. */

@@ -3,6 +3,7 @@ package io.durablebatch.runtime.job;
 import java.util.Optional;
 
 import io.durablebatch.job.JobParameters;
+import io.durablebatch.job.PartitionContext;
 import io.durablebatch.job.Step;
 import io.durablebatch.job.StepContext;
 import io.durablebatch.repository.ExitStatus;
@@ -23,10 +24,17 @@ final class StepContextImpl implements StepContext {
     private final StepExecution stepExecution;
     private final Step step;
     private final boolean restart;
+    private final Optional<PartitionContext> partition;
     private volatile ExitStatus exitStatus;
 
     StepContextImpl(JobName jobName, JobParameters parameters, JobExecution jobExecution, StepExecution stepExecution,
             Step step, boolean restart) {
+        this(jobName, parameters, jobExecution, stepExecution, step, restart, Optional.empty());
+    }
+
+    StepContextImpl(JobName jobName, JobParameters parameters, JobExecution jobExecution, StepExecution stepExecution,
+            Step step, boolean restart, Optional<PartitionContext> partition) {
+        this.partition = partition;
         this.jobName = jobName;
         this.parameters = parameters;
         this.jobExecution = jobExecution;
@@ -73,6 +81,17 @@ final class StepContextImpl implements StepContext {
     @Override
     public boolean isRestart() {
         return restart;
+    }
+
+    @Override
+    public Optional<PartitionContext> partition() {
+        return partition;
+    }
+
+    /** The context of a worker of this step, running {@code partition} as {@code workerExecution}. */
+    StepContextImpl forWorker(Step worker, StepExecution workerExecution, boolean resumes, PartitionContext partition) {
+        return new StepContextImpl(jobName, parameters, jobExecution, workerExecution, worker, resumes,
+                Optional.of(partition));
     }
 
     @Override

@@ -1,6 +1,8 @@
 package io.durablebatch.runtime.job;
 
+import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.narayana.jta.QuarkusTransactionException;
@@ -17,6 +19,26 @@ final class Transactions {
             return QuarkusTransaction.requiringNew().call(work);
         } catch (QuarkusTransactionException e) {
             throw unwrap(e);
+        }
+    }
+
+    /**
+     * Runs {@code work} in a new transaction that commits only if the work returns a result; an
+     * empty result rolls everything it did back. Must be called outside any transaction.
+     */
+    static <T> Optional<T> commitIfPresent(Supplier<Optional<T>> work) {
+        QuarkusTransaction.begin();
+        boolean commit = false;
+        try {
+            Optional<T> result = work.get();
+            commit = result.isPresent();
+            return result;
+        } finally {
+            if (commit) {
+                QuarkusTransaction.commit();
+            } else {
+                QuarkusTransaction.rollback();
+            }
         }
     }
 

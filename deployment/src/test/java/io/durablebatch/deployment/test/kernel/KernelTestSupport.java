@@ -88,17 +88,24 @@ final class KernelTestSupport {
     /** Reads the ids [0, size) of a run; the checkpoint is the next id, as 8 bytes. */
     static final class RangeReader implements ItemReader<Row> {
         private final String run;
+        private final long from;
         private final long size;
         private long next;
 
         RangeReader(String run, long size) {
+            this(run, 0, size);
+        }
+
+        /** Reads the ids [from, to). */
+        RangeReader(String run, long from, long to) {
             this.run = run;
-            this.size = size;
+            this.from = from;
+            this.size = to;
         }
 
         @Override
         public void open(Optional<Checkpoint> checkpoint) {
-            next = checkpoint.map(c -> ByteBuffer.wrap(c.bytes()).getLong()).orElse(0L);
+            next = checkpoint.map(c -> ByteBuffer.wrap(c.bytes()).getLong()).orElse(from);
             OPENS.add(run + "@" + next);
         }
 
@@ -114,7 +121,7 @@ final class KernelTestSupport {
 
         @Override
         public java.util.OptionalLong size() {
-            return java.util.OptionalLong.of(size);
+            return java.util.OptionalLong.of(size - from);
         }
     }
 
