@@ -9,6 +9,8 @@ import io.durablebatch.runtime.flow.FlowStore;
 import io.durablebatch.runtime.partition.PartitionAggregationStore;
 import io.durablebatch.runtime.partition.PartitionAssignmentStore;
 import io.durablebatch.runtime.partition.PartitionStore;
+import io.durablebatch.runtime.operator.ExecutionControlStore;
+import io.durablebatch.runtime.operator.OperatorAuditStore;
 import io.durablebatch.runtime.repository.DefinitionUpgradeStore;
 import io.durablebatch.runtime.repository.JobExecutionStore;
 import io.durablebatch.runtime.repository.JobInstanceStore;
@@ -16,6 +18,9 @@ import io.durablebatch.runtime.repository.PostgresJobRepository;
 import io.durablebatch.runtime.repository.RecoveryStore;
 import io.durablebatch.runtime.repository.RepositoryProducers;
 import io.durablebatch.runtime.repository.StepExecutionStore;
+import io.durablebatch.runtime.retention.PurgeStore;
+import io.durablebatch.runtime.retention.RetentionAuditStore;
+import io.durablebatch.runtime.retention.RetentionHoldStore;
 import io.durablebatch.runtime.schema.SchemaMigrator;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.UnremovableBeanBuildItem;
@@ -41,6 +46,11 @@ class DurableBatchProcessor {
             PartitionStore.class,
             PartitionAssignmentStore.class,
             PartitionAggregationStore.class,
+            OperatorAuditStore.class,
+            ExecutionControlStore.class,
+            RetentionHoldStore.class,
+            RetentionAuditStore.class,
+            PurgeStore.class,
             PostgresJobRepository.class);
 
     @BuildStep

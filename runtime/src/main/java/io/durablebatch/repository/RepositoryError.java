@@ -79,5 +79,23 @@ public enum RepositoryError {
     /** The source plan's job execution is not STOPPED or FAILED, so its plan cannot be restarted. */
     PARTITION_SOURCE_NOT_RESTARTABLE,
     /** The restart's source and target parent steps do not belong to the same job instance. */
-    PARTITION_SOURCE_MISMATCH
+    PARTITION_SOURCE_MISMATCH,
+
+    // Operator control and retention
+    /** A stop was already requested for the execution: the first request stands. */
+    STOP_ALREADY_REQUESTED,
+    /**
+     * The execution is owned by another {@code OwnerToken}, or has no owner, and the caller is not
+     * its owner: a token never takes over an attempt.
+     */
+    OWNER_MISMATCH,
+    /** Only a STARTING execution can be claimed by its owner. */
+    OWNER_NOT_CLAIMABLE,
+    /** The instance already has its one retention hold. */
+    HOLD_EXISTS,
+    /**
+     * A candidate of the purge plan changed since the survey (new execution, version moved, hold
+     * placed, or already purged): nothing was deleted; survey again.
+     */
+    RETENTION_PLAN_STALE
 }

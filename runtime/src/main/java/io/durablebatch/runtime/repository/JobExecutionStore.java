@@ -57,13 +57,16 @@ public class JobExecutionStore {
         // One statement: the restart rules, the definition rule and the insert. The partial unique
         // index (one unresolved attempt per instance) and the (instance, attempt) key make a racing
         // creator fall into ON CONFLICT DO NOTHING after the winner commits: exactly one wins.
+        // The key-share lock (the one the foreign key check takes anyway) is taken up front, so an
+        // attempt racing a purge of its instance waits for it and then finds no instance, instead of
+        // failing the foreign key.
         this.create = tables.sql("WITH latest AS (SELECT attempt, status FROM {p}job_execution "
                 + "WHERE job_instance_id = ? ORDER BY attempt DESC LIMIT 1) "
                 + "INSERT INTO {p}job_execution (job_instance_id, job_name, attempt, status, exit_code, "
                 + "definition_revision, definition_fingerprint, created_at, last_updated) "
                 + "SELECT i.id, i.job_name, COALESCE((SELECT attempt FROM latest), 0) + 1, 'STARTING', 'EXECUTING', "
-                + "?, ?, ?, ? FROM {p}job_instance i WHERE i.id = ? "
-                + "AND COALESCE((SELECT status IN ('STOPPED', 'FAILED') FROM latest), true) "
+                + "?, ?, ?, ? FROM (SELECT id, job_name FROM {p}job_instance WHERE id = ? FOR KEY SHARE) i "
+                + "WHERE COALESCE((SELECT status IN ('STOPPED', 'FAILED') FROM latest), true) "
                 + "AND (NOT ? OR (i.job_name = ? AND " + compatible + ")) "
                 + "ON CONFLICT DO NOTHING RETURNING " + JOB_EXECUTION_COLUMNS);
         this.definitionCompatible = tables.sql("SELECT " + compatible + " AS compatible FROM {p}job_instance i "

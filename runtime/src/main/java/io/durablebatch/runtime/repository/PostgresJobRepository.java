@@ -16,6 +16,12 @@ import io.durablebatch.flow.StartLimit;
 import io.durablebatch.partition.PartitionPlanEntry;
 import io.durablebatch.partition.StepPartition;
 import io.durablebatch.partition.StepPartitionId;
+import io.durablebatch.operator.ExecutionControl;
+import io.durablebatch.operator.OperatorAction;
+import io.durablebatch.operator.OperatorRecord;
+import io.durablebatch.operator.OperatorRecordDraft;
+import io.durablebatch.operator.OwnerToken;
+import io.durablebatch.repository.ActorRef;
 import io.durablebatch.repository.DefinitionIdentity;
 import io.durablebatch.repository.DefinitionUpgrade;
 import io.durablebatch.repository.ExecutionVersion;
@@ -30,18 +36,33 @@ import io.durablebatch.repository.JobName;
 import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.PlanFingerprint;
+import io.durablebatch.repository.OperationId;
+import io.durablebatch.repository.ReasonCode;
 import io.durablebatch.repository.RecoveryDecision;
 import io.durablebatch.repository.RecoveryRequest;
 import io.durablebatch.repository.RecoveryResult;
 import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.StepExecutionId;
 import io.durablebatch.repository.StepName;
+import io.durablebatch.retention.PurgeCounts;
+import io.durablebatch.retention.PurgePlan;
+import io.durablebatch.retention.PurgePlanRequest;
+import io.durablebatch.retention.PurgeSurvey;
+import io.durablebatch.retention.RetentionAction;
+import io.durablebatch.retention.RetentionHold;
+import io.durablebatch.retention.RetentionRecord;
+import io.durablebatch.retention.RetentionRecordDraft;
 import io.durablebatch.runtime.Checks;
 import io.durablebatch.runtime.flow.FlowDecisionStore;
 import io.durablebatch.runtime.flow.FlowStore;
 import io.durablebatch.runtime.partition.PartitionAggregationStore;
 import io.durablebatch.runtime.partition.PartitionAssignmentStore;
 import io.durablebatch.runtime.partition.PartitionStore;
+import io.durablebatch.runtime.operator.ExecutionControlStore;
+import io.durablebatch.runtime.operator.OperatorAuditStore;
+import io.durablebatch.runtime.retention.PurgeStore;
+import io.durablebatch.runtime.retention.RetentionAuditStore;
+import io.durablebatch.runtime.retention.RetentionHoldStore;
 import io.durablebatch.runtime.sql.TransactionGuard;
 
 /**
@@ -63,10 +84,18 @@ public class PostgresJobRepository implements JobRepository {
     private final PartitionAssignmentStore partitionAssignments;
     private final PartitionAggregationStore partitionAggregation;
 
+    private final OperatorAuditStore operatorAudit;
+    private final ExecutionControlStore executionControl;
+    private final RetentionHoldStore holds;
+    private final RetentionAuditStore retentionAudit;
+    private final PurgeStore purges;
+
     PostgresJobRepository(TransactionGuard transactions, JobInstanceStore instances, JobExecutionStore jobExecutions,
             StepExecutionStore stepExecutions, DefinitionUpgradeStore upgrades, RecoveryStore recoveries,
             FlowStore flows, FlowDecisionStore flowDecisions, PartitionStore partitionPlans,
-            PartitionAssignmentStore partitionAssignments, PartitionAggregationStore partitionAggregation) {
+            PartitionAssignmentStore partitionAssignments, PartitionAggregationStore partitionAggregation,
+            OperatorAuditStore operatorAudit, ExecutionControlStore executionControl, RetentionHoldStore holds,
+            RetentionAuditStore retentionAudit, PurgeStore purges) {
         this.transactions = transactions;
         this.instances = instances;
         this.jobExecutions = jobExecutions;
@@ -78,6 +107,11 @@ public class PostgresJobRepository implements JobRepository {
         this.partitionPlans = partitionPlans;
         this.partitionAssignments = partitionAssignments;
         this.partitionAggregation = partitionAggregation;
+        this.operatorAudit = operatorAudit;
+        this.executionControl = executionControl;
+        this.holds = holds;
+        this.retentionAudit = retentionAudit;
+        this.purges = purges;
     }
 
     @Override
@@ -317,6 +351,101 @@ public class PostgresJobRepository implements JobRepository {
         checkMutation(parentStepExecutionId, expectedVersion, transitionedAt, "transitionedAt");
         transactions.requireActive("aggregateStepPartitions");
         return partitionAggregation.aggregate(parentStepExecutionId, expectedVersion, transitionedAt);
+    }
+
+    @Override
+    public OperatorRecord appendOperatorRequest(OperatorRecordDraft draft) {
+        Checks.notNull(draft, "draft");
+        transactions.requireActive("appendOperatorRequest");
+        return operatorAudit.append(draft);
+    }
+
+    @Override
+    public Optional<OperatorRecord> findOperatorRequest(OperatorAction action, OperationId operationId) {
+        Checks.notNull(action, "action");
+        Checks.notNull(operationId, "operationId");
+        transactions.requireActive("findOperatorRequest");
+        return operatorAudit.find(action, operationId);
+    }
+
+    @Override
+    public JobExecution requestExecutionStop(JobExecutionId id, ExecutionVersion expectedVersion, ActorRef actor,
+            Instant requestedAt) {
+        checkMutation(id, expectedVersion, actor, "actor");
+        Checks.notNull(requestedAt, "requestedAt");
+        transactions.requireActive("requestExecutionStop");
+        return executionControl.requestStop(id, expectedVersion, actor, requestedAt);
+    }
+
+    @Override
+    public JobExecution claimExecutionOwner(JobExecutionId id, ExecutionVersion expectedVersion, OwnerToken owner,
+            Instant claimedAt) {
+        checkMutation(id, expectedVersion, owner, "owner");
+        Checks.notNull(claimedAt, "claimedAt");
+        transactions.requireActive("claimExecutionOwner");
+        return executionControl.claimOwner(id, expectedVersion, owner, claimedAt);
+    }
+
+    @Override
+    public ExecutionControl observeExecutionControl(JobExecutionId id, OwnerToken owner, Instant observedAt) {
+        Checks.notNull(id, "id");
+        Checks.notNull(owner, "owner");
+        Checks.notNull(observedAt, "observedAt");
+        transactions.requireActive("observeExecutionControl");
+        return executionControl.observe(id, owner, observedAt);
+    }
+
+    @Override
+    public Optional<RetentionHold> jobInstanceHold(JobInstanceId id) {
+        Checks.notNull(id, "id");
+        transactions.requireActive("jobInstanceHold");
+        return holds.hold(id);
+    }
+
+    @Override
+    public RetentionHold placeInstanceHold(JobInstanceId id, ActorRef actor, ReasonCode reason, Instant placedAt) {
+        Checks.notNull(id, "id");
+        Checks.notNull(actor, "actor");
+        Checks.notNull(reason, "reason");
+        Checks.notNull(placedAt, "placedAt");
+        transactions.requireActive("placeInstanceHold");
+        return holds.place(id, actor, reason, placedAt);
+    }
+
+    @Override
+    public Optional<RetentionHold> releaseInstanceHold(JobInstanceId id) {
+        Checks.notNull(id, "id");
+        transactions.requireActive("releaseInstanceHold");
+        return holds.release(id);
+    }
+
+    @Override
+    public Optional<RetentionRecord> findRetentionAction(RetentionAction action, OperationId operationId) {
+        Checks.notNull(action, "action");
+        Checks.notNull(operationId, "operationId");
+        transactions.requireActive("findRetentionAction");
+        return retentionAudit.find(action, operationId);
+    }
+
+    @Override
+    public RetentionRecord appendRetentionAction(RetentionRecordDraft draft) {
+        Checks.notNull(draft, "draft");
+        transactions.requireActive("appendRetentionAction");
+        return retentionAudit.append(draft);
+    }
+
+    @Override
+    public PurgeSurvey purgeSurvey(PurgePlanRequest request) {
+        Checks.notNull(request, "request");
+        transactions.requireActive("purgeSurvey");
+        return purges.survey(request);
+    }
+
+    @Override
+    public PurgeCounts applyPurge(PurgePlan plan) {
+        Checks.notNull(plan, "plan");
+        transactions.requireActive("applyPurge");
+        return purges.apply(plan);
     }
 
     private static void checkMutation(Object id, ExecutionVersion expectedVersion, Object change, String changeField) {

@@ -25,7 +25,9 @@ public final class SchemaMigrations implements ResourceProvider {
     public static final List<String> SCRIPTS = List.of(
             "V1__job_repository_core.sql",
             "V2__flows.sql",
-            "V3__partitions.sql");
+            "V3__partitions.sql",
+            "V4__operator_control.sql",
+            "V5__retention.sql");
 
     private final ClassLoader classLoader;
 

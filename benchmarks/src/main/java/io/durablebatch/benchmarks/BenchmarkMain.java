@@ -1,0 +1,73 @@
+package io.durablebatch.benchmarks;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.inject.Inject;
+
+import org.jboss.logging.Logger;
+
+import io.durablebatch.repository.JobRepository;
+import io.quarkus.runtime.QuarkusApplication;
+import io.quarkus.runtime.annotations.QuarkusMain;
+
+/**
+ * Runs the selected workloads (all by default) one after another, each on emptied repository
+ * tables, and prints one JSON line per workload on stdout; logs go to stderr. Exits with 1 if a
+ * workload broke an invariant (a failed launch, an orphan, a second execution, a lookup without an
+ * index), with 2 on an unknown workload name.
+ */
+@QuarkusMain
+public class BenchmarkMain implements QuarkusApplication {
+
+    private static final Logger LOG = Logger.getLogger(BenchmarkMain.class);
+
+    private final BenchDatabase database;
+    private final StatementCounter statements;
+    private final Map<String, Workload> workloads = new LinkedHashMap<>();
+
+    @Inject
+    BenchmarkMain(BenchmarkConfig config, LaunchPath launchPath, JobRepository repository, BenchDatabase database,
+            StatementCounter statements, QueryPlans plans) {
+        this.database = database;
+        this.statements = statements;
+        register(new LaunchThroughputWorkload("launch-sequential", 1, config.launch(), launchPath, database, statements));
+        register(new LaunchThroughputWorkload("launch-concurrent", config.launch().threads(), config.launch(), launchPath,
+                database, statements));
+        register(new SameKeyStormWorkload(config.storm(), launchPath, database, statements));
+        register(new HistoryLookupWorkload(config.history(), repository, database, statements, plans));
+    }
+
+    private void register(Workload workload) {
+        workloads.put(workload.name(), workload);
+    }
+
+    @Override
+    public int run(String... args) {
+        List<Workload> selected = new ArrayList<>();
+        for (String name : args.length == 0 ? new String[] { "all" } : args) {
+            if (name.equals("all")) {
+                selected.addAll(workloads.values());
+            } else if (workloads.containsKey(name)) {
+                selected.add(workloads.get(name));
+            } else {
+                System.err.println("unknown workload '" + name + "'; choose any of (default: all):");
+                workloads.values().forEach(w -> System.err.println("  " + w.name() + ": " + w.description()));
+                return 2;
+            }
+        }
+        statements.prepare();
+        boolean violated = false;
+        for (Workload workload : selected) {
+            LOG.infof("%s: %s", workload.name(), workload.description());
+            database.truncateRepository();
+            JsonLine line = workload.run();
+            System.out.println(line);
+            System.out.flush();
+            violated |= line.hasViolations();
+        }
+        return violated ? 1 : 0;
+    }
+}

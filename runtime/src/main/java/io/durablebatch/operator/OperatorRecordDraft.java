@@ -1,0 +1,29 @@
+package io.durablebatch.operator;
+
+import java.time.Instant;
+
+import io.durablebatch.repository.ActorRef;
+import io.durablebatch.repository.OperationId;
+import io.durablebatch.repository.RequestDigest;
+import io.durablebatch.runtime.Checks;
+
+/**
+ * One operator request to record in the transaction of its effect: the action and its operation
+ * id (unique together), who asked, what it acted on, the digest of the request in canonical form,
+ * a short outcome (e.g. {@code STOP_REQUESTED}) and when.
+ */
+public record OperatorRecordDraft(OperatorAction action, OperationId operationId, ActorRef actor,
+        OperatorTarget target, RequestDigest requestDigest, String outcome, Instant recordedAt) {
+
+    public static final int MAX_OUTCOME_LENGTH = 2000;
+
+    public OperatorRecordDraft {
+        Checks.notNull(action, "action");
+        Checks.notNull(operationId, "operationId");
+        Checks.notNull(actor, "actor");
+        Checks.notNull(target, "target");
+        Checks.notNull(requestDigest, "requestDigest");
+        Checks.text(outcome, "outcome", MAX_OUTCOME_LENGTH);
+        Checks.notNull(recordedAt, "recordedAt");
+    }
+}

@@ -1,0 +1,171 @@
+package io.durablebatch.runtime.operator;
+
+import static io.durablebatch.runtime.repository.ExecutionRows.JOB_EXECUTION_COLUMNS;
+import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
+
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Optional;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.durablebatch.operator.ExecutionControl;
+import io.durablebatch.operator.ExecutionControl.Signal;
+import io.durablebatch.operator.OwnerToken;
+import io.durablebatch.repository.ActorRef;
+import io.durablebatch.repository.ExecutionStatus;
+import io.durablebatch.repository.ExecutionVersion;
+import io.durablebatch.repository.JobExecution;
+import io.durablebatch.repository.JobExecutionId;
+import io.durablebatch.repository.RepositoryError;
+import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.runtime.repository.ExecutionRows;
+import io.durablebatch.runtime.schema.RepositoryTables;
+import io.durablebatch.runtime.sql.MetadataSql;
+import io.durablebatch.runtime.sql.SqlRow;
+
+/**
+ * Stop requests, owner claims and the owner's observation of control, on the job execution row.
+ * Each is one compare-and-swap statement on the common path; only a refusal reads the row again,
+ * to name the reason.
+ */
+@ApplicationScoped
+public class ExecutionControlStore {
+
+    private static final String ACTIVE = "('STARTING', 'STARTED', 'STOPPING')";
+    private static final String CONTROL_COLUMNS = "id, status, version, owner_token, stop_requested_at, "
+            + "stop_requested_by";
+
+    private final MetadataSql sql;
+    private final String requestStop;
+    private final String claim;
+    private final String observe;
+    private final String readControl;
+    private final String readExecution;
+
+    ExecutionControlStore(MetadataSql sql, RepositoryTables tables) {
+        this.sql = sql;
+        this.requestStop = tables.sql("UPDATE {p}job_execution SET stop_requested_at = ?, stop_requested_by = ?, "
+                + "last_updated = ?, version = version + 1 WHERE id = ? AND version = ? AND status IN " + ACTIVE
+                + " AND stop_requested_at IS NULL RETURNING " + JOB_EXECUTION_COLUMNS);
+        this.claim = tables.sql("UPDATE {p}job_execution SET owner_token = ?, owner_claimed_at = ?, last_updated = ?, "
+                + "version = version + 1 WHERE id = ? AND version = ? AND status = 'STARTING' AND owner_token IS NULL "
+                + "RETURNING " + JOB_EXECUTION_COLUMNS);
+        // One statement whatever happens. The UPDATE matches only when this owner must move a STARTED
+        // execution with a pending request to STOPPING; otherwise it neither writes nor locks, and
+        // the second branch reads the row as the statement's snapshot sees it. The UPDATE re-checks
+        // its WHERE on the newest row version, so a concurrent observation moves it at most once.
+        this.observe = tables.sql("WITH stopping AS (UPDATE {p}job_execution SET status = 'STOPPING', "
+                + "last_updated = ?, version = version + 1 "
+                + "WHERE id = ? AND owner_token = ? AND status = 'STARTED' AND stop_requested_at IS NOT NULL "
+                + "RETURNING " + CONTROL_COLUMNS + ") "
+                + "SELECT " + CONTROL_COLUMNS + ", true AS moved FROM stopping "
+                + "UNION ALL SELECT " + CONTROL_COLUMNS + ", false FROM {p}job_execution "
+                + "WHERE id = ? AND NOT EXISTS (SELECT 1 FROM stopping)");
+        this.readControl = tables.sql("SELECT " + CONTROL_COLUMNS + ", false AS moved FROM {p}job_execution WHERE id = ?");
+        this.readExecution = tables.sql("SELECT " + JOB_EXECUTION_COLUMNS + " FROM {p}job_execution WHERE id = ?");
+    }
+
+    public JobExecution requestStop(JobExecutionId id, ExecutionVersion expectedVersion, ActorRef actor,
+            Instant requestedAt) {
+        Instant at = storedTime(requestedAt);
+        return sql.queryOne(requestStop, params -> params.time(at).text(actor.value()).time(at).bigint(id.value())
+                .bigint(expectedVersion.value()), ExecutionRows::jobExecution)
+                .orElseThrow(() -> stopRefusal(id, expectedVersion));
+    }
+
+    public JobExecution claimOwner(JobExecutionId id, ExecutionVersion expectedVersion, OwnerToken owner,
+            Instant claimedAt) {
+        Instant at = storedTime(claimedAt);
+        Optional<JobExecution> claimed = sql.queryOne(claim, params -> params.text(owner.value()).time(at).time(at)
+                .bigint(id.value()).bigint(expectedVersion.value()), ExecutionRows::jobExecution);
+        if (claimed.isPresent()) {
+            return claimed.get();
+        }
+        ControlState state = control(id);
+        if (state.owner().isPresent() && !state.ownedBy(owner)) {
+            throw new RepositoryException(RepositoryError.OWNER_MISMATCH, "job execution " + id + " is owned by "
+                    + state.owner().get() + ", not " + owner + ": an owner token never takes over an attempt");
+        }
+        if (state.status() != ExecutionStatus.STARTING) {
+            throw new RepositoryException(RepositoryError.OWNER_NOT_CLAIMABLE, "job execution " + id + " is "
+                    + state.status() + ": only a STARTING execution can be claimed");
+        }
+        if (state.ownedBy(owner)) {
+            // A repeated claim (e.g. a retry after an unknown commit outcome): already ours, unchanged.
+            return sql.queryOne(readExecution, params -> params.bigint(id.value()), ExecutionRows::jobExecution)
+                    .orElseThrow(() -> notFound(id));
+        }
+        throw versionConflict(id, state, expectedVersion);
+    }
+
+    public ExecutionControl observe(JobExecutionId id, OwnerToken owner, Instant observedAt) {
+        Instant at = storedTime(observedAt);
+        ControlState state = sql.queryOne(observe, params -> params.time(at).bigint(id.value()).text(owner.value())
+                .bigint(id.value()), ExecutionControlStore::controlState).orElseThrow(() -> notFound(id));
+        if (!state.moved() && state.stopRequested() && state.status() == ExecutionStatus.STARTED && state.ownedBy(owner)) {
+            // The UPDATE found a newer row version than this statement's snapshot (a concurrent
+            // transition or observation committed first): report the row as it is now.
+            state = control(id);
+        }
+        if (!state.ownedBy(owner)) {
+            throw new RepositoryException(RepositoryError.OWNER_MISMATCH, "job execution " + id + " is "
+                    + state.owner().map(o -> "owned by " + o).orElse("not claimed by any owner") + ", not by " + owner);
+        }
+        if (!state.status().isActive()) {
+            throw new RepositoryException(RepositoryError.EXECUTION_NOT_ACTIVE, "job execution " + id + " is "
+                    + state.status() + ": its owner must stop working on it");
+        }
+        return new ExecutionControl(id, state.stopRequested() ? Signal.STOP_REQUESTED : Signal.CONTINUE, state.status(),
+                state.version());
+    }
+
+    /** Names the rule that refused a stop request. Runs only on the refusal path. */
+    private RepositoryException stopRefusal(JobExecutionId id, ExecutionVersion expectedVersion) {
+        ControlState state = control(id);
+        if (!state.version().equals(expectedVersion)) {
+            return versionConflict(id, state, expectedVersion);
+        }
+        if (!state.status().isActive()) {
+            return new RepositoryException(RepositoryError.EXECUTION_NOT_ACTIVE, "job execution " + id + " is "
+                    + state.status() + ": only an active execution can be asked to stop");
+        }
+        return new RepositoryException(RepositoryError.STOP_ALREADY_REQUESTED, "job execution " + id
+                + " was already asked to stop by " + state.stopRequestedBy().orElse("?") + " at "
+                + state.stopRequestedAt().map(Instant::toString).orElse("?"));
+    }
+
+    private ControlState control(JobExecutionId id) {
+        return sql.queryOne(readControl, params -> params.bigint(id.value()), ExecutionControlStore::controlState)
+                .orElseThrow(() -> notFound(id));
+    }
+
+    private static RepositoryException versionConflict(JobExecutionId id, ControlState state,
+            ExecutionVersion expectedVersion) {
+        return new RepositoryException(RepositoryError.VERSION_CONFLICT, "job execution " + id + " is at version "
+                + state.version() + ", not the expected " + expectedVersion);
+    }
+
+    private static RepositoryException notFound(JobExecutionId id) {
+        return new RepositoryException(RepositoryError.JOB_EXECUTION_NOT_FOUND, "job execution " + id + " does not exist");
+    }
+
+    private static ControlState controlState(SqlRow row) throws SQLException {
+        return new ControlState(row.enumValue("status", ExecutionStatus.class), new ExecutionVersion(row.bigint("version")),
+                row.optionalText("owner_token"), row.optionalTime("stop_requested_at"),
+                row.optionalText("stop_requested_by"), row.bool("moved"));
+    }
+
+    /** The control columns of one execution row. */
+    private record ControlState(ExecutionStatus status, ExecutionVersion version, Optional<String> owner,
+            Optional<Instant> stopRequestedAt, Optional<String> stopRequestedBy, boolean moved) {
+
+        boolean ownedBy(OwnerToken token) {
+            return owner.isPresent() && owner.get().equals(token.value());
+        }
+
+        boolean stopRequested() {
+            return stopRequestedAt.isPresent();
+        }
+    }
+}

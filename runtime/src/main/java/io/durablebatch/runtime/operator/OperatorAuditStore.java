@@ -1,0 +1,58 @@
+package io.durablebatch.runtime.operator;
+
+import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
+
+import java.sql.SQLException;
+import java.util.Optional;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.durablebatch.operator.OperatorAction;
+import io.durablebatch.operator.OperatorRecord;
+import io.durablebatch.operator.OperatorRecordDraft;
+import io.durablebatch.operator.OperatorTarget;
+import io.durablebatch.repository.ActorRef;
+import io.durablebatch.repository.JobExecutionId;
+import io.durablebatch.repository.JobInstanceId;
+import io.durablebatch.repository.OperationId;
+import io.durablebatch.repository.RequestDigest;
+import io.durablebatch.runtime.audit.AuditTrail;
+import io.durablebatch.runtime.schema.RepositoryTables;
+import io.durablebatch.runtime.sql.MetadataSql;
+import io.durablebatch.runtime.sql.SqlRow;
+
+/** The operator audit: one row per (action, operation id), written in the transaction of its effect. */
+@ApplicationScoped
+public class OperatorAuditStore {
+
+    private static final String COLUMNS = "action, operation_id, actor, job_instance_id, job_execution_id, "
+            + "request_digest, outcome, recorded_at";
+
+    private final AuditTrail<OperatorRecord> trail;
+
+    OperatorAuditStore(MetadataSql sql, RepositoryTables tables) {
+        this.trail = new AuditTrail<>(sql, tables, "operator_request", COLUMNS, OperatorAuditStore::record,
+                OperatorRecord::requestDigest, "operator request");
+    }
+
+    public OperatorRecord append(OperatorRecordDraft draft) {
+        return trail.append(draft.action().name(), draft.operationId(), draft.requestDigest(),
+                params -> params.text(draft.action().name()).text(draft.operationId().value())
+                        .text(draft.actor().value()).bigint(draft.target().jobInstanceId().value())
+                        .bigint(draft.target().jobExecutionId().map(JobExecutionId::value).orElse(null))
+                        .bytes(draft.requestDigest().bytes()).text(draft.outcome())
+                        .time(storedTime(draft.recordedAt())));
+    }
+
+    public Optional<OperatorRecord> find(OperatorAction action, OperationId operationId) {
+        return trail.find(action.name(), operationId);
+    }
+
+    private static OperatorRecord record(SqlRow row) throws SQLException {
+        OperatorTarget target = new OperatorTarget(new JobInstanceId(row.bigint("job_instance_id")),
+                row.optionalBigint("job_execution_id").map(JobExecutionId::new));
+        return new OperatorRecord(row.enumValue("action", OperatorAction.class), new OperationId(row.text("operation_id")),
+                new ActorRef(row.text("actor")), target, RequestDigest.of(row.bytes("request_digest")),
+                row.text("outcome"), row.time("recorded_at"));
+    }
+}

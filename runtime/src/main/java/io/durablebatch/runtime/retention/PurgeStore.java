@@ -1,0 +1,197 @@
+package io.durablebatch.runtime.retention;
+
+import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
+
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.durablebatch.repository.ExecutionStatus;
+import io.durablebatch.repository.ExecutionVersion;
+import io.durablebatch.repository.JobInstanceId;
+import io.durablebatch.repository.JobName;
+import io.durablebatch.repository.RepositoryError;
+import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.retention.PurgeCandidate;
+import io.durablebatch.retention.PurgeCounts;
+import io.durablebatch.retention.PurgePlan;
+import io.durablebatch.retention.PurgePlanRequest;
+import io.durablebatch.retention.PurgeSurvey;
+import io.durablebatch.runtime.schema.RepositoryTables;
+import io.durablebatch.runtime.sql.MetadataSql;
+import io.durablebatch.runtime.sql.SqlRow;
+
+/**
+ * Purge: a bounded survey of purgeable instances, then the re-validated, set-based deletion of one
+ * batch with everything the instances own.
+ * <p>
+ * Applying a plan costs a fixed number of statements whatever its size: lock the instances (in id
+ * order), re-validate them all (locking their executions, in id order), then one {@code DELETE}
+ * per owned table, children first. Every row lock is taken in id order before anything is deleted,
+ * so concurrent purges of overlapping plans never deadlock: the later one queues on the first
+ * instance they share, then finds it gone and reports its plan stale, having deleted nothing.
+ */
+@ApplicationScoped
+public class PurgeStore {
+
+    /**
+     * The tables whose rows belong to a job instance, children before parents, each with the
+     * condition that selects the rows of the instances bound as a {@code bigint[]}. A table that
+     * references an instance, execution or step (say a partition table) is one more line here, above
+     * the table it references.
+     */
+    public static final List<OwnedRows> OWNED_ROWS = List.of(
+            new OwnedRows("step_execution", "job_instance_id = ANY (?)"),
+            new OwnedRows("job_execution", "job_instance_id = ANY (?)"),
+            new OwnedRows("job_instance", "id = ANY (?)"));
+
+    /**
+     * The tables that name instances or executions but are never purged: the append-only audits,
+     * which outlive what they describe, and holds, whose instances are never purge candidates.
+     */
+    public static final List<String> RETAINED_TABLES = List.of("recovery_decision", "operator_request",
+            "retention_action", "retention_hold");
+
+    private static final String UNRESOLVED = "('STARTING', 'STARTED', 'STOPPING', 'UNKNOWN')";
+
+    /** How many changed candidates a stale plan's refusal names. */
+    private static final int STALE_SAMPLE = 5;
+
+    /** One owned table and how its rows are found from instance ids. */
+    public record OwnedRows(String table, String ofInstances) {
+    }
+
+    private final MetadataSql sql;
+    private final String survey;
+    private final String surveyOfJob;
+    private final String lockInstances;
+    private final String changedCandidates;
+    private final Map<String, String> deletes = new LinkedHashMap<>();
+
+    PurgeStore(MetadataSql sql, RepositoryTables tables) {
+        this.sql = sql;
+        // Instances in id order, each with an aggregate of its executions (one probe of the
+        // (job_instance_id, attempt) index): eligible when none is unresolved or ended at or after the
+        // cutoff, no hold exists, and the latest status passes the filter.
+        String surveyTemplate = "SELECT i.id, i.job_name, x.executions, x.observed_version, x.latest_status, "
+                + "x.last_ended_at FROM {p}job_instance i CROSS JOIN LATERAL ("
+                + "  SELECT count(*)::int AS executions, COALESCE(sum(e.version + 1), 0)::bigint AS observed_version,"
+                + "    (array_agg(e.status ORDER BY e.attempt DESC))[1] AS latest_status, max(e.ended_at) AS last_ended_at,"
+                + "    COALESCE(bool_or(e.status IN " + UNRESOLVED + " "
+                + "      OR e.ended_at IS NULL OR e.ended_at >= ?), false) AS blocked"
+                + "  FROM {p}job_execution e WHERE e.job_instance_id = i.id) x "
+                + "WHERE i.id > ? AND i.created_at < ? %s AND NOT x.blocked "
+                + "AND (x.latest_status = ANY (?) OR (x.executions = 0 AND ?)) "
+                + "AND NOT EXISTS (SELECT 1 FROM {p}retention_hold h WHERE h.job_instance_id = i.id) "
+                + "ORDER BY i.id LIMIT ?";
+        this.survey = tables.sql(String.format(surveyTemplate, ""));
+        this.surveyOfJob = tables.sql(String.format(surveyTemplate, "AND i.job_name = ?"));
+        this.lockInstances = tables.sql("SELECT id FROM {p}job_instance WHERE id = ANY (?) ORDER BY id FOR UPDATE");
+        // Runs after the instances are locked, so no execution or hold can appear for them any more,
+        // and with a snapshot taken after those locks were granted, so it sees every one that did.
+        // The executions are locked too: a concurrent mutation waits for this purge and then finds
+        // its row gone, instead of changing what was validated. An unresolved execution refuses the
+        // plan even when the counts match, so no hand-made plan can purge a running instance.
+        this.changedCandidates = tables.sql("WITH plan AS (SELECT * FROM unnest(?::bigint[], ?::int[], ?::bigint[]) "
+                + "  AS p(id, executions, observed_version)), "
+                + "locked AS MATERIALIZED (SELECT job_instance_id, status, version FROM {p}job_execution "
+                + "  WHERE job_instance_id = ANY (?) ORDER BY id FOR UPDATE), "
+                + "actual AS (SELECT job_instance_id, count(*) AS executions, sum(version + 1) AS observed_version, "
+                + "  bool_or(status IN " + UNRESOLVED + ") AS unresolved FROM locked GROUP BY job_instance_id) "
+                + "SELECT p.id, p.executions AS planned_executions, p.observed_version AS planned_version, "
+                + "  COALESCE(a.executions, 0) AS executions, COALESCE(a.observed_version, 0) AS observed_version, "
+                + "  COALESCE(a.unresolved, false) AS unresolved, "
+                + "  EXISTS (SELECT 1 FROM {p}retention_hold h WHERE h.job_instance_id = p.id) AS held "
+                + "FROM plan p LEFT JOIN actual a ON a.job_instance_id = p.id "
+                + "WHERE COALESCE(a.executions, 0) <> p.executions OR COALESCE(a.observed_version, 0) <> p.observed_version "
+                + "  OR COALESCE(a.unresolved, false) "
+                + "  OR EXISTS (SELECT 1 FROM {p}retention_hold h WHERE h.job_instance_id = p.id) "
+                + "ORDER BY p.id LIMIT " + STALE_SAMPLE);
+        for (OwnedRows owned : OWNED_ROWS) {
+            deletes.put(owned.table(), tables.sql("DELETE FROM {p}" + owned.table() + " WHERE " + owned.ofInstances()));
+        }
+    }
+
+    public PurgeSurvey survey(PurgePlanRequest request) {
+        Set<ExecutionStatus> statuses = request.statuses().isEmpty() ? PurgePlanRequest.FINISHED : request.statuses();
+        String[] statusNames = statuses.stream().map(Enum::name).sorted().toArray(String[]::new);
+        List<PurgeCandidate> candidates = sql.query(request.jobName().isPresent() ? surveyOfJob : survey, params -> {
+            Instant cutoff = storedTime(request.cutoff());
+            params.time(cutoff)
+                    .bigint(request.resumeAfter().map(JobInstanceId::value).orElse(0L))
+                    .time(cutoff);
+            if (request.jobName().isPresent()) {
+                params.text(request.jobName().get().value());
+            }
+            params.array("varchar", statusNames)
+                    .bool(request.statuses().isEmpty())
+                    .integer(request.limit());
+        }, PurgeStore::candidate);
+        return new PurgeSurvey(request, candidates);
+    }
+
+    public PurgeCounts apply(PurgePlan plan) {
+        Map<String, Long> counts = new LinkedHashMap<>();
+        if (plan.isEmpty()) {
+            OWNED_ROWS.forEach(owned -> counts.put(owned.table(), 0L));
+            return new PurgeCounts(counts);
+        }
+        Long[] ids = plan.candidates().stream().map(c -> c.jobInstanceId().value()).toArray(Long[]::new);
+        List<Long> locked = sql.query(lockInstances, params -> params.array("bigint", ids), row -> row.bigint("id"));
+        if (locked.size() != ids.length) {
+            Set<Long> gone = new HashSet<>(List.of(ids));
+            gone.removeAll(locked);
+            throw stale(plan, "job instances " + sample(gone) + " no longer exist");
+        }
+        List<String> changed = sql.query(changedCandidates, params -> params.array("bigint", ids)
+                .array("integer", plan.candidates().stream().map(PurgeCandidate::executions).toArray(Integer[]::new))
+                .array("bigint", plan.candidates().stream().map(c -> c.observedVersion().value()).toArray(Long[]::new))
+                .array("bigint", ids), PurgeStore::describeChange);
+        if (!changed.isEmpty()) {
+            throw stale(plan, String.join("; ", changed));
+        }
+        // children first; the instances are locked already, in id order
+        deletes.forEach((table, delete) -> counts.put(table,
+                (long) sql.update(delete, params -> params.array("bigint", ids))));
+        return new PurgeCounts(counts);
+    }
+
+    private static RepositoryException stale(PurgePlan plan, String why) {
+        return new RepositoryException(RepositoryError.RETENTION_PLAN_STALE, "the purge plan of "
+                + plan.candidates().size() + " instances changed since its survey, nothing was deleted: " + why);
+    }
+
+    private static String sample(Set<Long> ids) {
+        List<Long> sorted = new ArrayList<>(ids);
+        sorted.sort(null);
+        return sorted.stream().limit(STALE_SAMPLE).map(String::valueOf).collect(Collectors.joining(", "))
+                + (sorted.size() > STALE_SAMPLE ? " and " + (sorted.size() - STALE_SAMPLE) + " more" : "");
+    }
+
+    private static String describeChange(SqlRow row) throws SQLException {
+        String instance = "job instance " + row.bigint("id");
+        if (row.bool("held")) {
+            return instance + " is held";
+        }
+        if (row.bool("unresolved")) {
+            return instance + " has an active or UNKNOWN execution";
+        }
+        return instance + " has " + row.bigint("executions") + " executions at observed version "
+                + row.bigint("observed_version") + ", not " + row.integer("planned_executions") + " at "
+                + row.bigint("planned_version");
+    }
+
+    private static PurgeCandidate candidate(SqlRow row) throws SQLException {
+        return new PurgeCandidate(new JobInstanceId(row.bigint("id")), new JobName(row.text("job_name")),
+                row.integer("executions"), new ExecutionVersion(row.bigint("observed_version")),
+                row.optionalText("latest_status").map(ExecutionStatus::valueOf), row.optionalTime("last_ended_at"));
+    }
+}

@@ -1,0 +1,54 @@
+package io.durablebatch.runtime.retention;
+
+import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
+
+import java.sql.SQLException;
+import java.util.Optional;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.durablebatch.repository.ActorRef;
+import io.durablebatch.repository.JobInstanceId;
+import io.durablebatch.repository.OperationId;
+import io.durablebatch.repository.RequestDigest;
+import io.durablebatch.retention.RetentionAction;
+import io.durablebatch.retention.RetentionRecord;
+import io.durablebatch.retention.RetentionRecordDraft;
+import io.durablebatch.runtime.audit.AuditTrail;
+import io.durablebatch.runtime.schema.RepositoryTables;
+import io.durablebatch.runtime.sql.MetadataSql;
+import io.durablebatch.runtime.sql.SqlRow;
+
+/** The retention audit: one row per (action, operation id), written in the transaction it audits. */
+@ApplicationScoped
+public class RetentionAuditStore {
+
+    private static final String COLUMNS = "action, operation_id, actor, job_instance_id, request_digest, outcome, "
+            + "recorded_at";
+
+    private final AuditTrail<RetentionRecord> trail;
+
+    RetentionAuditStore(MetadataSql sql, RepositoryTables tables) {
+        this.trail = new AuditTrail<>(sql, tables, "retention_action", COLUMNS, RetentionAuditStore::record,
+                RetentionRecord::requestDigest, "retention action");
+    }
+
+    public RetentionRecord append(RetentionRecordDraft draft) {
+        return trail.append(draft.action().name(), draft.operationId(), draft.requestDigest(),
+                params -> params.text(draft.action().name()).text(draft.operationId().value())
+                        .text(draft.actor().value()).bigint(draft.jobInstanceId().map(JobInstanceId::value).orElse(null))
+                        .bytes(draft.requestDigest().bytes()).text(draft.outcome())
+                        .time(storedTime(draft.recordedAt())));
+    }
+
+    public Optional<RetentionRecord> find(RetentionAction action, OperationId operationId) {
+        return trail.find(action.name(), operationId);
+    }
+
+    private static RetentionRecord record(SqlRow row) throws SQLException {
+        return new RetentionRecord(row.enumValue("action", RetentionAction.class),
+                new OperationId(row.text("operation_id")), new ActorRef(row.text("actor")),
+                row.optionalBigint("job_instance_id").map(JobInstanceId::new),
+                RequestDigest.of(row.bytes("request_digest")), row.text("outcome"), row.time("recorded_at"));
+    }
+}

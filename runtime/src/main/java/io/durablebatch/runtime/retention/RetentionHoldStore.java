@@ -1,0 +1,77 @@
+package io.durablebatch.runtime.retention;
+
+import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
+
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Optional;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.durablebatch.repository.ActorRef;
+import io.durablebatch.repository.JobInstanceId;
+import io.durablebatch.repository.ReasonCode;
+import io.durablebatch.repository.RepositoryError;
+import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.retention.RetentionHold;
+import io.durablebatch.runtime.schema.RepositoryTables;
+import io.durablebatch.runtime.sql.MetadataSql;
+import io.durablebatch.runtime.sql.SqlRow;
+
+/** Retention holds: at most one per instance, the table's primary key. */
+@ApplicationScoped
+public class RetentionHoldStore {
+
+    private static final String COLUMNS = "job_instance_id, actor, reason, placed_at";
+
+    private final MetadataSql sql;
+    private final String place;
+    private final String select;
+    private final String release;
+    private final String instanceExists;
+
+    RetentionHoldStore(MetadataSql sql, RepositoryTables tables) {
+        this.sql = sql;
+        // The key-share lock on the instance orders this insert with a purge that locked the instance
+        // first: the insert waits, then finds the instance gone and inserts nothing. A second hold
+        // waits on the primary key for the first one's outcome and then inserts nothing.
+        this.place = tables.sql("INSERT INTO {p}retention_hold (" + COLUMNS + ") "
+                + "SELECT i.id, ?, ?, ? FROM (SELECT id FROM {p}job_instance WHERE id = ? FOR KEY SHARE) i "
+                + "ON CONFLICT (job_instance_id) DO NOTHING RETURNING " + COLUMNS);
+        this.select = tables.sql("SELECT " + COLUMNS + " FROM {p}retention_hold WHERE job_instance_id = ?");
+        this.release = tables.sql("DELETE FROM {p}retention_hold WHERE job_instance_id = ? RETURNING " + COLUMNS);
+        this.instanceExists = tables.sql("SELECT id FROM {p}job_instance WHERE id = ?");
+    }
+
+    public Optional<RetentionHold> hold(JobInstanceId id) {
+        return sql.queryOne(select, params -> params.bigint(id.value()), RetentionHoldStore::hold);
+    }
+
+    public RetentionHold place(JobInstanceId id, ActorRef actor, ReasonCode reason, Instant placedAt) {
+        Optional<RetentionHold> placed = sql.queryOne(place, params -> params.text(actor.value()).text(reason.value())
+                .time(storedTime(placedAt)).bigint(id.value()), RetentionHoldStore::hold);
+        if (placed.isPresent()) {
+            return placed.get();
+        }
+        Optional<RetentionHold> existing = hold(id);
+        if (existing.isPresent()) {
+            throw new RepositoryException(RepositoryError.HOLD_EXISTS, "job instance " + id + " is already held by "
+                    + existing.get().actor() + " (" + existing.get().reason() + ") since " + existing.get().placedAt());
+        }
+        if (sql.queryOne(instanceExists, params -> params.bigint(id.value()), row -> row.bigint("id")).isEmpty()) {
+            throw new RepositoryException(RepositoryError.JOB_INSTANCE_NOT_FOUND, "job instance " + id
+                    + " does not exist");
+        }
+        throw new RepositoryException(RepositoryError.HOLD_EXISTS, "job instance " + id
+                + " got a concurrent hold that has been released since");
+    }
+
+    public Optional<RetentionHold> release(JobInstanceId id) {
+        return sql.queryOne(release, params -> params.bigint(id.value()), RetentionHoldStore::hold);
+    }
+
+    private static RetentionHold hold(SqlRow row) throws SQLException {
+        return new RetentionHold(new JobInstanceId(row.bigint("job_instance_id")), new ActorRef(row.text("actor")),
+                new ReasonCode(row.text("reason")), row.time("placed_at"));
+    }
+}
