@@ -6,8 +6,11 @@ import io.durablebatch.job.JobDefinition;
 import io.durablebatch.runtime.job.FlowRoutes;
 import io.durablebatch.runtime.job.FlowStepHistory;
 import io.durablebatch.runtime.job.JobRegistry;
+import io.durablebatch.runtime.job.KernelIdentity;
 import io.durablebatch.runtime.job.KernelJobOperator;
+import io.durablebatch.runtime.job.OperatorAudit;
 import io.durablebatch.runtime.job.RunningExecutions;
+import io.durablebatch.runtime.job.StartupRecovery;
 import io.durablebatch.runtime.job.StepRunners;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.UnremovableBeanBuildItem;
@@ -19,6 +22,9 @@ class DurableBatchKernelProcessor {
     /** The kernel's beans. */
     static final List<Class<?>> KERNEL_BEANS = List.of(
             JobRegistry.class,
+            KernelIdentity.class,
+            OperatorAudit.class,
+            StartupRecovery.class,
             FlowStepHistory.class,
             FlowRoutes.class,
             StepRunners.class,

@@ -85,6 +85,14 @@ public interface JobRepository {
     StepExecution transitionStepExecution(StepExecutionId id, ExecutionVersion expectedVersion,
             LifecycleTransition transition);
 
+    /**
+     * Records a running step's progress (a transition to STARTED with its checkpoint and counters, as
+     * {@link #transitionStepExecution} does) and reads, in the same statement, whether a stop was
+     * requested for its job execution: a chunk commit of the kernel costs one statement, and sees a
+     * durable stop request at the chunk boundary. Refusals are those of {@code transitionStepExecution}.
+     */
+    StepProgress recordStepProgress(StepExecutionId id, ExecutionVersion expectedVersion, LifecycleTransition progress);
+
     /** Replaces a step execution's exit status only, by compare-and-swap on its version. */
     StepExecution enrichStepExitStatus(StepExecutionId id, ExecutionVersion expectedVersion, ExitStatus exitStatus);
 

@@ -42,8 +42,21 @@ public interface DurableBatchConfig {
         String tablePrefix();
     }
 
+    /**
+     * The name of this node (process) of the application: the first half of the owner token it
+     * records on the executions it runs ({@code <node-id>/<boot-id>}). Set it to a name that stays
+     * the same across restarts of the process for startup recovery; by default it is the host name.
+     */
+    Optional<String> nodeId();
+
     /** The threads that run job executions in this process. */
     Executor executor();
+
+    /** How running executions learn about stop requests. */
+    Control control();
+
+    /** Recovery of executions a previous run of this node left behind. */
+    Recovery recovery();
 
     /** Progress logging of running steps. */
     Progress progress();
@@ -59,6 +72,34 @@ public interface DurableBatchConfig {
          */
         @WithDefault("4")
         int maxConcurrency();
+    }
+
+    interface Control {
+
+        /**
+         * How often, at least, a running execution observes its control (a durable stop request
+         * made by any process). It also observes it at every chunk commit, at no extra cost.
+         */
+        @WithDefault("5s")
+        Duration pollInterval();
+    }
+
+    interface Recovery {
+
+        /** Recovery at startup. */
+        Startup startup();
+
+        interface Startup {
+
+            /**
+             * Whether startup resolves, as FAILED and restartable, the executions that a previous run of
+             * this node (same {@code node-id}, another boot) left active: for single-node deployments,
+             * where no other process can be running them. Audited with actor {@code system:startup}.
+             * Requires an explicit {@code quarkus.durable-batch.node-id}.
+             */
+            @WithDefault("false")
+            boolean enabled();
+        }
     }
 
     interface Shutdown {

@@ -26,7 +26,8 @@ final class ExecutionHandle implements StopSignal {
     }
 
     /** Asks the execution to stop at its next chunk boundary. */
-    void requestStop() {
+    @Override
+    public void requestStop() {
         stopRequested = true;
     }
 

@@ -12,12 +12,17 @@ import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.JobParameters;
 import io.durablebatch.job.Node;
 import io.durablebatch.job.Step;
+import io.durablebatch.operator.ExecutionControl;
+import io.durablebatch.operator.OwnerToken;
 import io.durablebatch.repository.ExecutionFailure;
 import io.durablebatch.repository.ExecutionStatus;
+import io.durablebatch.repository.ExecutionVersion;
 import io.durablebatch.repository.ExitStatus;
 import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.LifecycleTransition;
+import io.durablebatch.repository.RepositoryError;
+import io.durablebatch.repository.RepositoryException;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**
@@ -35,10 +40,12 @@ final class ExecutionRunner {
     private final JobDefinition definition;
     private final JobParameters parameters;
     private final StopSignal control;
+    private final OwnerToken owner;
     private JobExecution execution;
 
     ExecutionRunner(JobRepository repository, StepRunners steps, FlowRoutes routes, JobDefinition definition,
-            JobParameters parameters, StopSignal control, JobExecution execution) {
+            JobParameters parameters, StopSignal control, OwnerToken owner, JobExecution execution) {
+        this.owner = owner;
         this.repository = repository;
         this.steps = steps;
         this.routes = routes;
@@ -49,10 +56,10 @@ final class ExecutionRunner {
     }
 
     JobExecution run() {
-        if (control.stopRequested()) {
-            return transition(LifecycleTransition.to(ExecutionStatus.STOPPED, Instant.now()));
+        if (!begin()) {
+            LOG.infof("Job '%s' execution %s was asked to stop before it started", definition.name(), execution.id());
+            return execution;
         }
-        transition(LifecycleTransition.to(ExecutionStatus.STARTED, Instant.now()));
         LOG.infof("Job '%s' execution %s (attempt %d) started", definition.name(), execution.id(), execution.attempt());
         JobEnd end;
         try {
@@ -101,26 +108,49 @@ final class ExecutionRunner {
         }
     }
 
-    private JobExecution finish(JobEnd end) {
-        LifecycleTransition transition = LifecycleTransition.to(end.status(), Instant.now()).withExitStatus(end.exitStatus());
-        if (end.failure().isPresent()) {
-            transition = transition.withFailure(end.failure().get());
-        }
-        if (end.status() == ExecutionStatus.STOPPED && execution.status() == ExecutionStatus.STARTED) {
-            LifecycleTransition stopped = transition;
-            return QuarkusTransaction.requiringNew().call(() -> {
-                JobExecution stopping = repository.transitionJobExecution(execution.id(), execution.version(),
-                        LifecycleTransition.to(ExecutionStatus.STOPPING, Instant.now()));
-                execution = repository.transitionJobExecution(stopping.id(), stopping.version(), stopped);
-                return execution;
-            });
-        }
-        return transition(transition);
+    /**
+     * STARTING to STARTED, or straight to STOPPED if a stop was requested meanwhile; observes control
+     * first, in the same transaction. Returns whether the execution started.
+     */
+    private boolean begin() {
+        return withCurrentVersion(() -> {
+            ExecutionControl observed = repository.observeExecutionControl(execution.id(), owner, Instant.now());
+            boolean stop = observed.stopRequested() || control.stopRequested();
+            execution = repository.transitionJobExecution(execution.id(), observed.version(),
+                    LifecycleTransition.to(stop ? ExecutionStatus.STOPPED : ExecutionStatus.STARTED, Instant.now()));
+            return !stop;
+        });
     }
 
-    private JobExecution transition(LifecycleTransition transition) {
-        execution = QuarkusTransaction.requiringNew()
-                .call(() -> repository.transitionJobExecution(execution.id(), execution.version(), transition));
-        return execution;
+    /**
+     * Records the end, from the status and version observed in the same transaction: a stop request
+     * or an observation of the control poller may have moved the execution (to STOPPING) meanwhile.
+     */
+    private JobExecution finish(JobEnd end) {
+        LifecycleTransition transition = LifecycleTransition.to(end.status(), Instant.now()).withExitStatus(end.exitStatus());
+        LifecycleTransition ending = end.failure().map(transition::withFailure).orElse(transition);
+        return withCurrentVersion(() -> {
+            ExecutionControl observed = repository.observeExecutionControl(execution.id(), owner, Instant.now());
+            ExecutionVersion version = observed.version();
+            if (end.status() == ExecutionStatus.STOPPED && observed.status() == ExecutionStatus.STARTED) {
+                version = repository.transitionJobExecution(execution.id(), version,
+                        LifecycleTransition.to(ExecutionStatus.STOPPING, Instant.now())).version();
+            }
+            execution = repository.transitionJobExecution(execution.id(), version, ending);
+            return execution;
+        });
+    }
+
+    /** Runs a job-level transition in its own transaction, again if another observer moved the version first. */
+    private <T> T withCurrentVersion(java.util.function.Supplier<T> transition) {
+        for (int attempt = 1;; attempt++) {
+            try {
+                return QuarkusTransaction.requiringNew().call(transition::get);
+            } catch (RepositoryException e) {
+                if (e.error() != RepositoryError.VERSION_CONFLICT || attempt == 3) {
+                    throw e;
+                }
+            }
+        }
     }
 }

@@ -2,6 +2,7 @@ package io.durablebatch.runtime.job;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HexFormat;
 import java.util.Optional;
 import java.util.concurrent.TimeoutException;
 
@@ -11,6 +12,8 @@ import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.JobOperator;
 import io.durablebatch.job.JobParameters;
 import io.durablebatch.job.OperatorCall;
+import io.durablebatch.operator.OperatorAction;
+import io.durablebatch.operator.OperatorRecord;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.ExecutionVersion;
 import io.durablebatch.repository.JobExecution;
@@ -27,7 +30,12 @@ import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.runtime.Checks;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
-/** The kernel's {@link JobOperator}: records each attempt in its own transaction, then runs it here. */
+/**
+ * The kernel's {@link JobOperator}. Every request is one transaction holding its effect and its
+ * operator audit record; a request retried with the same operation id is answered from the record.
+ * A launch creates the attempt and claims it for this process's owner token in that transaction,
+ * then runs it here.
+ */
 @Singleton
 public class KernelJobOperator implements JobOperator {
 
@@ -36,11 +44,20 @@ public class KernelJobOperator implements JobOperator {
     private final JobRegistry registry;
     private final JobRepository repository;
     private final RunningExecutions running;
+    private final OperatorAudit audit;
+    private final KernelIdentity identity;
 
-    KernelJobOperator(JobRegistry registry, JobRepository repository, RunningExecutions running) {
+    KernelJobOperator(JobRegistry registry, JobRepository repository, RunningExecutions running, OperatorAudit audit,
+            KernelIdentity identity) {
         this.registry = registry;
         this.repository = repository;
         this.running = running;
+        this.audit = audit;
+        this.identity = identity;
+    }
+
+    /** An attempt to run here, or the execution a retried request already launched. */
+    private record Launch(JobExecution execution, JobDefinition definition, JobParameters parameters, boolean replayed) {
     }
 
     @Override
@@ -49,11 +66,18 @@ public class KernelJobOperator implements JobOperator {
         Checks.notNull(parameters, "parameters");
         Checks.notNull(call, "call");
         JobDefinition definition = registry.get(jobName);
-        JobExecution execution = QuarkusTransaction.requiringNew().call(() -> repository.createJobExecution(
-                repository.selectOrCreateJobInstance(parameters.keyFor(definition.name())).instance().id(),
-                definition.identity()));
-        running.submit(execution, definition, parameters);
-        return execution.id();
+        String request = "start|job=" + jobName + "|key="
+                + HexFormat.of().formatHex(parameters.keyFor(definition.name()).digest());
+        Launch launch = QuarkusTransaction.requiringNew().call(() -> {
+            Optional<OperatorRecord> recorded = audit.recorded(OperatorAction.START, call, request);
+            if (recorded.isPresent()) {
+                return replayed(recorded.get(), definition, parameters);
+            }
+            JobInstance instance = repository.selectOrCreateJobInstance(parameters.keyFor(definition.name())).instance();
+            return launched(OperatorAction.START, call, request, repository.createJobExecution(instance.id(),
+                    definition.identity()), definition, parameters);
+        });
+        return submit(launch);
     }
 
     @Override
@@ -65,17 +89,42 @@ public class KernelJobOperator implements JobOperator {
     public JobExecutionId restart(JobExecutionId executionId, OperatorCall call) {
         Checks.notNull(executionId, "execution");
         Checks.notNull(call, "call");
-        record Restart(JobExecution execution, JobDefinition definition, JobParameters parameters) {
-        }
-        Restart restart = QuarkusTransaction.requiringNew().call(() -> {
+        String request = "restart|execution=" + executionId;
+        Launch launch = QuarkusTransaction.requiringNew().call(() -> {
             JobExecution previous = existing(executionId);
             JobInstance instance = repository.getJobInstance(previous.jobInstanceId()).orElseThrow();
             JobDefinition definition = registry.get(instance.jobName().value());
-            return new Restart(repository.createJobExecution(instance.id(), definition.identity()), definition,
-                    JobParameters.of(instance.key()));
+            JobParameters parameters = JobParameters.of(instance.key());
+            Optional<OperatorRecord> recorded = audit.recorded(OperatorAction.RESTART, call, request);
+            if (recorded.isPresent()) {
+                return replayed(recorded.get(), definition, parameters);
+            }
+            return launched(OperatorAction.RESTART, call, request,
+                    repository.createJobExecution(instance.id(), definition.identity()), definition, parameters);
         });
-        running.submit(restart.execution(), restart.definition(), restart.parameters());
-        return restart.execution().id();
+        return submit(launch);
+    }
+
+    /** Claims a new attempt for this process and audits its launch, in the caller's transaction. */
+    private Launch launched(OperatorAction action, OperatorCall call, String request, JobExecution created,
+            JobDefinition definition, JobParameters parameters) {
+        JobExecution claimed = repository.claimExecutionOwner(created.id(), created.version(), identity.owner(),
+                Instant.now());
+        audit.append(action, call, request, claimed, "LAUNCHED execution " + claimed.id() + " attempt "
+                + claimed.attempt() + " owner " + identity.owner());
+        return new Launch(claimed, definition, parameters, false);
+    }
+
+    private Launch replayed(OperatorRecord record, JobDefinition definition, JobParameters parameters) {
+        JobExecutionId id = record.target().jobExecutionId().orElseThrow();
+        return new Launch(existing(id), definition, parameters, true);
+    }
+
+    private JobExecutionId submit(Launch launch) {
+        if (!launch.replayed()) {
+            running.submit(launch.execution(), launch.definition(), launch.parameters());
+        }
+        return launch.execution().id();
     }
 
     @Override
@@ -88,19 +137,33 @@ public class KernelJobOperator implements JobOperator {
     public void stop(JobExecutionId execution, OperatorCall call) {
         Checks.notNull(execution, "execution");
         Checks.notNull(call, "call");
-        ExecutionHandle handle = running.find(execution).orElseThrow(() -> new IllegalStateException("job execution "
-                + execution + " does not run in this process"));
-        handle.requestStop();
+        String request = "stop|execution=" + execution;
+        QuarkusTransaction.requiringNew().run(() -> {
+            if (audit.recorded(OperatorAction.STOP, call, request).isEmpty()) {
+                JobExecution current = existing(execution);
+                JobExecution requested = repository.requestExecutionStop(execution, current.version(), call.actor(),
+                        Instant.now());
+                audit.append(OperatorAction.STOP, call, request, requested, "STOP_REQUESTED");
+            }
+        });
+        // Here the signal is immediate; an owner elsewhere sees the request at its next chunk commit.
+        running.find(execution).ifPresent(ExecutionHandle::requestStop);
     }
 
     @Override
     public JobExecution abandon(JobExecutionId execution, OperatorCall call) {
         Checks.notNull(execution, "execution");
         Checks.notNull(call, "call");
+        String request = "abandon|execution=" + execution;
         return QuarkusTransaction.requiringNew().call(() -> {
             JobExecution current = existing(execution);
-            return repository.transitionJobExecution(execution, current.version(),
+            if (audit.recorded(OperatorAction.ABANDON, call, request).isPresent()) {
+                return current;
+            }
+            JobExecution abandoned = repository.transitionJobExecution(execution, current.version(),
                     LifecycleTransition.to(ExecutionStatus.ABANDONED, Instant.now()));
+            audit.append(OperatorAction.ABANDON, call, request, abandoned, "ABANDONED");
+            return abandoned;
         });
     }
 
@@ -109,13 +172,20 @@ public class KernelJobOperator implements JobOperator {
             RecoveryResolution resolution, ReasonCode reason, OperatorCall call) {
         Checks.notNull(execution, "execution");
         Checks.notNull(call, "call");
-        RecoveryRequest request = new RecoveryRequest(call.operationId(), call.actor(), reason, resolution,
+        RecoveryRequest recovery = new RecoveryRequest(call.operationId(), call.actor(), reason, resolution,
                 observedVersion, Instant.now());
         if (running.find(execution).isPresent()) {
             throw new IllegalStateException("job execution " + execution + " runs in this process: its owner is alive, "
                     + "stop it instead of recovering it");
         }
-        return QuarkusTransaction.requiringNew().call(() -> repository.recoverJobExecution(execution, request));
+        String request = "recover|execution=" + execution + "|version=" + observedVersion + "|resolution=" + resolution
+                + "|reason=" + reason;
+        return QuarkusTransaction.requiringNew().call(() -> {
+            RecoveryResult result = repository.recoverJobExecution(execution, recovery);
+            // appending the same request again returns its record: a replayed recovery stays one record
+            audit.append(OperatorAction.RECOVER, call, request, result.execution(), "RECOVERED as " + resolution);
+            return result;
+        });
     }
 
     private JobExecution existing(JobExecutionId id) {

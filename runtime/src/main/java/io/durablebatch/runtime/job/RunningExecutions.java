@@ -1,12 +1,15 @@
 package io.durablebatch.runtime.job;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -23,10 +26,14 @@ import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.JobParameters;
 import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobExecutionId;
+import io.durablebatch.operator.ExecutionControl;
 import io.durablebatch.repository.JobRepository;
+import io.durablebatch.repository.RepositoryError;
+import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.runtime.DurableBatchConfig;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.ManagedContext;
+import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.runtime.ShutdownEvent;
 
 /**
@@ -42,14 +49,18 @@ public class RunningExecutions {
     private final JobRepository repository;
     private final StepRunners steps;
     private final FlowRoutes routes;
+    private final KernelIdentity identity;
+    private final ScheduledExecutorService poller;
     private final ThreadPoolExecutor executor;
     private final ConcurrentMap<JobExecutionId, ExecutionHandle> running = new ConcurrentHashMap<>();
     private final Duration shutdownTimeout;
 
-    RunningExecutions(JobRepository repository, StepRunners steps, FlowRoutes routes, DurableBatchConfig config) {
+    RunningExecutions(JobRepository repository, StepRunners steps, FlowRoutes routes, KernelIdentity identity,
+            DurableBatchConfig config) {
         this.repository = repository;
         this.steps = steps;
         this.routes = routes;
+        this.identity = identity;
         this.shutdownTimeout = config.shutdown().timeout();
         int threads = config.executor().maxConcurrency();
         if (threads < 1) {
@@ -59,6 +70,49 @@ public class RunningExecutions {
         this.executor = new ThreadPoolExecutor(threads, threads, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>(),
                 threadFactory(Thread.currentThread().getContextClassLoader()));
         executor.allowCoreThreadTimeOut(true);
+        long poll = config.control().pollInterval().toMillis();
+        if (poll <= 0) {
+            throw new IllegalArgumentException("quarkus.durable-batch.control.poll-interval must be positive, got "
+                    + config.control().pollInterval());
+        }
+        ClassLoader classLoader = Thread.currentThread().getContextClassLoader();
+        this.poller = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "durable-batch-control");
+            thread.setDaemon(true);
+            thread.setContextClassLoader(classLoader);
+            return thread;
+        });
+        poller.scheduleWithFixedDelay(this::observeControl, poll, poll, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * The control poller: every running execution observes its control at least once per poll
+     * interval, whatever its chunks do (a long chunk, a tasklet, a parent waiting for partitions).
+     * A stop request, or an execution that is no longer ours to run (recovered elsewhere), raises
+     * its stop signal.
+     */
+    private void observeControl() {
+        for (ExecutionHandle handle : all()) {
+            if (handle.stopRequested() || handle.isEnded()) {
+                continue;
+            }
+            try {
+                ExecutionControl control = QuarkusTransaction.requiringNew().call(() -> repository
+                        .observeExecutionControl(handle.id(), identity.owner(), Instant.now()));
+                if (control.stopRequested()) {
+                    handle.requestStop();
+                }
+            } catch (RepositoryException e) {
+                if (e.error() == RepositoryError.EXECUTION_NOT_ACTIVE || e.error() == RepositoryError.OWNER_MISMATCH) {
+                    LOG.warnf("Job execution %s is no longer ours to run (%s): stopping it", handle.id(), e.getMessage());
+                    handle.requestStop();
+                } else {
+                    LOG.debugf(e, "Observing the control of job execution %s failed; trying again later", handle.id());
+                }
+            } catch (RuntimeException e) {
+                LOG.debugf(e, "Observing the control of job execution %s failed; trying again later", handle.id());
+            }
+        }
     }
 
     /** Runs a recorded STARTING execution on the kernel's threads. */
@@ -66,7 +120,7 @@ public class RunningExecutions {
         ExecutionHandle handle = new ExecutionHandle(execution.id());
         running.put(execution.id(), handle);
         executor.execute(() -> run(handle, new ExecutionRunner(repository, steps, routes, definition, parameters, handle,
-                execution)));
+                identity.owner(), execution)));
         return handle;
     }
 
@@ -131,6 +185,7 @@ public class RunningExecutions {
 
     @PreDestroy
     void close() {
+        poller.shutdownNow();
         executor.shutdownNow();
     }
 

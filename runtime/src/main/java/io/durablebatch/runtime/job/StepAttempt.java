@@ -12,6 +12,7 @@ import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.StepCounters;
 import io.durablebatch.repository.StepExecution;
+import io.durablebatch.repository.StepProgress;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**
@@ -79,16 +80,26 @@ final class StepAttempt {
         return counters;
     }
 
-    /** Records a chunk's progress in the caller's transaction: one statement. */
+    /**
+     * Records a chunk's progress in the caller's transaction and observes control: one statement.
+     * A pending stop request raises the stop signal, so the step stops after this chunk.
+     */
     StepExecution recordProgress(Checkpoint checkpoint, StepCounters total) {
-        return repository.transitionStepExecution(snapshot.id(), snapshot.version(),
-                LifecycleTransition.progress(Instant.now(), checkpoint, total));
+        return observing(repository.recordStepProgress(snapshot.id(), snapshot.version(),
+                LifecycleTransition.progress(Instant.now(), checkpoint, total)));
     }
 
     /** Records the counters of a unit of work without a checkpoint, in the caller's transaction. */
     StepExecution recordProgress(StepCounters total) {
-        return repository.transitionStepExecution(snapshot.id(), snapshot.version(),
-                LifecycleTransition.to(ExecutionStatus.STARTED, Instant.now()).withCounters(total));
+        return observing(repository.recordStepProgress(snapshot.id(), snapshot.version(),
+                LifecycleTransition.to(ExecutionStatus.STARTED, Instant.now()).withCounters(total)));
+    }
+
+    private StepExecution observing(StepProgress progress) {
+        if (progress.stopRequested()) {
+            control.requestStop();
+        }
+        return progress.step();
     }
 
     /** Records the step's completion (with its last chunk's progress) in the caller's transaction. */

@@ -40,6 +40,7 @@ final class LifecycleUpdates<T> {
     private final String kind;
     private final RepositoryError notFound;
     private final Map<ExecutionStatus, String> transitionSql = new EnumMap<>(ExecutionStatus.class);
+    private final String progressObservingSql;
     private final String enrichSql;
     private final String diagnoseSql;
 
@@ -61,6 +62,11 @@ final class LifecycleUpdates<T> {
                         + " WHERE id = ? AND version = ? AND status IN (" + quoted(sources) + ") RETURNING " + columns));
             }
         }
+        // A step's progress that also reads, in the same statement, whether its job execution has a
+        // pending stop request: the kernel's whole chunk commit in one round trip.
+        this.progressObservingSql = stepTable ? transitionSql.get(ExecutionStatus.STARTED)
+                + ", (SELECT j.stop_requested_at IS NOT NULL FROM " + tables.sql("{p}job_execution")
+                + " j WHERE j.id = job_execution_id) AS stop_requested" : null;
         this.enrichSql = tables.sql("UPDATE {p}" + table + " SET exit_code = ?, exit_description = ?, last_updated = ?"
                 + ", version = version + 1 WHERE id = ? AND version = ? RETURNING " + columns);
         this.diagnoseSql = tables.sql("SELECT status, version FROM {p}" + table + " WHERE id = ?");
@@ -70,13 +76,30 @@ final class LifecycleUpdates<T> {
         if (!stepTable && transition.carriesStepProgress()) {
             throw new IllegalArgumentException("transition.checkpoint and transition.counters apply to step executions only");
         }
+        return transition(transitionSql.get(transition.target()), id, expectedVersion, transition, mapper);
+    }
+
+    /**
+     * A step's progress (a transition to STARTED), whose result also says whether a stop was
+     * requested for the step's job execution. One statement when accepted.
+     */
+    <R> R progressObservingStop(long id, ExecutionVersion expectedVersion, LifecycleTransition progress,
+            java.util.function.BiFunction<T, Boolean, R> result) {
+        if (!stepTable || progress.target() != ExecutionStatus.STARTED) {
+            throw new IllegalArgumentException("only a step's progress (a transition to STARTED) observes a stop request");
+        }
+        return transition(progressObservingSql, id, expectedVersion, progress,
+                row -> result.apply(mapper.map(row), row.bool("stop_requested")));
+    }
+
+    private <R> R transition(String update, long id, ExecutionVersion expectedVersion, LifecycleTransition transition,
+            RowMapper<R> rowMapper) {
         ExecutionStatus target = transition.target();
-        String update = transitionSql.get(target);
         if (update != null) {
             Instant at = storedTime(transition.at());
             Optional<ExitStatus> exitStatus = transition.effectiveExitStatus();
             Optional<StepCounters> counters = transition.counters();
-            Optional<T> updated = sql.queryOne(update, params -> {
+            Optional<R> updated = sql.queryOne(update, params -> {
                 params.text(target.name())
                         .text(exitStatus.map(ExitStatus::code).orElse(null))
                         .text(exitStatus.map(ExitStatus::description).orElse(null))
@@ -97,7 +120,7 @@ final class LifecycleUpdates<T> {
                             .bigint(counters.map(StepCounters::rollbackCount).orElse(null));
                 }
                 params.bigint(id).bigint(expectedVersion.value());
-            }, mapper);
+            }, rowMapper);
             if (updated.isPresent()) {
                 return updated.get();
             }

@@ -44,6 +44,7 @@ import io.durablebatch.repository.RecoveryResult;
 import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.StepExecutionId;
 import io.durablebatch.repository.StepName;
+import io.durablebatch.repository.StepProgress;
 import io.durablebatch.retention.PurgeCounts;
 import io.durablebatch.retention.PurgePlan;
 import io.durablebatch.retention.PurgePlanRequest;
@@ -173,6 +174,14 @@ public class PostgresJobRepository implements JobRepository {
         checkMutation(id, expectedVersion, transition, "transition");
         transactions.requireActive("transitionStepExecution");
         return stepExecutions.transition(id, expectedVersion, transition);
+    }
+
+    @Override
+    public StepProgress recordStepProgress(StepExecutionId id, ExecutionVersion expectedVersion,
+            LifecycleTransition progress) {
+        checkMutation(id, expectedVersion, progress, "progress");
+        transactions.requireActive("recordStepProgress");
+        return stepExecutions.recordProgress(id, expectedVersion, progress);
     }
 
     @Override

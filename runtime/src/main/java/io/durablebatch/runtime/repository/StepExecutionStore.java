@@ -19,6 +19,7 @@ import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.StepExecutionId;
 import io.durablebatch.repository.StepName;
+import io.durablebatch.repository.StepProgress;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.MetadataSql;
 
@@ -60,6 +61,10 @@ public class StepExecutionStore {
 
     public StepExecution transition(StepExecutionId id, ExecutionVersion expectedVersion, LifecycleTransition transition) {
         return updates.transition(id.value(), expectedVersion, transition);
+    }
+
+    public StepProgress recordProgress(StepExecutionId id, ExecutionVersion expectedVersion, LifecycleTransition progress) {
+        return updates.progressObservingStop(id.value(), expectedVersion, progress, StepProgress::new);
     }
 
     public StepExecution enrichExitStatus(StepExecutionId id, ExecutionVersion expectedVersion, ExitStatus exitStatus) {
