@@ -65,9 +65,13 @@ public class StartupRecovery {
     }
 
     void onStart(@Observes @Priority(Interceptor.Priority.LIBRARY_BEFORE + 1) StartupEvent event) {
-        if (!enabled) {
-            return;
+        if (enabled) {
+            recoverPreviousRuns();
         }
+    }
+
+    /** Recovers what previous runs of this node left active; returns how many executions it recovered. */
+    public int recoverPreviousRuns() {
         if (!identity.nodeIdConfigured()) {
             throw new IllegalStateException("quarkus.durable-batch.recovery.startup.enabled needs an explicit "
                     + "quarkus.durable-batch.node-id that stays the same across restarts of this node");
@@ -82,6 +86,7 @@ public class StartupRecovery {
         } while (found.size() == BATCH);
         LOG.infof("Startup recovery of node '%s': %d execution(s) of previous runs recovered as FAILED", identity.nodeId(),
                 recovered);
+        return recovered;
     }
 
     private List<LeftBehind> findLeftBehind() {
