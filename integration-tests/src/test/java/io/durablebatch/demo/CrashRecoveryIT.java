@@ -12,18 +12,21 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import org.junit.jupiter.api.Test;
 
+import io.durablebatch.demo.DemoDatabase.StoredPartition;
 import io.durablebatch.demo.DemoDatabase.StoredStep;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 
 /**
- * The demo application in child JVMs: killed with SIGKILL in the middle of its chunk step, then
- * recovered and restarted by another process; and stopped by SIGTERM, ending STOPPED at a chunk
- * boundary. Afterwards the target table holds every order exactly once.
+ * The demo application in child JVMs: killed with SIGKILL in the middle of its partitioned chunk
+ * step, then recovered at the startup of the next run of the same node and restarted; and stopped by
+ * SIGTERM, ending STOPPED at chunk boundaries. Afterwards the target table holds every order exactly
+ * once, and every unfinished partition resumed exactly at its last committed checkpoint.
  */
 class CrashRecoveryIT {
 
     static final long ORDERS = 300_000;
+    static final int FILES = 4;
 
     /** A day no other run uses, so each test imports into its own slice of demo_orders. */
     static LocalDate freshDay() {
@@ -40,8 +43,14 @@ class CrashRecoveryIT {
 
     static long start(ChildApplication app, LocalDate day) {
         return given().baseUri(app.baseUri()).contentType(ContentType.JSON)
-                .body(Map.of("parameters", Map.of("day", day.toString(), "orders", ORDERS), "actor", "it"))
+                .body(Map.of("parameters", Map.of("day", day.toString(), "orders", ORDERS, "files", FILES), "actor", "it"))
                 .post("/jobs/importOrders/start").then().statusCode(202).extract().jsonPath().getLong("executionId");
+    }
+
+    static long restart(ChildApplication app, long executionId) {
+        return given().baseUri(app.baseUri()).contentType(ContentType.JSON).body(Map.of("actor", "it"))
+                .post("/jobs/executions/{id}/restart", executionId).then().statusCode(202).extract().jsonPath()
+                .getLong("executionId");
     }
 
     static void awaitRows(LocalDate day, long atLeast) throws Exception {
@@ -65,48 +74,54 @@ class CrashRecoveryIT {
         }
     }
 
-    static StoredStep importStep(long executionId) throws Exception {
-        return DemoDatabase.steps(executionId).stream().filter(step -> step.name().equals("import")).findFirst()
+    static StoredStep step(long executionId, String name) throws Exception {
+        return DemoDatabase.steps(executionId).stream().filter(step -> step.name().equals(name)).findFirst()
                 .orElseThrow();
     }
 
+    static long readByWorkers(long executionId) throws Exception {
+        return DemoDatabase.steps(executionId).stream().filter(step -> step.name().equals("importFile"))
+                .mapToLong(StoredStep::readCount).sum();
+    }
+
     @Test
-    void killedMidChunkStepThenRecoveredAndRestartedImportsEveryOrderExactlyOnce() throws Exception {
+    void killedMidPartitionedStepThenRecoveredAtStartupAndRestartedImportsEveryOrderExactlyOnce() throws Exception {
         LocalDate day = freshDay();
+        Map<String, String> node = Map.of("quarkus.durable-batch.node-id", "crash-node",
+                "quarkus.durable-batch.recovery.startup.enabled", "true");
         long crashed;
-        try (ChildApplication first = ChildApplication.start("crash-first", 8191, Map.of())) {
+        try (ChildApplication first = ChildApplication.start("crash-first", 8191, node)) {
             crashed = start(first, day);
             awaitRows(day, 60_000);
             first.kill();
         }
         // What the dead process left: an active execution and the chunks it committed, nothing more.
         assertEquals("STARTED", DemoDatabase.executionStatus(crashed));
-        StoredStep interrupted = importStep(crashed);
-        assertEquals("STARTED", interrupted.status());
+        StoredStep parent = step(crashed, "import");
+        assertEquals("STARTED", parent.status());
+        List<StoredPartition> interrupted = DemoDatabase.partitions(parent.id());
         long committed = importedRows(day);
-        assertEquals(interrupted.writeCount(), committed, "the rows are exactly those of the committed chunks");
+        assertEquals(interrupted.stream().mapToLong(StoredPartition::workerWrites).sum(), committed,
+                "the rows are exactly those of the committed chunks");
         assertEquals(0, committed % 1000, "whole chunks of 1000 committed");
         assertTrue(committed < ORDERS, "killed mid-step, after " + committed + " rows");
 
-        try (ChildApplication second = ChildApplication.start("crash-second", 8192, Map.of())) {
-            JsonPath orphan = given().baseUri(second.baseUri()).get("/jobs/executions/{id}", crashed).then()
-                    .statusCode(200).extract().jsonPath();
-            given().baseUri(second.baseUri()).contentType(ContentType.JSON)
-                    .body(Map.of("observedVersion", orphan.getLong("version"), "resolution", "FAILED", "reason",
-                            "OWNER_LOST", "actor", "it"))
-                    .post("/jobs/executions/{id}/recover", crashed).then().statusCode(200)
-                    .body("status", org.hamcrest.Matchers.equalTo("FAILED"));
-            long restarted = given().baseUri(second.baseUri()).contentType(ContentType.JSON).body(Map.of("actor", "it"))
-                    .post("/jobs/executions/{id}/restart", crashed).then().statusCode(202).extract().jsonPath()
-                    .getLong("executionId");
+        try (ChildApplication second = ChildApplication.start("crash-second", 8192, node)) {
+            // recovered at startup: this node's previous run cannot be running it any more
+            assertEquals("FAILED", DemoDatabase.executionStatus(crashed));
+            assertEquals("system:startup", DemoDatabase.recoveryActor(crashed));
+            long restarted = restart(second, crashed);
             JsonPath ended = awaitEnd(second, restarted);
             assertEquals("COMPLETED", ended.getString("status"), ended.prettify());
 
-            StoredStep resumed = importStep(restarted);
-            assertEquals(ORDERS - committed, resumed.readCount(), "the restart read only what was not committed");
-            assertTrue(second.log().contains("(step execution " + resumed.id() + ") opened its reader at Checkpoint["
-                    + interrupted.checkpointHex() + "]"), "the reader reopened at the last committed checkpoint "
-                            + interrupted.checkpointHex());
+            assertEquals(ORDERS - committed, readByWorkers(restarted), "the restart read only what was not committed");
+            String log = second.log();
+            for (StoredPartition partition : interrupted) {
+                if (!partition.status().equals("COMPLETED") && partition.workerCheckpointHex() != null) {
+                    assertTrue(log.contains("opened its reader at Checkpoint[" + partition.workerCheckpointHex() + "]"),
+                            "partition " + partition.key() + " reopened its reader at its last committed checkpoint");
+                }
+            }
         }
         assertEquals(ORDERS, importedRows(day));
         assertEquals(ORDERS, distinctIds(day), "no order was imported twice");
@@ -114,7 +129,7 @@ class CrashRecoveryIT {
     }
 
     @Test
-    void sigtermStopsTheRunningExecutionAtAChunkBoundaryAndARestartCompletesIt() throws Exception {
+    void sigtermStopsTheRunningExecutionAtChunkBoundariesAndARestartCompletesIt() throws Exception {
         LocalDate day = freshDay();
         long stopped;
         try (ChildApplication first = ChildApplication.start("sigterm-first", 8193, Map.of())) {
@@ -125,18 +140,15 @@ class CrashRecoveryIT {
             assertTrue(first.log().contains("Stopping 1 job execution(s) at their next chunk boundary"), first.log());
         }
         assertEquals("STOPPED", DemoDatabase.executionStatus(stopped));
-        StoredStep interrupted = importStep(stopped);
-        assertEquals("STOPPED", interrupted.status());
+        StoredStep parent = step(stopped, "import");
+        assertEquals("STOPPED", parent.status());
         long committed = importedRows(day);
-        assertEquals(interrupted.writeCount(), committed);
         assertEquals(0, committed % 1000);
 
         try (ChildApplication second = ChildApplication.start("sigterm-second", 8194, Map.of())) {
-            long restarted = given().baseUri(second.baseUri()).contentType(ContentType.JSON).body(Map.of("actor", "it"))
-                    .post("/jobs/executions/{id}/restart", stopped).then().statusCode(202).extract().jsonPath()
-                    .getLong("executionId");
+            long restarted = restart(second, stopped);
             assertEquals("COMPLETED", awaitEnd(second, restarted).getString("status"));
-            assertEquals(ORDERS - committed, importStep(restarted).readCount());
+            assertEquals(ORDERS - committed, readByWorkers(restarted));
         }
         assertEquals(ORDERS, importedRows(day));
         assertEquals(ORDERS, distinctIds(day));

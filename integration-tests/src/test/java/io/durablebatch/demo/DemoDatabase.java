@@ -54,6 +54,39 @@ final class DemoDatabase {
         }
     }
 
+    /** A partition of a parent step as stored, with its worker's checkpoint in hex. */
+    record StoredPartition(String key, String status, String workerCheckpointHex, long workerWrites) {
+    }
+
+    static List<StoredPartition> partitions(long parentStepExecutionId) throws SQLException {
+        try (Connection connection = connect(); PreparedStatement statement = connection.prepareStatement(
+                "SELECT p.partition_key, p.status, w.checkpoint, w.write_count FROM dbatch_step_partition p "
+                        + "LEFT JOIN dbatch_step_execution w ON w.id = p.worker_step_execution_id "
+                        + "WHERE p.parent_step_execution_id = ? ORDER BY p.ordinal")) {
+            statement.setLong(1, parentStepExecutionId);
+            List<StoredPartition> partitions = new ArrayList<>();
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    byte[] checkpoint = rows.getBytes("checkpoint");
+                    partitions.add(new StoredPartition(new String(rows.getBytes("partition_key"),
+                            java.nio.charset.StandardCharsets.UTF_8), rows.getString("status"),
+                            checkpoint == null ? null : HexFormat.of().formatHex(checkpoint), rows.getLong("write_count")));
+                }
+            }
+            return partitions;
+        }
+    }
+
+    static String recoveryActor(long jobExecutionId) throws SQLException {
+        try (Connection connection = connect(); PreparedStatement statement = connection.prepareStatement(
+                "SELECT actor FROM dbatch_recovery_decision WHERE job_execution_id = ?")) {
+            statement.setLong(1, jobExecutionId);
+            try (ResultSet rows = statement.executeQuery()) {
+                return rows.next() ? rows.getString(1) : null;
+            }
+        }
+    }
+
     static String executionStatus(long jobExecutionId) throws SQLException {
         try (Connection connection = connect(); PreparedStatement statement = connection.prepareStatement(
                 "SELECT status FROM dbatch_job_execution WHERE id = ?")) {

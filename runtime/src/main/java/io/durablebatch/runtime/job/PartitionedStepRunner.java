@@ -151,8 +151,8 @@ final class PartitionedStepRunner {
                 Optional.ofNullable(resumeFrom), parent.control(), claim.worker()));
         QuarkusTransaction.requiringNew().run(() -> repository.completeStepPartition(partition.id(),
                 partition.version(), claim.worker().id()));
-        LOG.debugf("Partition %d (%s) of step execution %s ended %s", partition.ordinal(), key(partition.entry()),
-                parent.snapshot().id(), outcome.status());
+        LOG.debugf("Partition %d (%s) of step execution %s ended %s", partition.ordinal(),
+                new PartitionContext(partition.entry(), partition.ordinal()).key(), parent.snapshot().id(), outcome.status());
     }
 
     /** Terminates the parent with the aggregate of its partitions, once none is active. */
