@@ -7,9 +7,14 @@ import java.util.Map;
 
 import jakarta.inject.Inject;
 
+import org.eclipse.microprofile.config.Config;
 import org.jboss.logging.Logger;
 
+import io.agroal.api.AgroalDataSource;
+import io.durablebatch.job.JobOperator;
 import io.durablebatch.repository.JobRepository;
+import io.durablebatch.runtime.sql.MetadataSql;
+import io.durablebatch.runtime.sql.RepositoryDataSource;
 import io.quarkus.runtime.QuarkusApplication;
 import io.quarkus.runtime.annotations.QuarkusMain;
 
@@ -30,7 +35,8 @@ public class BenchmarkMain implements QuarkusApplication {
 
     @Inject
     BenchmarkMain(BenchmarkConfig config, LaunchPath launchPath, JobRepository repository, BenchDatabase database,
-            StatementCounter statements, QueryPlans plans) {
+            StatementCounter statements, QueryPlans plans, JobOperator operator, MetadataSql metadataSql,
+            Config settings, @RepositoryDataSource AgroalDataSource dataSource) {
         this.database = database;
         this.statements = statements;
         register(new LaunchThroughputWorkload("launch-sequential", 1, config.launch(), launchPath, database, statements));
@@ -38,6 +44,10 @@ public class BenchmarkMain implements QuarkusApplication {
                 database, statements));
         register(new SameKeyStormWorkload(config.storm(), launchPath, database, statements));
         register(new HistoryLookupWorkload(config.history(), repository, database, statements, plans));
+        register(new ChunkEtlBenchmark(config.kernel(), operator, database, metadataSql, settings,
+                dataSource));
+        register(new KernelLaunchBenchmark(config.kernel(), operator, metadataSql));
+        register(new PartitionedEtlBenchmark(config.kernel(), operator, database));
     }
 
     private void register(Workload workload) {
