@@ -85,21 +85,17 @@ final class StepAttempt {
      * A pending stop request raises the stop signal, so the step stops after this chunk.
      */
     StepExecution recordProgress(Checkpoint checkpoint, StepCounters total) {
-        return observing(repository.recordStepProgress(snapshot.id(), snapshot.version(),
-                LifecycleTransition.progress(Instant.now(), checkpoint, total)));
+        return recordProgress(Optional.of(checkpoint), total);
     }
 
-    /** Records the counters of a unit of work without a checkpoint, in the caller's transaction. */
-    StepExecution recordProgress(StepCounters total) {
-        return observing(repository.recordStepProgress(snapshot.id(), snapshot.version(),
-                LifecycleTransition.to(ExecutionStatus.STARTED, Instant.now()).withCounters(total)));
-    }
-
-    private StepExecution observing(StepProgress progress) {
+    /** Records the counters of a unit of work, and its checkpoint if any, in the caller's transaction. */
+    StepExecution recordProgress(Optional<Checkpoint> checkpoint, StepCounters total) {
+        StepProgress progress = repository.recordStepProgress(snapshot.id(), snapshot.version(), checkpoint, total,
+                Instant.now());
         if (progress.stopRequested()) {
             control.requestStop();
         }
-        return progress.step();
+        return progress.applyTo(snapshot, checkpoint, total);
     }
 
     /** Records the step's completion (with its last chunk's progress) in the caller's transaction. */

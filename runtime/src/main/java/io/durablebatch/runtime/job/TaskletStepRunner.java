@@ -34,7 +34,7 @@ final class TaskletStepRunner {
                     boolean finished = status != RepeatStatus.CONTINUABLE;
                     StepCounters total = attempt.counters().plus(new StepCounters(0, 0, 0, 0, 0, 0, 1, rollbacks[0]));
                     StepExecution recorded = finished ? attempt.recordCompletion(Optional.empty(), total)
-                            : attempt.recordProgress(total);
+                            : attempt.recordProgress(Optional.empty(), total);
                     return new Committed(recorded, total, finished);
                 }), Committed.class);
                 attempt.committed(committed.recorded(), committed.total());

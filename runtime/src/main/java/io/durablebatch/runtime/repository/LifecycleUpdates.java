@@ -15,7 +15,10 @@ import io.durablebatch.repository.ExitStatus;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.repository.Checkpoint;
 import io.durablebatch.repository.StepCounters;
+import io.durablebatch.repository.StepExecutionId;
+import io.durablebatch.repository.StepProgress;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.durablebatch.runtime.sql.MetadataSql.RowMapper;
@@ -62,11 +65,15 @@ final class LifecycleUpdates<T> {
                         + " WHERE id = ? AND version = ? AND status IN (" + quoted(sources) + ") RETURNING " + columns));
             }
         }
-        // A step's progress that also reads, in the same statement, whether its job execution has a
-        // pending stop request: the kernel's whole chunk commit in one round trip.
-        this.progressObservingSql = stepTable ? transitionSql.get(ExecutionStatus.STARTED)
-                + ", (SELECT j.stop_requested_at IS NOT NULL FROM " + tables.sql("{p}job_execution")
-                + " j WHERE j.id = job_execution_id) AS stop_requested" : null;
+        // A step's progress alone: only the columns progress changes, and back only what the caller
+        // cannot know (the new version) and, from its job execution, whether a stop is pending. The
+        // kernel's whole chunk commit in one lean round trip.
+        this.progressObservingSql = stepTable ? tables.sql("UPDATE {p}" + table + " SET checkpoint = COALESCE(?, checkpoint)"
+                + ", read_count = ?, write_count = ?, filter_count = ?, read_skip_count = ?, process_skip_count = ?"
+                + ", write_skip_count = ?, commit_count = ?, rollback_count = ?, last_updated = ?, version = version + 1"
+                + " WHERE id = ? AND version = ? AND status = 'STARTED' RETURNING version"
+                + ", (SELECT j.stop_requested_at IS NOT NULL FROM {p}job_execution j WHERE j.id = job_execution_id)"
+                + " AS stop_requested") : null;
         this.enrichSql = tables.sql("UPDATE {p}" + table + " SET exit_code = ?, exit_description = ?, last_updated = ?"
                 + ", version = version + 1 WHERE id = ? AND version = ? RETURNING " + columns);
         this.diagnoseSql = tables.sql("SELECT status, version FROM {p}" + table + " WHERE id = ?");
@@ -80,16 +87,23 @@ final class LifecycleUpdates<T> {
     }
 
     /**
-     * A step's progress (a transition to STARTED), whose result also says whether a stop was
-     * requested for the step's job execution. One statement when accepted.
+     * A running step's progress (its checkpoint, if any, and counters), which also reads whether a
+     * stop was requested for the step's job execution. One statement when accepted; a refusal is
+     * named as {@link #transition} names it.
      */
-    <R> R progressObservingStop(long id, ExecutionVersion expectedVersion, LifecycleTransition progress,
-            java.util.function.BiFunction<T, Boolean, R> result) {
-        if (!stepTable || progress.target() != ExecutionStatus.STARTED) {
-            throw new IllegalArgumentException("only a step's progress (a transition to STARTED) observes a stop request");
+    StepProgress progressObservingStop(StepExecutionId id, ExecutionVersion expectedVersion, Optional<Checkpoint> checkpoint,
+            StepCounters counters, Instant at) {
+        if (!stepTable) {
+            throw new IllegalStateException("only steps record progress");
         }
-        return transition(progressObservingSql, id, expectedVersion, progress,
-                row -> result.apply(mapper.map(row), row.bool("stop_requested")));
+        Instant stored = storedTime(at);
+        return sql.queryOne(progressObservingSql, params -> params.bytes(checkpoint.map(Checkpoint::bytes).orElse(null))
+                .bigint(counters.readCount()).bigint(counters.writeCount()).bigint(counters.filterCount())
+                .bigint(counters.readSkipCount()).bigint(counters.processSkipCount()).bigint(counters.writeSkipCount())
+                .bigint(counters.commitCount()).bigint(counters.rollbackCount()).time(stored)
+                .bigint(id.value()).bigint(expectedVersion.value()),
+                row -> new StepProgress(id, new ExecutionVersion(row.bigint("version")), stored, row.bool("stop_requested")))
+                .orElseThrow(() -> refusal(id.value(), expectedVersion, ExecutionStatus.STARTED));
     }
 
     private <R> R transition(String update, long id, ExecutionVersion expectedVersion, LifecycleTransition transition,

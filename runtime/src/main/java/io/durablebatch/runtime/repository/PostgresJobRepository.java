@@ -22,6 +22,8 @@ import io.durablebatch.operator.OperatorRecord;
 import io.durablebatch.operator.OperatorRecordDraft;
 import io.durablebatch.operator.OwnerToken;
 import io.durablebatch.repository.ActorRef;
+import io.durablebatch.repository.Checkpoint;
+import io.durablebatch.repository.StepCounters;
 import io.durablebatch.repository.DefinitionIdentity;
 import io.durablebatch.repository.DefinitionUpgrade;
 import io.durablebatch.repository.ExecutionVersion;
@@ -178,10 +180,12 @@ public class PostgresJobRepository implements JobRepository {
 
     @Override
     public StepProgress recordStepProgress(StepExecutionId id, ExecutionVersion expectedVersion,
-            LifecycleTransition progress) {
-        checkMutation(id, expectedVersion, progress, "progress");
+            Optional<Checkpoint> checkpoint, StepCounters counters, Instant at) {
+        checkMutation(id, expectedVersion, counters, "counters");
+        Checks.notNull(checkpoint, "checkpoint");
+        Checks.notNull(at, "at");
         transactions.requireActive("recordStepProgress");
-        return stepExecutions.recordProgress(id, expectedVersion, progress);
+        return stepExecutions.recordProgress(id, expectedVersion, checkpoint, counters, at);
     }
 
     @Override
@@ -357,6 +361,7 @@ public class PostgresJobRepository implements JobRepository {
     @Override
     public StepExecution aggregateStepPartitions(StepExecutionId parentStepExecutionId,
             ExecutionVersion expectedVersion, Instant transitionedAt) {
+        Checks.notNull(parentStepExecutionId, "parentStepExecutionId");
         checkMutation(parentStepExecutionId, expectedVersion, transitionedAt, "transitionedAt");
         transactions.requireActive("aggregateStepPartitions");
         return partitionAggregation.aggregate(parentStepExecutionId, expectedVersion, transitionedAt);

@@ -9,6 +9,7 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.durablebatch.repository.Checkpoint;
 import io.durablebatch.repository.ExecutionVersion;
 import io.durablebatch.repository.ExitStatus;
 import io.durablebatch.repository.JobExecution;
@@ -16,6 +17,7 @@ import io.durablebatch.repository.JobExecutionId;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.repository.StepCounters;
 import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.StepExecutionId;
 import io.durablebatch.repository.StepName;
@@ -63,8 +65,9 @@ public class StepExecutionStore {
         return updates.transition(id.value(), expectedVersion, transition);
     }
 
-    public StepProgress recordProgress(StepExecutionId id, ExecutionVersion expectedVersion, LifecycleTransition progress) {
-        return updates.progressObservingStop(id.value(), expectedVersion, progress, StepProgress::new);
+    public StepProgress recordProgress(StepExecutionId id, ExecutionVersion expectedVersion,
+            Optional<Checkpoint> checkpoint, StepCounters counters, Instant at) {
+        return updates.progressObservingStop(id, expectedVersion, checkpoint, counters, at);
     }
 
     public StepExecution enrichExitStatus(StepExecutionId id, ExecutionVersion expectedVersion, ExitStatus exitStatus) {

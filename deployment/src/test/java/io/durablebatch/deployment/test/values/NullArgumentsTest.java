@@ -11,7 +11,9 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Parameter;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -22,6 +24,17 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import io.durablebatch.flow.FlowDecisionRequest;
+import io.durablebatch.flow.FlowTransitionKind;
+import io.durablebatch.flow.InputDigest;
+import io.durablebatch.flow.NodeId;
+import io.durablebatch.flow.StartLimit;
+import io.durablebatch.operator.OperatorAction;
+import io.durablebatch.operator.OperatorRecordDraft;
+import io.durablebatch.operator.OperatorTarget;
+import io.durablebatch.operator.OwnerToken;
+import io.durablebatch.partition.PartitionPlanEntry;
+import io.durablebatch.partition.StepPartitionId;
 import io.durablebatch.repository.ActorRef;
 import io.durablebatch.repository.DefinitionIdentity;
 import io.durablebatch.repository.DefinitionUpgrade;
@@ -39,8 +52,14 @@ import io.durablebatch.repository.PlanFingerprint;
 import io.durablebatch.repository.ReasonCode;
 import io.durablebatch.repository.RecoveryRequest;
 import io.durablebatch.repository.RecoveryResolution;
+import io.durablebatch.repository.RequestDigest;
+import io.durablebatch.repository.StepCounters;
 import io.durablebatch.repository.StepExecutionId;
 import io.durablebatch.repository.StepName;
+import io.durablebatch.retention.PurgePlan;
+import io.durablebatch.retention.PurgePlanRequest;
+import io.durablebatch.retention.RetentionAction;
+import io.durablebatch.retention.RetentionRecordDraft;
 import io.quarkus.test.QuarkusUnitTest;
 
 /** Every argument of every repository method is checked: a null is refused naming the parameter. */
@@ -100,7 +119,33 @@ class NullArgumentsTest {
                 Map.entry(ExitStatus.class, ExitStatus.of("X")),
                 Map.entry(LifecycleTransition.class, LifecycleTransition.to(ExecutionStatus.STARTED, Instant.EPOCH)),
                 Map.entry(RecoveryRequest.class, new RecoveryRequest(OperationId.of("op"), ActorRef.of("actor"),
-                        ReasonCode.of("R"), RecoveryResolution.FAILED, ExecutionVersion.INITIAL, Instant.EPOCH)));
+                        ReasonCode.of("R"), RecoveryResolution.FAILED, ExecutionVersion.INITIAL, Instant.EPOCH)),
+                Map.entry(Instant.class, Instant.EPOCH),
+                Map.entry(Optional.class, Optional.empty()),
+                Map.entry(List.class, List.of(PartitionPlanEntry.of("p", new byte[0]))),
+                Map.entry(StepCounters.class, StepCounters.ZERO),
+                Map.entry(ActorRef.class, ActorRef.of("actor")),
+                Map.entry(OperationId.class, OperationId.of("op")),
+                Map.entry(ReasonCode.class, ReasonCode.of("R")),
+                Map.entry(OwnerToken.class, OwnerToken.of("node/boot")),
+                Map.entry(OperatorAction.class, OperatorAction.STOP),
+                Map.entry(OperatorRecordDraft.class, new OperatorRecordDraft(OperatorAction.STOP, OperationId.of("op"),
+                        ActorRef.of("actor"), OperatorTarget.instance(JobInstanceId.of(Long.MAX_VALUE)),
+                        RequestDigest.sha256("stop"), "STOP_REQUESTED", Instant.EPOCH)),
+                Map.entry(RetentionAction.class, RetentionAction.PURGE),
+                Map.entry(RetentionRecordDraft.class, new RetentionRecordDraft(RetentionAction.PURGE, OperationId.of("op"),
+                        ActorRef.of("actor"), Optional.empty(), RequestDigest.sha256("purge"), "PURGED", Instant.EPOCH)),
+                Map.entry(PurgePlanRequest.class, PurgePlanRequest.before(Instant.EPOCH, 10)),
+                Map.entry(PurgePlan.class, new PurgePlan(List.of())),
+                Map.entry(NodeId.class, NodeId.of("node")),
+                Map.entry(StartLimit.class, StartLimit.UNLIMITED),
+                Map.entry(PlanFingerprint.class, PlanFingerprint.of(new byte[32])),
+                Map.entry(InputDigest.class, InputDigest.sha256(new byte[0])),
+                Map.entry(FlowTransitionKind.class, FlowTransitionKind.END),
+                Map.entry(FlowDecisionRequest.class, new FlowDecisionRequest(JobExecutionId.of(Long.MAX_VALUE),
+                        NodeId.of("node"), Optional.empty(), FlowTransitionKind.END, PlanFingerprint.of(new byte[32]),
+                        InputDigest.sha256(new byte[0]), ExitStatus.of("X"), Instant.EPOCH)),
+                Map.entry(StepPartitionId.class, StepPartitionId.of(Long.MAX_VALUE)));
         Object sample = samples.get(type);
         if (sample == null) {
             throw new AssertionError("no sample value of " + type.getName() + ": add one");
