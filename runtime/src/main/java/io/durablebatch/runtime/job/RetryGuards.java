@@ -1,7 +1,6 @@
 package io.durablebatch.runtime.job;
 
 import java.time.temporal.ChronoUnit;
-import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 
 import io.durablebatch.job.ChunkStep;
@@ -35,10 +34,5 @@ final class RetryGuards {
                     .done();
         }
         return builder.build();
-    }
-
-    /** Calls {@code work} through {@code guard}, rethrowing what the last attempt threw. */
-    static <T> T call(Guard guard, Callable<T> work, Class<T> type) throws Exception {
-        return guard.call(work, type);
     }
 }
