@@ -120,6 +120,10 @@ class UnitOfWorkRulesTest {
                 Map.entry("transitionStepExecution(StepExecutionId, ExecutionVersion, LifecycleTransition)",
                         () -> repository.transitionStepExecution(step.id(), step.version(), LifecycleTransition
                                 .progress(now(), Checkpoint.of("p".getBytes(StandardCharsets.UTF_8)), StepCounters.ZERO))),
+                Map.entry("recordStepProgress(StepExecutionId, ExecutionVersion, Optional, StepCounters, Instant)",
+                        () -> repository.recordStepProgress(step.id(), step.version(),
+                                java.util.Optional.of(Checkpoint.of("p".getBytes(StandardCharsets.UTF_8))),
+                                StepCounters.ZERO, now())),
                 Map.entry("enrichStepExitStatus(StepExecutionId, ExecutionVersion, ExitStatus)",
                         () -> repository.enrichStepExitStatus(step.id(), step.version(), ExitStatus.of("X"))),
                 Map.entry("findJobInstance(JobInstanceKey)", () -> repository.findJobInstance(idle.key())),
