@@ -21,6 +21,8 @@ interface BenchmarkConfig {
 
     Control control();
 
+    Kernel kernel();
+
     interface Launch {
         /** Launches measured, each of a distinct instance. */
         @WithDefault("2000")
@@ -106,5 +108,19 @@ interface BenchmarkConfig {
         /** Observations run first and thrown away. */
         @WithDefault("2000")
         int warmup();
+    }
+
+    interface Kernel {
+        /** Items of one chunk ETL run (chunks of 100). */
+        @WithDefault("200000")
+        long items();
+
+        /** Alternating kernel and bare-JDBC rounds; the medians are reported. */
+        @WithDefault("3")
+        int rounds();
+
+        /** Sequential launches of the one-step job. */
+        @WithDefault("300")
+        int launches();
     }
 }

@@ -7,10 +7,14 @@ import java.util.Map;
 
 import jakarta.inject.Inject;
 
+import org.eclipse.microprofile.config.Config;
 import org.jboss.logging.Logger;
 
+import io.agroal.api.AgroalDataSource;
+import io.durablebatch.job.JobOperator;
 import io.durablebatch.repository.JobRepository;
 import io.durablebatch.runtime.sql.MetadataSql;
+import io.durablebatch.runtime.sql.RepositoryDataSource;
 import io.quarkus.runtime.QuarkusApplication;
 import io.quarkus.runtime.annotations.QuarkusMain;
 
@@ -32,7 +36,8 @@ public class BenchmarkMain implements QuarkusApplication {
     @Inject
     BenchmarkMain(BenchmarkConfig config, LaunchPath launchPath, PartitionedJobs partitionedJobs,
             JobRepository repository, BenchDatabase database, StatementCounter statements, QueryPlans plans,
-            MetadataSql sql) {
+            MetadataSql sql, JobOperator operator, Config settings,
+            @RepositoryDataSource AgroalDataSource dataSource) {
         this.database = database;
         this.statements = statements;
         // the core: launching, racing for one instance, reading history
@@ -48,6 +53,11 @@ public class BenchmarkMain implements QuarkusApplication {
         // operator control and retention
         register(new ObserveControlWorkload(config.control(), repository, statements, sql));
         register(new PurgeWorkload(config.purge(), repository, database, statements, sql));
+        // the execution kernel
+        register(new ChunkEtlBenchmark(config.kernel(), operator, database, sql, settings,
+                dataSource));
+        register(new KernelLaunchBenchmark(config.kernel(), operator, sql));
+        register(new PartitionedEtlBenchmark(config.kernel(), operator, database));
     }
 
     private void register(Workload workload) {

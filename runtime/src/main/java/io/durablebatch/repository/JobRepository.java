@@ -85,6 +85,19 @@ public interface JobRepository {
     StepExecution transitionStepExecution(StepExecutionId id, ExecutionVersion expectedVersion,
             LifecycleTransition transition);
 
+    /**
+     * Records a running step's progress — its checkpoint (kept when empty) and absolute counters — by
+     * compare-and-swap on its version, the step staying STARTED, and reads in the same statement
+     * whether a stop was requested for its job execution: a chunk commit of the kernel costs one
+     * statement and sees a durable stop request at the chunk boundary. It changes only what
+     * {@code transitionStepExecution} with {@link LifecycleTransition#progress} would change.
+     *
+     * @throws RepositoryException {@code VERSION_CONFLICT}, {@code ILLEGAL_TRANSITION} (the step is
+     *         not STARTED) or {@code STEP_EXECUTION_NOT_FOUND}
+     */
+    StepProgress recordStepProgress(StepExecutionId id, ExecutionVersion expectedVersion, Optional<Checkpoint> checkpoint,
+            StepCounters counters, Instant at);
+
     /** Replaces a step execution's exit status only, by compare-and-swap on its version. */
     StepExecution enrichStepExitStatus(StepExecutionId id, ExecutionVersion expectedVersion, ExitStatus exitStatus);
 

@@ -1,5 +1,6 @@
 package io.durablebatch.runtime;
 
+import java.time.Duration;
 import java.util.Optional;
 
 import io.quarkus.runtime.annotations.ConfigPhase;
@@ -41,6 +42,88 @@ public interface DurableBatchConfig {
         String tablePrefix();
     }
 
+    /**
+     * The name of this node (process) of the application: the first half of the owner token it
+     * records on the executions it runs ({@code <node-id>/<boot-id>}). Set it to a name that stays
+     * the same across restarts of the process for startup recovery; by default it is the host name.
+     */
+    Optional<String> nodeId();
+
+    /** The threads that run job executions in this process. */
+    Executor executor();
+
+    /** How running executions learn about stop requests. */
+    Control control();
+
+    /** Recovery of executions a previous run of this node left behind. */
+    Recovery recovery();
+
+    /** Progress logging of running steps. */
+    Progress progress();
+
+    /** What happens to running executions when the application shuts down. */
+    Shutdown shutdown();
+
+    interface Executor {
+
+        /**
+         * How many job executions this process runs at the same time. Further launches are
+         * recorded at once and wait, STARTING, for a free thread.
+         */
+        @WithDefault("4")
+        int maxConcurrency();
+    }
+
+    interface Control {
+
+        /**
+         * How often, at least, a running execution observes its control (a durable stop request
+         * made by any process). It also observes it at every chunk commit, at no extra cost.
+         */
+        @WithDefault("5s")
+        Duration pollInterval();
+    }
+
+    interface Recovery {
+
+        /** Recovery at startup. */
+        Startup startup();
+
+        interface Startup {
+
+            /**
+             * Whether startup resolves, as FAILED and restartable, the executions that a previous run of
+             * this node (same {@code node-id}, another boot) left active: for single-node deployments,
+             * where no other process can be running them. Audited with actor {@code system:startup}.
+             * Requires an explicit {@code quarkus.durable-batch.node-id}.
+             */
+            @WithDefault("false")
+            boolean enabled();
+        }
+    }
+
+    interface Shutdown {
+
+        /**
+         * How long shutdown waits for running executions to stop. On shutdown every running
+         * execution is asked to stop at its next chunk boundary and ends STOPPED, restartable; one
+         * still running after this time is left to recovery.
+         */
+        @WithDefault("30s")
+        Duration timeout();
+    }
+
+    interface Progress {
+
+        /**
+         * How often a running step logs its progress (items read and written, rate, and the
+         * estimated time left when its reader knows its size). Logged at a chunk commit once this
+         * much time has passed since the last line.
+         */
+        @WithDefault("30s")
+        Duration logInterval();
+    }
+
     /** Partitioned steps. */
     Partitions partitions();
 
@@ -53,5 +136,12 @@ public interface DurableBatchConfig {
          */
         @WithDefault("10000")
         int maxPlanSize();
+
+        /**
+         * How many worker threads a partitioned step runs in this process, unless the step sets its
+         * own number. Other processes of the application sharing the database add their own.
+         */
+        @WithDefault("4")
+        int localWorkers();
     }
 }

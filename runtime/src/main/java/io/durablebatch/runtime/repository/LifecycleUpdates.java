@@ -15,7 +15,10 @@ import io.durablebatch.repository.ExitStatus;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.repository.Checkpoint;
 import io.durablebatch.repository.StepCounters;
+import io.durablebatch.repository.StepExecutionId;
+import io.durablebatch.repository.StepProgress;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.durablebatch.runtime.sql.MetadataSql.RowMapper;
@@ -40,6 +43,7 @@ final class LifecycleUpdates<T> {
     private final String kind;
     private final RepositoryError notFound;
     private final Map<ExecutionStatus, String> transitionSql = new EnumMap<>(ExecutionStatus.class);
+    private final String progressObservingSql;
     private final String enrichSql;
     private final String diagnoseSql;
 
@@ -61,6 +65,15 @@ final class LifecycleUpdates<T> {
                         + " WHERE id = ? AND version = ? AND status IN (" + quoted(sources) + ") RETURNING " + columns));
             }
         }
+        // A step's progress alone: only the columns progress changes, and back only what the caller
+        // cannot know (the new version) and, from its job execution, whether a stop is pending. The
+        // kernel's whole chunk commit in one lean round trip.
+        this.progressObservingSql = stepTable ? tables.sql("UPDATE {p}" + table + " SET checkpoint = COALESCE(?, checkpoint)"
+                + ", read_count = ?, write_count = ?, filter_count = ?, read_skip_count = ?, process_skip_count = ?"
+                + ", write_skip_count = ?, commit_count = ?, rollback_count = ?, last_updated = ?, version = version + 1"
+                + " WHERE id = ? AND version = ? AND status = 'STARTED' RETURNING version"
+                + ", (SELECT j.stop_requested_at IS NOT NULL FROM {p}job_execution j WHERE j.id = job_execution_id)"
+                + " AS stop_requested") : null;
         this.enrichSql = tables.sql("UPDATE {p}" + table + " SET exit_code = ?, exit_description = ?, last_updated = ?"
                 + ", version = version + 1 WHERE id = ? AND version = ? RETURNING " + columns);
         this.diagnoseSql = tables.sql("SELECT status, version FROM {p}" + table + " WHERE id = ?");
@@ -70,13 +83,37 @@ final class LifecycleUpdates<T> {
         if (!stepTable && transition.carriesStepProgress()) {
             throw new IllegalArgumentException("transition.checkpoint and transition.counters apply to step executions only");
         }
+        return transition(transitionSql.get(transition.target()), id, expectedVersion, transition, mapper);
+    }
+
+    /**
+     * A running step's progress (its checkpoint, if any, and counters), which also reads whether a
+     * stop was requested for the step's job execution. One statement when accepted; a refusal is
+     * named as {@link #transition} names it.
+     */
+    StepProgress progressObservingStop(StepExecutionId id, ExecutionVersion expectedVersion, Optional<Checkpoint> checkpoint,
+            StepCounters counters, Instant at) {
+        if (!stepTable) {
+            throw new IllegalStateException("only steps record progress");
+        }
+        Instant stored = storedTime(at);
+        return sql.queryOne(progressObservingSql, params -> params.bytes(checkpoint.map(Checkpoint::bytes).orElse(null))
+                .bigint(counters.readCount()).bigint(counters.writeCount()).bigint(counters.filterCount())
+                .bigint(counters.readSkipCount()).bigint(counters.processSkipCount()).bigint(counters.writeSkipCount())
+                .bigint(counters.commitCount()).bigint(counters.rollbackCount()).time(stored)
+                .bigint(id.value()).bigint(expectedVersion.value()),
+                row -> new StepProgress(id, new ExecutionVersion(row.bigint("version")), stored, row.bool("stop_requested")))
+                .orElseThrow(() -> refusal(id.value(), expectedVersion, ExecutionStatus.STARTED));
+    }
+
+    private <R> R transition(String update, long id, ExecutionVersion expectedVersion, LifecycleTransition transition,
+            RowMapper<R> rowMapper) {
         ExecutionStatus target = transition.target();
-        String update = transitionSql.get(target);
         if (update != null) {
             Instant at = storedTime(transition.at());
             Optional<ExitStatus> exitStatus = transition.effectiveExitStatus();
             Optional<StepCounters> counters = transition.counters();
-            Optional<T> updated = sql.queryOne(update, params -> {
+            Optional<R> updated = sql.queryOne(update, params -> {
                 params.text(target.name())
                         .text(exitStatus.map(ExitStatus::code).orElse(null))
                         .text(exitStatus.map(ExitStatus::description).orElse(null))
@@ -97,7 +134,7 @@ final class LifecycleUpdates<T> {
                             .bigint(counters.map(StepCounters::rollbackCount).orElse(null));
                 }
                 params.bigint(id).bigint(expectedVersion.value());
-            }, mapper);
+            }, rowMapper);
             if (updated.isPresent()) {
                 return updated.get();
             }

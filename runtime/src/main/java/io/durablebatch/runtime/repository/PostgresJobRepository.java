@@ -22,6 +22,8 @@ import io.durablebatch.partition.PartitionPlanEntry;
 import io.durablebatch.partition.StepPartition;
 import io.durablebatch.partition.StepPartitionId;
 import io.durablebatch.repository.ActorRef;
+import io.durablebatch.repository.Checkpoint;
+import io.durablebatch.repository.StepCounters;
 import io.durablebatch.repository.DefinitionIdentity;
 import io.durablebatch.repository.DefinitionUpgrade;
 import io.durablebatch.repository.ExecutionVersion;
@@ -44,6 +46,7 @@ import io.durablebatch.repository.RecoveryResult;
 import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.StepExecutionId;
 import io.durablebatch.repository.StepName;
+import io.durablebatch.repository.StepProgress;
 import io.durablebatch.retention.PurgeCounts;
 import io.durablebatch.retention.PurgePlan;
 import io.durablebatch.retention.PurgePlanRequest;
@@ -179,6 +182,16 @@ public class PostgresJobRepository implements JobRepository {
         checkMutation(id, expectedVersion, transition, "transition");
         transactions.requireActive("transitionStepExecution");
         return stepExecutions.transition(id, expectedVersion, transition);
+    }
+
+    @Override
+    public StepProgress recordStepProgress(StepExecutionId id, ExecutionVersion expectedVersion,
+            Optional<Checkpoint> checkpoint, StepCounters counters, Instant at) {
+        checkMutation(id, expectedVersion, counters, "counters");
+        Checks.notNull(checkpoint, "checkpoint");
+        Checks.notNull(at, "at");
+        transactions.requireActive("recordStepProgress");
+        return stepExecutions.recordProgress(id, expectedVersion, checkpoint, counters, at);
     }
 
     @Override

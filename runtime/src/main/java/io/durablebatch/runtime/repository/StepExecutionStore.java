@@ -10,6 +10,7 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.durablebatch.repository.Checkpoint;
 import io.durablebatch.repository.ExecutionVersion;
 import io.durablebatch.repository.ExitStatus;
 import io.durablebatch.repository.JobExecution;
@@ -17,9 +18,11 @@ import io.durablebatch.repository.JobExecutionId;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.repository.StepCounters;
 import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.StepExecutionId;
 import io.durablebatch.repository.StepName;
+import io.durablebatch.repository.StepProgress;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.MetadataSql;
 
@@ -61,6 +64,11 @@ public class StepExecutionStore {
 
     public StepExecution transition(StepExecutionId id, ExecutionVersion expectedVersion, LifecycleTransition transition) {
         return updates.transition(id.value(), expectedVersion, transition);
+    }
+
+    public StepProgress recordProgress(StepExecutionId id, ExecutionVersion expectedVersion,
+            Optional<Checkpoint> checkpoint, StepCounters counters, Instant at) {
+        return updates.progressObservingStop(id, expectedVersion, checkpoint, counters, at);
     }
 
     public StepExecution enrichExitStatus(StepExecutionId id, ExecutionVersion expectedVersion, ExitStatus exitStatus) {

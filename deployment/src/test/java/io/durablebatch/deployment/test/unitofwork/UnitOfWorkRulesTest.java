@@ -184,6 +184,12 @@ class UnitOfWorkRulesTest {
                             step.version(), LifecycleTransition.progress(now(),
                                     Checkpoint.of("p".getBytes(StandardCharsets.UTF_8)), StepCounters.ZERO)));
                 }),
+                Map.entry("recordStepProgress(StepExecutionId, ExecutionVersion, Optional, StepCounters, Instant)", () -> {
+                    StepExecution step = given.stepExecutionIn(STARTED);
+                    return new Case(step.jobInstanceId(), () -> repository.recordStepProgress(step.id(),
+                            step.version(), Optional.of(Checkpoint.of("p".getBytes(StandardCharsets.UTF_8))),
+                            StepCounters.ZERO, now()));
+                }),
                 Map.entry("enrichStepExitStatus(StepExecutionId, ExecutionVersion, ExitStatus)", () -> {
                     StepExecution step = given.stepExecutionIn(STARTED);
                     return new Case(step.jobInstanceId(),

@@ -54,6 +54,7 @@ import io.durablebatch.repository.ReasonCode;
 import io.durablebatch.repository.RecoveryRequest;
 import io.durablebatch.repository.RecoveryResolution;
 import io.durablebatch.repository.RequestDigest;
+import io.durablebatch.repository.StepCounters;
 import io.durablebatch.repository.StepExecutionId;
 import io.durablebatch.repository.StepName;
 import io.durablebatch.retention.PurgePlan;
@@ -137,6 +138,8 @@ class NullArgumentsTest {
                 Map.entry(RecoveryRequest.class, new RecoveryRequest(operation, actor, ReasonCode.of("R"),
                         RecoveryResolution.FAILED, ExecutionVersion.INITIAL, Instant.EPOCH)),
                 Map.entry(Instant.class, Instant.EPOCH),
+                Map.entry(Optional.class, Optional.empty()),
+                Map.entry(StepCounters.class, StepCounters.ZERO),
                 // flows
                 Map.entry(NodeId.class, NodeId.of("node")),
                 Map.entry(StartLimit.class, StartLimit.of(1)),

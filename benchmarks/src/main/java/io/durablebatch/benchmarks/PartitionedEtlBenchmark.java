@@ -1,0 +1,71 @@
+package io.durablebatch.benchmarks;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+
+import org.jboss.logging.Logger;
+
+import io.durablebatch.job.JobOperator;
+import io.durablebatch.job.JobParameters;
+import io.durablebatch.job.OperatorCall;
+import io.durablebatch.repository.ExecutionStatus;
+import io.durablebatch.repository.JobExecution;
+
+/**
+ * The chunk ETL of {@link ChunkEtlBenchmark} as a partitioned step (8 partitions of the items),
+ * run by 1, 2 and 4 local workers: items per second for each.
+ */
+final class PartitionedEtlBenchmark implements Workload {
+
+    private static final Logger LOG = Logger.getLogger(PartitionedEtlBenchmark.class);
+    static final int PARTITIONS = 8;
+
+    private final BenchmarkConfig.Kernel config;
+    private final JobOperator operator;
+    private final BenchDatabase database;
+
+    PartitionedEtlBenchmark(BenchmarkConfig.Kernel config, JobOperator operator, BenchDatabase database) {
+        this.config = config;
+        this.operator = operator;
+        this.database = database;
+    }
+
+    @Override
+    public String name() {
+        return "partitioned-etl";
+    }
+
+    @Override
+    public String description() {
+        return config.items() + " items in " + PARTITIONS + " partitions, chunks of " + ChunkEtlBenchmark.CHUNK
+                + ", with " + BenchmarkJobs.WORKERS + " local workers";
+    }
+
+    @Override
+    public JsonLine run() {
+        EtlTarget.create(database);
+        JsonLine line = JsonLine.workload(name()).put("items", config.items()).put("partitions", PARTITIONS)
+                .put("chunk", ChunkEtlBenchmark.CHUNK);
+        run(4, config.items() / 10, line); // warm-up
+        Map<String, Double> rates = new LinkedHashMap<>();
+        for (int workers : BenchmarkJobs.WORKERS) {
+            double seconds = run(workers, config.items(), line);
+            rates.put(workers + " workers", config.items() / seconds);
+            LOG.infof("%d worker(s): %.0f items/s", workers, config.items() / seconds);
+        }
+        return line.put("itemsPerSecond", rates);
+    }
+
+    private double run(int workers, long items, JsonLine line) {
+        EtlTarget.truncate(database);
+        long start = System.nanoTime();
+        JobExecution execution = operator.runAndWait(BenchmarkJobs.partitionedEtl(workers), JobParameters.of("items", items)
+                .with("partitions", (long) PARTITIONS).with("run", UUID.randomUUID().toString()),
+                OperatorCall.by("benchmark"));
+        double seconds = (System.nanoTime() - start) / 1e9;
+        line.require(execution.status() == ExecutionStatus.COMPLETED, "the partitioned ETL job completed");
+        line.require(EtlTarget.rows(database) == items, "etl_target holds every item exactly once");
+        return seconds;
+    }
+}

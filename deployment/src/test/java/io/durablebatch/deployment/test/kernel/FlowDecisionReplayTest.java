@@ -1,0 +1,159 @@
+package io.durablebatch.deployment.test.kernel;
+
+import static io.durablebatch.deployment.test.kernel.KernelTestSupport.call;
+import static io.durablebatch.deployment.test.kernel.KernelTestSupport.freshRun;
+import static io.durablebatch.job.Steps.decision;
+import static io.durablebatch.job.Steps.tasklet;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.durablebatch.deployment.test.RepositoryTestSupport;
+import io.durablebatch.flow.FlowDecision;
+import io.durablebatch.flow.FlowTransitionKind;
+import io.durablebatch.flow.NodeId;
+import io.durablebatch.job.Job;
+import io.durablebatch.job.JobDefinition;
+import io.durablebatch.job.JobOperator;
+import io.durablebatch.job.RepeatStatus;
+import io.durablebatch.job.Tasklet;
+import io.durablebatch.repository.ExecutionStatus;
+import io.durablebatch.repository.JobExecution;
+import io.durablebatch.repository.JobRepository;
+import io.durablebatch.repository.StepExecution;
+import io.quarkus.test.QuarkusUnitTest;
+
+/** Flow decisions recorded before their target, replayed on restart; start limits per node. */
+class FlowDecisionReplayTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = new QuarkusUnitTest()
+            .withApplicationRoot(jar -> jar.addClasses(RepositoryTestSupport.class, KernelTestSupport.class, Jobs.class));
+
+    static final Queue<String> RAN = new ConcurrentLinkedQueue<>();
+    /** What the decider says for each run, read when it is asked. */
+    static final Map<String, String> CHOICE = new ConcurrentHashMap<>();
+    static final Set<String> FAILING = ConcurrentHashMap.newKeySet();
+
+    static Tasklet recording(String step) {
+        return context -> {
+            String run = context.parameters().string("run");
+            RAN.add(run + ":" + step);
+            if (FAILING.contains(run + ":" + step)) {
+                throw new IllegalStateException(step + " fails for " + run);
+            }
+            return RepeatStatus.FINISHED;
+        };
+    }
+
+    static List<String> ran(String run) {
+        return RAN.stream().filter(entry -> entry.startsWith(run + ":")).map(entry -> entry.substring(run.length() + 1))
+                .toList();
+    }
+
+    @Singleton
+    static class Jobs {
+        @Produces
+        JobDefinition routed() {
+            return Job.named("routed")
+                    .start(tasklet("measure", recording("measure")))
+                    .next(decision("size", context -> {
+                        String run = context.parameters().string("run");
+                        RAN.add(run + ":decide(" + context.previousNodeId().orElseThrow() + "="
+                                + context.previousExitStatus().orElseThrow().code() + ")");
+                        return CHOICE.get(run);
+                    }))
+                    .on("BIG").to(tasklet("bigPath", recording("bigPath")))
+                    .from("size").on("SMALL").to(tasklet("smallPath", recording("smallPath")))
+                    .from("size").on("NONE").end()
+                    .build();
+        }
+
+        @Produces
+        JobDefinition limited() {
+            return Job.named("limited").start(tasklet("flaky", recording("flaky")).withStartLimit(2)).build();
+        }
+    }
+
+    @Inject
+    JobOperator operator;
+
+    @Inject
+    JobRepository repository;
+
+    List<FlowDecision> decisions(JobExecution execution) {
+        return RepositoryTestSupport.tx(() -> repository.flowDecisions(execution.id()));
+    }
+
+    JobExecution restart(JobExecution execution) {
+        return operator.await(operator.restart(execution.id(), call()), Duration.ofMinutes(1));
+    }
+
+    @Test
+    void decisionsAreRecordedBeforeTheirTargetsInSequence() {
+        String run = freshRun();
+        CHOICE.put(run, "SMALL");
+        JobExecution execution = operator.runAndWait("routed", KernelTestSupport.run(run), call());
+        assertEquals(ExecutionStatus.COMPLETED, execution.status());
+        List<FlowDecision> decisions = decisions(execution);
+        assertEquals(List.of(1, 2, 3), decisions.stream().map(FlowDecision::sequence).toList());
+        assertEquals(List.of(FlowTransitionKind.NEXT, FlowTransitionKind.DECISION, FlowTransitionKind.END),
+                decisions.stream().map(FlowDecision::kind).toList());
+        assertEquals(List.of(Optional.of(NodeId.of("size")), Optional.of(NodeId.of("smallPath")), Optional.empty()),
+                decisions.stream().map(FlowDecision::toNode).toList());
+        assertEquals("SMALL", decisions.get(1).outcome().code());
+        assertEquals(List.of("measure", "decide(measure=COMPLETED)", "smallPath"), ran(run));
+    }
+
+    @Test
+    void aRestartReplaysTheDecidersRouteEvenIfItWouldNowChooseOtherwise() {
+        String run = freshRun();
+        CHOICE.put(run, "BIG");
+        FAILING.add(run + ":bigPath");
+        JobExecution failed = operator.runAndWait("routed", KernelTestSupport.run(run), call());
+        assertEquals(ExecutionStatus.FAILED, failed.status());
+
+        CHOICE.put(run, "SMALL"); // the decider would now go the other way
+        FAILING.remove(run + ":bigPath");
+        JobExecution restarted = restart(failed);
+        assertEquals(ExecutionStatus.COMPLETED, restarted.status());
+        assertEquals(List.of("measure", "decide(measure=COMPLETED)", "bigPath", "bigPath"), ran(run),
+                "measure was reused, the decider was not asked again, the big path ran again");
+        FlowDecision replayed = decisions(restarted).stream().filter(d -> d.fromNode().equals(NodeId.of("size")))
+                .findFirst().orElseThrow();
+        assertEquals(Optional.of(NodeId.of("bigPath")), replayed.toNode());
+        assertEquals("BIG", replayed.outcome().code());
+        assertEquals(List.of("bigPath"), RepositoryTestSupport.tx(() -> repository.stepExecutions(restarted.id()))
+                .stream().map(step -> step.stepName().value()).toList());
+    }
+
+    @Test
+    void aStartLimitCountsStartsAcrossExecutions() {
+        String run = freshRun();
+        FAILING.add(run + ":flaky");
+        JobExecution first = operator.runAndWait("limited", KernelTestSupport.run(run), call());
+        JobExecution second = restart(first);
+        assertEquals(ExecutionStatus.FAILED, second.status());
+        JobExecution third = restart(second);
+        assertEquals(ExecutionStatus.FAILED, third.status());
+        assertTrue(third.failure().orElseThrow().message().contains("START_LIMIT_EXCEEDED"), third.failure()::toString);
+        List<StepExecution> thirdSteps = RepositoryTestSupport.tx(() -> repository.stepExecutions(third.id()));
+        assertEquals(List.of(), thirdSteps, "the third start was refused: no step attempt");
+        assertEquals(List.of("flaky", "flaky"), ran(run));
+    }
+}

@@ -1,0 +1,82 @@
+package io.durablebatch.deployment.test.kernel;
+
+import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
+import static io.durablebatch.job.Steps.tasklet;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.Map;
+import java.util.UUID;
+
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.durablebatch.deployment.test.RepositoryTestSupport;
+import io.durablebatch.job.Job;
+import io.durablebatch.job.JobDefinition;
+import io.durablebatch.job.RepeatStatus;
+import io.durablebatch.repository.ExecutionStatus;
+import io.durablebatch.repository.JobExecution;
+import io.durablebatch.repository.JobInstanceKey;
+import io.durablebatch.repository.JobRepository;
+import io.durablebatch.repository.LifecycleTransition;
+import io.durablebatch.runtime.job.JobRegistry;
+import io.quarkus.test.QuarkusUnitTest;
+
+/** Job definitions are CDI beans, discovered at startup; their upgrade edges are registered then. */
+class JobRegistryTest {
+
+    static final String EVOLVING = "evolving-" + UUID.randomUUID();
+
+    static final JobDefinition V1 = Job.named(EVOLVING).revision("1")
+            .start(tasklet("a", context -> RepeatStatus.FINISHED)).build();
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = new QuarkusUnitTest()
+            .withApplicationRoot(jar -> jar.addClasses(RepositoryTestSupport.class, Jobs.class));
+
+    static class Jobs {
+        @Produces
+        JobDefinition evolving() {
+            return Job.named(EVOLVING).revision("2")
+                    .upgradesFrom("1", V1.identity().fingerprint().hex())
+                    .start(tasklet("a", context -> RepeatStatus.FINISHED))
+                    .next(tasklet("b", context -> RepeatStatus.FINISHED))
+                    .build();
+        }
+
+        @Produces
+        JobDefinition simple() {
+            return Job.named("simple").start(tasklet("only", context -> RepeatStatus.FINISHED)).build();
+        }
+    }
+
+    @Inject
+    JobRegistry registry;
+
+    @Inject
+    JobRepository repository;
+
+    @Test
+    void discoversEveryDefinitionBean() {
+        assertEquals(2, registry.definitions().size());
+        assertEquals("2", registry.get(EVOLVING).revision());
+        assertEquals("simple", registry.get("simple").name().value());
+    }
+
+    @Test
+    void registersDeclaredUpgradesSoACheckpointOfTheOldRevisionRestartsUnderTheNewOne() {
+        JobDefinition v2 = registry.get(EVOLVING);
+        JobInstanceKey key = JobInstanceKey.of(V1.name(), Map.of("run", UUID.randomUUID().toString()));
+        JobExecution first = tx(() -> repository.createJobExecution(
+                repository.selectOrCreateJobInstance(key).instance().id(), V1.identity()));
+        tx(() -> repository.transitionJobExecution(first.id(), first.version(),
+                LifecycleTransition.to(ExecutionStatus.FAILED, now())));
+        JobExecution restart = tx(() -> repository.createJobExecution(first.jobInstanceId(), v2.identity()));
+        assertEquals(2, restart.attempt());
+        assertEquals(v2.identity(), restart.definition().orElseThrow());
+    }
+}

@@ -1,0 +1,161 @@
+package io.durablebatch.deployment.test.kernel;
+
+import java.nio.ByteBuffer;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.LongPredicate;
+
+import javax.sql.DataSource;
+
+import io.durablebatch.item.ItemReader;
+import io.durablebatch.item.ItemWriter;
+import io.durablebatch.job.JobParameters;
+import io.durablebatch.job.OperatorCall;
+import io.durablebatch.repository.Checkpoint;
+
+/**
+ * Test readers and writers for the kernel tests: a restartable range reader that records where it
+ * was opened, and a JDBC batch writer into {@code kernel_target}, with failure injection by run.
+ * Every test uses its own run id, so tests sharing the database never see each other's rows.
+ */
+final class KernelTestSupport {
+
+    /** Where each run's readers were opened: "run@offset". */
+    static final Queue<String> OPENS = new ConcurrentLinkedQueue<>();
+    /** Items the writer of a run refuses with the given exception factory, until cleared. */
+    static final Map<String, LongPredicate> WRITE_FAILURES = new ConcurrentHashMap<>();
+    static final Map<String, SQLException> WRITE_FAILURE_TYPE = new ConcurrentHashMap<>();
+
+    private KernelTestSupport() {
+    }
+
+    static String freshRun() {
+        return UUID.randomUUID().toString();
+    }
+
+    static JobParameters run(String run) {
+        return JobParameters.of("run", run);
+    }
+
+    static OperatorCall call() {
+        return OperatorCall.by("test");
+    }
+
+    static void createTarget(DataSource dataSource) throws SQLException {
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE IF NOT EXISTS kernel_target (run varchar(64) NOT NULL, id bigint NOT NULL, "
+                    + "payload text, PRIMARY KEY (run, id))");
+        }
+    }
+
+    static long rows(DataSource dataSource, String run) throws SQLException {
+        return single(dataSource, "SELECT count(*) FROM kernel_target WHERE run = ?", run);
+    }
+
+    static long distinctIds(DataSource dataSource, String run) throws SQLException {
+        return single(dataSource, "SELECT count(DISTINCT id) FROM kernel_target WHERE run = ?", run);
+    }
+
+    static List<String> opens(String run) {
+        return OPENS.stream().filter(open -> open.startsWith(run + "@")).map(open -> open.substring(run.length() + 1))
+                .toList();
+    }
+
+    private static long single(DataSource dataSource, String sql, String run) throws SQLException {
+        try (Connection connection = dataSource.getConnection(); PreparedStatement statement = connection.prepareStatement(sql)) {
+            statement.setString(1, run);
+            try (ResultSet rows = statement.executeQuery()) {
+                rows.next();
+                return rows.getLong(1);
+            }
+        }
+    }
+
+    /** One item: a row of a run. */
+    record Row(String run, long id) {
+    }
+
+    /** Reads the ids [0, size) of a run; the checkpoint is the next id, as 8 bytes. */
+    static final class RangeReader implements ItemReader<Row> {
+        private final String run;
+        private final long from;
+        private final long size;
+        private long next;
+
+        RangeReader(String run, long size) {
+            this(run, 0, size);
+        }
+
+        /** Reads the ids [from, to). */
+        RangeReader(String run, long from, long to) {
+            this.run = run;
+            this.from = from;
+            this.size = to;
+        }
+
+        @Override
+        public void open(Optional<Checkpoint> checkpoint) {
+            next = checkpoint.map(c -> ByteBuffer.wrap(c.bytes()).getLong()).orElse(from);
+            OPENS.add(run + "@" + next);
+        }
+
+        @Override
+        public Row read() {
+            return next < size ? new Row(run, next++) : null;
+        }
+
+        @Override
+        public Checkpoint checkpoint() {
+            return Checkpoint.of(ByteBuffer.allocate(Long.BYTES).putLong(next).array());
+        }
+
+        @Override
+        public java.util.OptionalLong size() {
+            return java.util.OptionalLong.of(size - from);
+        }
+    }
+
+    /** Inserts rows with one JDBC batch per chunk, on the connection enlisted in the chunk's transaction. */
+    static final class TargetWriter implements ItemWriter<Row> {
+        private final DataSource dataSource;
+
+        TargetWriter(DataSource dataSource) {
+            this.dataSource = dataSource;
+        }
+
+        @Override
+        public void write(List<? extends Row> items) throws SQLException {
+            for (Row item : items) {
+                LongPredicate failing = WRITE_FAILURES.get(item.run());
+                if (failing != null && failing.test(item.id())) {
+                    SQLException failure = WRITE_FAILURE_TYPE.get(item.run());
+                    if (failure != null) {
+                        throw failure;
+                    }
+                    throw new IllegalStateException("injected failure at item " + item.id());
+                }
+            }
+            try (Connection connection = dataSource.getConnection();
+                    PreparedStatement insert = connection.prepareStatement(
+                            "INSERT INTO kernel_target (run, id, payload) VALUES (?, ?, ?)")) {
+                for (Row item : items) {
+                    insert.setString(1, item.run());
+                    insert.setLong(2, item.id());
+                    insert.setString(3, "item " + item.id());
+                    insert.addBatch();
+                }
+                insert.executeBatch();
+            }
+        }
+    }
+}

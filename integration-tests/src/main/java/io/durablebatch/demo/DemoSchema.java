@@ -1,0 +1,32 @@
+package io.durablebatch.demo;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
+
+import io.agroal.api.AgroalDataSource;
+import io.quarkus.runtime.StartupEvent;
+
+/** The demo's own tables: the imported orders and the daily summary the last step writes. */
+@Singleton
+public class DemoSchema {
+
+    private final AgroalDataSource dataSource;
+
+    DemoSchema(AgroalDataSource dataSource) {
+        this.dataSource = dataSource;
+    }
+
+    void onStart(@Observes StartupEvent event) throws SQLException {
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE IF NOT EXISTS demo_orders (placed_on date NOT NULL, id bigint NOT NULL, "
+                    + "customer varchar(40) NOT NULL, amount numeric(12, 2) NOT NULL, PRIMARY KEY (placed_on, id))");
+            statement.execute("CREATE TABLE IF NOT EXISTS demo_daily_summary (placed_on date PRIMARY KEY, "
+                    + "orders bigint NOT NULL, customers bigint NOT NULL, revenue numeric(16, 2) NOT NULL, "
+                    + "volume varchar(16) NOT NULL)");
+        }
+    }
+}

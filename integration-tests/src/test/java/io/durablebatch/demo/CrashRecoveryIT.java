@@ -1,0 +1,156 @@
+package io.durablebatch.demo;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+
+import org.junit.jupiter.api.Test;
+
+import io.durablebatch.demo.DemoDatabase.StoredPartition;
+import io.durablebatch.demo.DemoDatabase.StoredStep;
+import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
+
+/**
+ * The demo application in child JVMs: killed with SIGKILL in the middle of its partitioned chunk
+ * step, then recovered at the startup of the next run of the same node and restarted; and stopped by
+ * SIGTERM, ending STOPPED at chunk boundaries. Afterwards the target table holds every order exactly
+ * once, and every unfinished partition resumed exactly at its last committed checkpoint.
+ */
+class CrashRecoveryIT {
+
+    static final long ORDERS = 300_000;
+    static final int FILES = 4;
+
+    /** A day no other run uses, so each test imports into its own slice of demo_orders. */
+    static LocalDate freshDay() {
+        return LocalDate.of(2000, 1, 1).plusDays(ThreadLocalRandom.current().nextInt(1_000_000));
+    }
+
+    static long importedRows(LocalDate day) throws Exception {
+        return DemoDatabase.count("SELECT count(*) FROM demo_orders WHERE placed_on = ?", day);
+    }
+
+    static long distinctIds(LocalDate day) throws Exception {
+        return DemoDatabase.count("SELECT count(DISTINCT id) FROM demo_orders WHERE placed_on = ?", day);
+    }
+
+    static long start(ChildApplication app, LocalDate day) {
+        return given().baseUri(app.baseUri()).contentType(ContentType.JSON)
+                .body(Map.of("parameters", Map.of("day", day.toString(), "orders", ORDERS, "files", FILES), "actor", "it"))
+                .post("/jobs/importOrders/start").then().statusCode(202).extract().jsonPath().getLong("executionId");
+    }
+
+    static long restart(ChildApplication app, long executionId) {
+        return given().baseUri(app.baseUri()).contentType(ContentType.JSON).body(Map.of("actor", "it"))
+                .post("/jobs/executions/{id}/restart", executionId).then().statusCode(202).extract().jsonPath()
+                .getLong("executionId");
+    }
+
+    static void awaitRows(LocalDate day, long atLeast) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        while (importedRows(day) < atLeast) {
+            assertTrue(System.nanoTime() < deadline, "the import never reached " + atLeast + " rows");
+            Thread.sleep(20);
+        }
+    }
+
+    static JsonPath awaitEnd(ChildApplication app, long executionId) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+        while (true) {
+            JsonPath execution = given().baseUri(app.baseUri()).get("/jobs/executions/{id}", executionId).then()
+                    .statusCode(200).extract().jsonPath();
+            if (!List.of("STARTING", "STARTED", "STOPPING").contains(execution.getString("status"))) {
+                return execution;
+            }
+            assertTrue(System.nanoTime() < deadline, "execution " + executionId + " did not end");
+            Thread.sleep(200);
+        }
+    }
+
+    static StoredStep step(long executionId, String name) throws Exception {
+        return DemoDatabase.steps(executionId).stream().filter(step -> step.name().equals(name)).findFirst()
+                .orElseThrow();
+    }
+
+    static long readByWorkers(long executionId) throws Exception {
+        return DemoDatabase.steps(executionId).stream().filter(step -> step.name().equals("importFile"))
+                .mapToLong(StoredStep::readCount).sum();
+    }
+
+    @Test
+    void killedMidPartitionedStepThenRecoveredAtStartupAndRestartedImportsEveryOrderExactlyOnce() throws Exception {
+        LocalDate day = freshDay();
+        Map<String, String> node = Map.of("quarkus.durable-batch.node-id", "crash-node",
+                "quarkus.durable-batch.recovery.startup.enabled", "true");
+        long crashed;
+        try (ChildApplication first = ChildApplication.start("crash-first", 8191, node)) {
+            crashed = start(first, day);
+            awaitRows(day, 60_000);
+            first.kill();
+        }
+        // What the dead process left: an active execution and the chunks it committed, nothing more.
+        assertEquals("STARTED", DemoDatabase.executionStatus(crashed));
+        StoredStep parent = step(crashed, "import");
+        assertEquals("STARTED", parent.status());
+        List<StoredPartition> interrupted = DemoDatabase.partitions(parent.id());
+        long committed = importedRows(day);
+        assertEquals(interrupted.stream().mapToLong(StoredPartition::workerWrites).sum(), committed,
+                "the rows are exactly those of the committed chunks");
+        assertEquals(0, committed % 1000, "whole chunks of 1000 committed");
+        assertTrue(committed < ORDERS, "killed mid-step, after " + committed + " rows");
+
+        try (ChildApplication second = ChildApplication.start("crash-second", 8192, node)) {
+            // recovered at startup: this node's previous run cannot be running it any more
+            assertEquals("FAILED", DemoDatabase.executionStatus(crashed));
+            assertEquals("system:startup", DemoDatabase.recoveryActor(crashed));
+            long restarted = restart(second, crashed);
+            JsonPath ended = awaitEnd(second, restarted);
+            assertEquals("COMPLETED", ended.getString("status"), ended.prettify());
+
+            assertEquals(ORDERS - committed, readByWorkers(restarted), "the restart read only what was not committed");
+            String log = second.log();
+            for (StoredPartition partition : interrupted) {
+                if (!partition.status().equals("COMPLETED") && partition.workerCheckpointHex() != null) {
+                    assertTrue(log.contains("opened its reader at Checkpoint[" + partition.workerCheckpointHex() + "]"),
+                            "partition " + partition.key() + " reopened its reader at its last committed checkpoint");
+                }
+            }
+        }
+        assertEquals(ORDERS, importedRows(day));
+        assertEquals(ORDERS, distinctIds(day), "no order was imported twice");
+        assertEquals(ORDERS, DemoDatabase.count("SELECT orders FROM demo_daily_summary WHERE placed_on = ?", day));
+    }
+
+    @Test
+    void sigtermStopsTheRunningExecutionAtChunkBoundariesAndARestartCompletesIt() throws Exception {
+        LocalDate day = freshDay();
+        long stopped;
+        try (ChildApplication first = ChildApplication.start("sigterm-first", 8193, Map.of())) {
+            stopped = start(first, day);
+            awaitRows(day, 60_000);
+            // the JVM runs its shutdown hooks (Quarkus' shutdown) and exits with 128 + SIGTERM
+            assertEquals(143, first.terminate(Duration.ofSeconds(60)), "a graceful exit");
+            assertTrue(first.log().contains("Stopping 1 job execution(s) at their next chunk boundary"), first.log());
+        }
+        assertEquals("STOPPED", DemoDatabase.executionStatus(stopped));
+        StoredStep parent = step(stopped, "import");
+        assertEquals("STOPPED", parent.status());
+        long committed = importedRows(day);
+        assertEquals(0, committed % 1000);
+
+        try (ChildApplication second = ChildApplication.start("sigterm-second", 8194, Map.of())) {
+            long restarted = restart(second, stopped);
+            assertEquals("COMPLETED", awaitEnd(second, restarted).getString("status"));
+            assertEquals(ORDERS - committed, readByWorkers(restarted));
+        }
+        assertEquals(ORDERS, importedRows(day));
+        assertEquals(ORDERS, distinctIds(day));
+    }
+}

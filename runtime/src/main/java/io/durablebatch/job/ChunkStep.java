@@ -1,0 +1,219 @@
+package io.durablebatch.job;
+
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+import io.durablebatch.item.ItemProcessor;
+import io.durablebatch.item.ItemReader;
+import io.durablebatch.item.ItemWriter;
+import io.durablebatch.runtime.Checks;
+
+/**
+ * A chunk-oriented step: items are read one at a time, processed, and written in chunks of
+ * {@code commitInterval} items. Each chunk is one JTA transaction holding the writer's writes and
+ * the step's progress (reader checkpoint and counters), so after any crash a restart resumes after
+ * the last committed chunk and no item is written twice.
+ * <p>
+ * Exceptions of a type given a skip limit are skipped (the item is dropped and counted) until the
+ * step has skipped more than that many of the type. Transient database failures (serialization
+ * failure, deadlock, lost connection) roll the chunk back and re-run it in a new transaction, up
+ * to the retry limit, with exponential backoff. Any other exception fails the step.
+ */
+public final class ChunkStep<I, O> implements Step {
+
+    /** Retry of a chunk whose transaction failed transiently. */
+    public record Retry(int limit, Duration initialDelay, Duration maxDelay) {
+
+        public static final Retry DEFAULT = new Retry(3, Duration.ofMillis(50), Duration.ofSeconds(2));
+
+        public Retry {
+            Checks.notNegative(limit, "retry.limit");
+            Checks.notNull(initialDelay, "retry.initialDelay");
+            Checks.notNull(maxDelay, "retry.maxDelay");
+            if (initialDelay.isNegative() || maxDelay.compareTo(initialDelay) < 0) {
+                throw new IllegalArgumentException("retry delays must satisfy 0 <= initialDelay <= maxDelay, got "
+                        + initialDelay + " and " + maxDelay);
+            }
+        }
+    }
+
+    private final StepSettings settings;
+    private final int commitInterval;
+    private final Function<StepContext, ? extends ItemReader<? extends I>> reader;
+    private final Optional<ItemProcessor<? super I, ? extends O>> processor;
+    private final Function<StepContext, ? extends ItemWriter<? super O>> writer;
+    private final Map<Class<? extends Throwable>, Integer> skipLimits;
+    private final Retry retry;
+
+    private ChunkStep(StepSettings settings, int commitInterval, Function<StepContext, ? extends ItemReader<? extends I>> reader,
+            Optional<ItemProcessor<? super I, ? extends O>> processor, Function<StepContext, ? extends ItemWriter<? super O>> writer,
+            Map<Class<? extends Throwable>, Integer> skipLimits, Retry retry) {
+        this.settings = settings;
+        this.commitInterval = commitInterval;
+        this.reader = reader;
+        this.processor = processor;
+        this.writer = writer;
+        this.skipLimits = Collections.unmodifiableMap(new LinkedHashMap<>(skipLimits));
+        this.retry = retry;
+    }
+
+    @Override
+    public StepSettings settings() {
+        return settings;
+    }
+
+    @Override
+    public String kind() {
+        return "chunk";
+    }
+
+    public int commitInterval() {
+        return commitInterval;
+    }
+
+    /** Creates the reader of one step attempt; the kernel opens and closes it. */
+    public Function<StepContext, ? extends ItemReader<? extends I>> reader() {
+        return reader;
+    }
+
+    public Optional<ItemProcessor<? super I, ? extends O>> processor() {
+        return processor;
+    }
+
+    /**
+     * Gives each step attempt its writer. A {@link io.durablebatch.item.RestartableItemWriter} is
+     * opened from, and checkpointed with, the step's checkpoint next to the reader's.
+     */
+    public Function<StepContext, ? extends ItemWriter<? super O>> writer() {
+        return writer;
+    }
+
+    /** How many exceptions of each type (and its subtypes) a step attempt may skip. */
+    public Map<Class<? extends Throwable>, Integer> skipLimits() {
+        return skipLimits;
+    }
+
+    public Retry retry() {
+        return retry;
+    }
+
+    public ChunkStep<I, O> withId(String nodeId) {
+        return new ChunkStep<>(settings.withNodeId(nodeId), commitInterval, reader, processor, writer, skipLimits, retry);
+    }
+
+    public ChunkStep<I, O> withStartLimit(int startLimit) {
+        return new ChunkStep<>(settings.withStartLimit(startLimit), commitInterval, reader, processor, writer, skipLimits,
+                retry);
+    }
+
+    public ChunkStep<I, O> withAllowStartIfComplete(boolean allowStartIfComplete) {
+        return new ChunkStep<>(settings.withAllowStartIfComplete(allowStartIfComplete), commitInterval, reader, processor,
+                writer, skipLimits, retry);
+    }
+
+    @Override
+    public String toString() {
+        return "ChunkStep[" + settings.nodeId() + "]";
+    }
+
+    /** The first stage of the builder: a chunk step needs a reader. */
+    public static final class ReaderStage {
+        private final StepSettings settings;
+        private final int commitInterval;
+
+        ReaderStage(StepSettings settings, int commitInterval) {
+            this.settings = settings;
+            this.commitInterval = commitInterval;
+        }
+
+        /** The factory of each step attempt's reader; it may read the context's job parameters. */
+        public <T> Builder<T, T> reader(Function<StepContext, ? extends ItemReader<? extends T>> reader) {
+            return new Builder<>(settings, commitInterval, Checks.notNull(reader, "reader"), Optional.empty());
+        }
+    }
+
+    /** Configures a chunk step; {@link #build()} needs a writer. */
+    public static final class Builder<I, O> {
+        private StepSettings settings;
+        private final int commitInterval;
+        private final Function<StepContext, ? extends ItemReader<? extends I>> reader;
+        private final Optional<ItemProcessor<? super I, ? extends O>> processor;
+        private Function<StepContext, ? extends ItemWriter<? super O>> writer;
+        private final Map<Class<? extends Throwable>, Integer> skipLimits = new LinkedHashMap<>();
+        private Retry retry = Retry.DEFAULT;
+
+        private Builder(StepSettings settings, int commitInterval, Function<StepContext, ? extends ItemReader<? extends I>> reader,
+                Optional<ItemProcessor<? super I, ? extends O>> processor) {
+            this.settings = settings;
+            this.commitInterval = commitInterval;
+            this.reader = reader;
+            this.processor = processor;
+        }
+
+        /** Transforms each item; a processor returning {@code null} filters the item out. */
+        public <P> Builder<I, P> processor(ItemProcessor<? super I, ? extends P> processor) {
+            if (this.processor.isPresent()) {
+                throw new IllegalStateException("step '" + settings.name() + "' already has a processor");
+            }
+            Builder<I, P> next = new Builder<>(settings, commitInterval, reader, Optional.of(Checks.notNull(processor, "processor")));
+            next.skipLimits.putAll(skipLimits);
+            next.retry = retry;
+            return next;
+        }
+
+        /** One writer for every attempt: a stateless writer, such as a JDBC batch writer. */
+        public Builder<I, O> writer(ItemWriter<? super O> writer) {
+            Checks.notNull(writer, "writer");
+            this.writer = context -> writer;
+            return this;
+        }
+
+        /**
+         * A new writer for each step attempt: for stateful writers, such as a
+         * {@link io.durablebatch.item.RestartableItemWriter} writing a file.
+         */
+        public Builder<I, O> writerFactory(Function<StepContext, ? extends ItemWriter<? super O>> writer) {
+            this.writer = Checks.notNull(writer, "writer");
+            return this;
+        }
+
+        /** Skips up to {@code limit} exceptions of {@code type} (or a subtype) per step attempt. */
+        public Builder<I, O> skipLimit(Class<? extends Throwable> type, int limit) {
+            Checks.notNull(type, "skip type");
+            Checks.positive(limit, "skip limit of " + type.getName());
+            skipLimits.put(type, limit);
+            return this;
+        }
+
+        public Builder<I, O> retry(int limit, Duration initialDelay, Duration maxDelay) {
+            this.retry = new Retry(limit, initialDelay, maxDelay);
+            return this;
+        }
+
+        public Builder<I, O> id(String nodeId) {
+            settings = settings.withNodeId(nodeId);
+            return this;
+        }
+
+        public Builder<I, O> startLimit(int startLimit) {
+            settings = settings.withStartLimit(startLimit);
+            return this;
+        }
+
+        public Builder<I, O> allowStartIfComplete(boolean allowStartIfComplete) {
+            settings = settings.withAllowStartIfComplete(allowStartIfComplete);
+            return this;
+        }
+
+        public ChunkStep<I, O> build() {
+            if (writer == null) {
+                throw new IllegalStateException("step '" + settings.name() + "' needs a writer");
+            }
+            return new ChunkStep<>(settings, commitInterval, reader, processor, writer, skipLimits, retry);
+        }
+    }
+}

@@ -1,0 +1,188 @@
+package io.durablebatch.job;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import io.durablebatch.repository.DefinitionIdentity;
+import io.durablebatch.repository.JobName;
+import io.durablebatch.repository.PlanFingerprint;
+import io.durablebatch.runtime.Checks;
+
+/**
+ * Declares a job: its name, revision and flow of nodes. Expose the result as a CDI bean (a
+ * {@code @Produces} method returning {@link JobDefinition}); the kernel discovers it at startup.
+ *
+ * <pre>
+ * &#64;Produces
+ * JobDefinition importOrders() {
+ *     return Job.named("importOrders").revision("1")
+ *             .start(tasklet("prepare", ctx -&gt; RepeatStatus.FINISHED))
+ *             .next(chunk("load", 100).reader(ctx -&gt; reader).writer(writer).build())
+ *             .on("EMPTY").end()
+ *             .build();
+ * }
+ * </pre>
+ *
+ * The flow always has a current node: {@code start}, {@code next} and {@code on(..).to(..)} move it
+ * to the node they add, {@code from} moves it back to an earlier one. {@code next(node)} is
+ * {@code on("COMPLETED").to(node)}. A node without transitions ends the job with its own outcome;
+ * a node with transitions that match none of its exit codes fails the job.
+ */
+public final class Job {
+
+    private Job() {
+    }
+
+    public static Builder named(String name) {
+        return new Builder(JobName.of(name));
+    }
+
+    /** The job's identity settings, before its flow. */
+    public static final class Builder {
+        private final JobName name;
+        private String revision = "1";
+        private final List<DefinitionIdentity> upgradesFrom = new ArrayList<>();
+
+        private Builder(JobName name) {
+            this.name = name;
+        }
+
+        /**
+         * The user's label of this definition, recorded with every execution (default {@code 1}).
+         * Change it whenever a restart from checkpoints of the old definition would be wrong.
+         */
+        public Builder revision(String revision) {
+            this.revision = Checks.text(revision, "revision", DefinitionIdentity.MAX_REVISION_LENGTH);
+            return this;
+        }
+
+        /**
+         * Declares that checkpoints made under the definition with this revision and plan
+         * fingerprint (as logged at startup) may be restarted under this one. Registered with the
+         * repository at startup; edges do not compose.
+         */
+        public Builder upgradesFrom(String revision, String fingerprintHex) {
+            upgradesFrom.add(new DefinitionIdentity(name, revision, PlanFingerprint.ofHex(fingerprintHex)));
+            return this;
+        }
+
+        public Flow start(Node node) {
+            return new Flow(name, revision, upgradesFrom, Checks.notNull(node, "start node"));
+        }
+    }
+
+    /** The flow under construction; {@link #build()} validates it. */
+    public static final class Flow {
+        private final JobName name;
+        private final String revision;
+        private final List<DefinitionIdentity> upgradesFrom;
+        private final String start;
+        private final Map<String, Node> nodes = new LinkedHashMap<>();
+        private final List<String> duplicates = new ArrayList<>();
+        private final List<String> referencedIds = new ArrayList<>();
+        private final List<Transition> transitions = new ArrayList<>();
+        private String current;
+
+        private Flow(JobName name, String revision, List<DefinitionIdentity> upgradesFrom, Node start) {
+            this.name = name;
+            this.revision = revision;
+            this.upgradesFrom = List.copyOf(upgradesFrom);
+            this.start = register(start);
+            this.current = this.start;
+        }
+
+        /** {@code on("COMPLETED").to(node)}: continue with {@code node} when the current one completes. */
+        public Flow next(Node node) {
+            return on("COMPLETED").to(node);
+        }
+
+        /** Starts a transition from the current node, taken when its exit code matches {@code pattern}. */
+        public TransitionBuilder on(String pattern) {
+            return new TransitionBuilder(this, ExitCodePattern.of(pattern));
+        }
+
+        /** Makes {@code node} the current node, declaring it if needed. */
+        public Flow from(Node node) {
+            current = register(Checks.notNull(node, "node"));
+            return this;
+        }
+
+        /** Makes the node with this id the current node. */
+        public Flow from(String nodeId) {
+            referencedIds.add(nodeId);
+            current = nodeId;
+            return this;
+        }
+
+        /** Validates the flow; fails with a {@link JobDefinitionException} naming the job and node. */
+        public JobDefinition build() {
+            return JobDefinition.validated(name, revision, upgradesFrom, start, nodes, duplicates, referencedIds,
+                    transitions);
+        }
+
+        private String register(Node node) {
+            Node known = nodes.putIfAbsent(node.id(), node);
+            if (known != null && known != node) {
+                duplicates.add(node.id());
+            }
+            return node.id();
+        }
+
+        private Flow add(ExitCodePattern on, TransitionKind kind, Optional<String> to) {
+            transitions.add(new Transition(current, on, kind, to));
+            return this;
+        }
+    }
+
+    /** The second half of {@code on(pattern)}: what to do when it matches. */
+    public static final class TransitionBuilder {
+        private final Flow flow;
+        private final ExitCodePattern on;
+
+        private TransitionBuilder(Flow flow, ExitCodePattern on) {
+            this.flow = flow;
+            this.on = on;
+        }
+
+        /** Continue with {@code node}, which becomes the current node. */
+        public Flow to(Node node) {
+            String target = flow.register(Checks.notNull(node, "node"));
+            flow.add(on, TransitionKind.NEXT, Optional.of(target));
+            flow.current = target;
+            return flow;
+        }
+
+        /** Continue with the node of this id (declared elsewhere in the flow), which becomes current. */
+        public Flow to(String nodeId) {
+            flow.referencedIds.add(nodeId);
+            flow.add(on, TransitionKind.NEXT, Optional.of(nodeId));
+            flow.current = nodeId;
+            return flow;
+        }
+
+        /** End the job COMPLETED. */
+        public Flow end() {
+            return flow.add(on, TransitionKind.END, Optional.empty());
+        }
+
+        /** End the job FAILED. */
+        public Flow fail() {
+            return flow.add(on, TransitionKind.FAIL, Optional.empty());
+        }
+
+        /** End the job STOPPED; a restart continues with {@code node}. */
+        public Flow stopAndRestart(Node node) {
+            String target = flow.register(Checks.notNull(node, "node"));
+            return flow.add(on, TransitionKind.STOP, Optional.of(target));
+        }
+
+        /** End the job STOPPED; a restart continues with the node of this id. */
+        public Flow stopAndRestart(String nodeId) {
+            flow.referencedIds.add(nodeId);
+            return flow.add(on, TransitionKind.STOP, Optional.of(nodeId));
+        }
+    }
+}

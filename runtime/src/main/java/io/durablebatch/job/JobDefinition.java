@@ -1,0 +1,193 @@
+package io.durablebatch.job;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import io.durablebatch.repository.DefinitionIdentity;
+import io.durablebatch.repository.DefinitionUpgrade;
+import io.durablebatch.repository.JobName;
+import io.durablebatch.repository.StepName;
+
+/**
+ * A validated job: its nodes, its transitions, its canonical {@link JobPlan} and the
+ * {@link DefinitionIdentity} every execution records. Built by {@link Job}; immutable.
+ */
+public final class JobDefinition {
+
+    private final JobName name;
+    private final String revision;
+    private final String startNode;
+    private final Map<String, Node> nodes;
+    private final Map<String, List<Transition>> routes;
+    private final JobPlan plan;
+    private final DefinitionIdentity identity;
+    private final List<DefinitionUpgrade> upgrades;
+
+    private JobDefinition(JobName name, String revision, String startNode, Map<String, Node> nodes,
+            Map<String, List<Transition>> routes, List<DefinitionIdentity> upgradesFrom) {
+        this.name = name;
+        this.revision = revision;
+        this.startNode = startNode;
+        this.nodes = Collections.unmodifiableMap(nodes);
+        this.routes = Collections.unmodifiableMap(routes);
+        List<JobPlan.PlanNode> planNodes = nodes.values().stream().map(JobDefinition::planNode).toList();
+        this.plan = new JobPlan(name, startNode, planNodes, routes.values().stream().flatMap(List::stream).toList());
+        this.identity = new DefinitionIdentity(name, revision, plan.fingerprint());
+        this.upgrades = upgradesFrom.stream().map(from -> new DefinitionUpgrade(from, identity)).toList();
+    }
+
+    public JobName name() {
+        return name;
+    }
+
+    public String revision() {
+        return revision;
+    }
+
+    public JobPlan plan() {
+        return plan;
+    }
+
+    public DefinitionIdentity identity() {
+        return identity;
+    }
+
+    /** The upgrade edges this definition declares, each leading to it. */
+    public List<DefinitionUpgrade> upgrades() {
+        return upgrades;
+    }
+
+    public Node startNode() {
+        return nodes.get(startNode);
+    }
+
+    public Optional<Node> node(String nodeId) {
+        return Optional.ofNullable(nodes.get(nodeId));
+    }
+
+    /** The nodes in declaration order. */
+    public Map<String, Node> nodes() {
+        return nodes;
+    }
+
+    /** The transitions leaving {@code nodeId}, most specific pattern first. */
+    public List<Transition> transitionsFrom(String nodeId) {
+        return routes.getOrDefault(nodeId, List.of());
+    }
+
+    /** The transition a node takes for an exit code: the most specific matching one, if any. */
+    public Optional<Transition> route(String nodeId, String exitCode) {
+        return transitionsFrom(nodeId).stream().filter(t -> t.on().matches(exitCode)).findFirst();
+    }
+
+    @Override
+    public String toString() {
+        return "JobDefinition[" + name + " revision " + revision + ", plan " + plan.fingerprint() + "]";
+    }
+
+    static JobDefinition validated(JobName name, String revision, List<DefinitionIdentity> upgradesFrom, String start,
+            Map<String, Node> nodes, List<String> duplicates, List<String> referencedIds, List<Transition> transitions) {
+        String job = name.value();
+        if (!duplicates.isEmpty()) {
+            throw new JobDefinitionException(job, duplicates.get(0), "the node id is declared by two different nodes");
+        }
+        Map<StepName, String> stepNames = new HashMap<>();
+        for (Node node : nodes.values()) {
+            if (node instanceof Step step) {
+                List<Step> named = step instanceof PartitionedStep partitioned ? List.of(step, partitioned.worker())
+                        : List.of(step);
+                for (Step each : named) {
+                    String other = stepNames.putIfAbsent(each.name(), step.id());
+                    if (other != null) {
+                        throw new JobDefinitionException(job, step.id(), "step name '" + each.name()
+                                + "' is already used by node '" + other + "'");
+                    }
+                }
+            }
+        }
+        for (String id : referencedIds) {
+            if (!nodes.containsKey(id)) {
+                throw new JobDefinitionException(job, id, "the flow refers to this node id, but no node declares it");
+            }
+        }
+        Map<String, List<Transition>> routes = new LinkedHashMap<>();
+        for (Transition transition : transitions) {
+            routes.computeIfAbsent(transition.from(), from -> new ArrayList<>()).add(transition);
+        }
+        routes.replaceAll((from, list) -> list.stream().sorted(Comparator.comparing(Transition::on)).toList());
+        Set<String> reachable = reachable(start, routes);
+        for (String id : nodes.keySet()) {
+            if (!reachable.contains(id)) {
+                throw new JobDefinitionException(job, id, "the node is unreachable from the start node '" + start + "'");
+            }
+        }
+        String looping = firstLoop(start, routes);
+        if (looping != null) {
+            throw new JobDefinitionException(job, looping, "the flow loops back to this node: a node runs at most "
+                    + "once per execution (its route is recorded before it starts); repeat work with a restart");
+        }
+        for (Node node : nodes.values()) {
+            if (node instanceof Decision && !routes.containsKey(node.id())) {
+                throw new JobDefinitionException(job, node.id(), "the flow has no end from this node: a decision "
+                        + "needs transitions to a node or to end, fail or stop");
+            }
+        }
+        return new JobDefinition(name, revision, start, new LinkedHashMap<>(nodes), routes, upgradesFrom);
+    }
+
+    private static Set<String> reachable(String start, Map<String, List<Transition>> routes) {
+        Set<String> seen = new HashSet<>();
+        Deque<String> pending = new ArrayDeque<>(List.of(start));
+        while (!pending.isEmpty()) {
+            String node = pending.pop();
+            if (seen.add(node)) {
+                routes.getOrDefault(node, List.of()).forEach(t -> t.to().ifPresent(pending::push));
+            }
+        }
+        return seen;
+    }
+
+    /** The first node found on a cycle of the flow graph (depth-first from the start), or null. */
+    private static String firstLoop(String start, Map<String, List<Transition>> routes) {
+        return visit(start, routes, new HashSet<>(), new HashSet<>());
+    }
+
+    private static String visit(String node, Map<String, List<Transition>> routes, Set<String> onPath, Set<String> done) {
+        if (onPath.contains(node)) {
+            return node;
+        }
+        if (!done.add(node)) {
+            return null;
+        }
+        onPath.add(node);
+        for (Transition transition : routes.getOrDefault(node, List.of())) {
+            // a STOP's target is where the next execution starts: it is not a loop within this one
+            if (transition.kind() == TransitionKind.NEXT) {
+                String loop = visit(transition.to().orElseThrow(), routes, onPath, done);
+                if (loop != null) {
+                    return loop;
+                }
+            }
+        }
+        onPath.remove(node);
+        return null;
+    }
+
+    private static JobPlan.PlanNode planNode(Node node) {
+        if (node instanceof Step step) {
+            StepSettings settings = step.settings();
+            return new JobPlan.PlanNode(node.id(), node.kind(), settings.startLimit(), settings.allowStartIfComplete());
+        }
+        return new JobPlan.PlanNode(node.id(), node.kind(), 0, false);
+    }
+}

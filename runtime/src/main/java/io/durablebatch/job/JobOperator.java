@@ -1,0 +1,71 @@
+package io.durablebatch.job;
+
+import java.time.Duration;
+
+import io.durablebatch.repository.ExecutionVersion;
+import io.durablebatch.repository.JobExecution;
+import io.durablebatch.repository.JobExecutionId;
+import io.durablebatch.repository.ReasonCode;
+import io.durablebatch.repository.RecoveryResolution;
+import io.durablebatch.repository.RecoveryResult;
+import io.durablebatch.repository.RepositoryException;
+
+/**
+ * Launches and controls the jobs of this application. Executions run on the kernel's own threads
+ * ({@code quarkus.durable-batch.executor.max-concurrency} at a time); every request names an
+ * {@link OperatorCall}.
+ */
+public interface JobOperator {
+
+    /**
+     * Launches the job instance for these parameters: a first attempt, or a restart when its latest
+     * attempt STOPPED or FAILED. Returns once the attempt is recorded; it runs asynchronously.
+     *
+     * @throws IllegalArgumentException if no job of this name is defined
+     * @throws RepositoryException {@code EXECUTION_ACTIVE} while an attempt runs,
+     *         {@code INSTANCE_COMPLETE}, {@code INSTANCE_ABANDONED}, {@code EXECUTION_UNKNOWN},
+     *         {@code DEFINITION_INCOMPATIBLE}
+     */
+    JobExecutionId start(String jobName, JobParameters parameters, OperatorCall call);
+
+    /** {@link #start} and {@link #await} the end of the attempt, without a time limit. */
+    JobExecution runAndWait(String jobName, JobParameters parameters, OperatorCall call);
+
+    /**
+     * Launches a new attempt of the instance of {@code execution}, which must be its latest attempt
+     * and STOPPED or FAILED. The attempt resumes each unfinished step from its last checkpoint.
+     */
+    JobExecutionId restart(JobExecutionId execution, OperatorCall call);
+
+    /**
+     * Waits until the execution is no longer active and returns it as it ended.
+     *
+     * @throws IllegalStateException if it is still active after {@code timeout}
+     */
+    JobExecution await(JobExecutionId execution, Duration timeout);
+
+    /**
+     * Asks a running execution to stop at its next chunk boundary. It ends STOPPED, with the
+     * checkpoint of its last committed chunk, and can be restarted.
+     */
+    void stop(JobExecutionId execution, OperatorCall call);
+
+    /**
+     * Gives up a STOPPED or FAILED execution for good: its instance can never run again.
+     *
+     * @throws RepositoryException {@code ILLEGAL_TRANSITION} for an execution in another status
+     */
+    JobExecution abandon(JobExecutionId execution, OperatorCall call);
+
+    /**
+     * Resolves an execution whose owner is gone (a process that died) or that is UNKNOWN: FAILED
+     * (restartable from its checkpoints) or ABANDONED. {@code observedVersion} is the version the
+     * caller based its decision on; if the execution moved since, its owner is alive and the request
+     * is refused. An execution running in this process is never recovered: stop it instead.
+     *
+     * @throws RepositoryException {@code VERSION_CONFLICT}, {@code EXECUTION_NOT_RECOVERABLE},
+     *         {@code ALREADY_RECOVERED}, {@code OPERATION_CONFLICT}
+     */
+    RecoveryResult recover(JobExecutionId execution, ExecutionVersion observedVersion, RecoveryResolution resolution,
+            ReasonCode reason, OperatorCall call);
+}

@@ -1,0 +1,59 @@
+package io.durablebatch.job;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Comparator;
+import java.util.List;
+
+import io.durablebatch.repository.JobName;
+import io.durablebatch.repository.PlanFingerprint;
+
+/**
+ * The canonical plan of a job (format 2): its graph of logical nodes and transitions, and nothing
+ * else. It is the restart-relevant shape of the job: node ids, node kinds, start limits,
+ * allow-start-if-complete and the transitions in evaluation order. Display names of steps, chunk
+ * sizes and the code of readers and writers are not part of it, so renaming a step or tuning a
+ * commit interval does not change the fingerprint.
+ * <p>
+ * The canonical form is UTF-8 text, one item per line: a header, the job, the start node, the
+ * nodes in id order, then each node's transitions in evaluation order. Its SHA-256 is the
+ * {@link PlanFingerprint}.
+ */
+public record JobPlan(JobName jobName, String startNode, List<PlanNode> nodes, List<Transition> transitions) {
+
+    public static final int FORMAT = 2;
+
+    /** One node as the plan records it. */
+    public record PlanNode(String id, String kind, int startLimit, boolean allowStartIfComplete) {
+
+        String canonicalLine() {
+            return "node " + id + " " + kind + " startLimit=" + startLimit + " allowStartIfComplete=" + allowStartIfComplete;
+        }
+    }
+
+    public JobPlan {
+        nodes = nodes.stream().sorted(Comparator.comparing(PlanNode::id)).toList();
+        transitions = List.copyOf(transitions);
+    }
+
+    /** The canonical text: deterministic for equal plans, whatever the declaration order of nodes. */
+    public String canonicalText() {
+        StringBuilder text = new StringBuilder("durable-batch-plan ").append(FORMAT).append('\n')
+                .append("job ").append(jobName.value()).append('\n')
+                .append("start ").append(startNode).append('\n');
+        nodes.forEach(node -> text.append(node.canonicalLine()).append('\n'));
+        nodes.forEach(node -> transitions.stream().filter(t -> t.from().equals(node.id()))
+                .forEach(t -> text.append(t.canonicalLine()).append('\n')));
+        return text.toString();
+    }
+
+    public PlanFingerprint fingerprint() {
+        try {
+            return PlanFingerprint.of(MessageDigest.getInstance("SHA-256")
+                    .digest(canonicalText().getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required by every Java platform", e);
+        }
+    }
+}

@@ -1,0 +1,19 @@
+package io.durablebatch.job;
+
+import java.nio.charset.StandardCharsets;
+
+import io.durablebatch.partition.PartitionPlanEntry;
+
+/** The partition a worker step attempt runs: its plan entry and its one-based position in the plan. */
+public record PartitionContext(PartitionPlanEntry entry, int ordinal) {
+
+    /** The key, decoded as UTF-8. */
+    public String key() {
+        return new String(entry.key(), StandardCharsets.UTF_8);
+    }
+
+    /** The input, decoded as UTF-8. */
+    public String input() {
+        return new String(entry.input(), StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,81 @@
+package io.durablebatch.job;
+
+import java.util.OptionalInt;
+
+import io.durablebatch.runtime.Checks;
+
+/**
+ * A step whose work is split by a {@link Partitioner} into partitions, each run by a worker step
+ * attempt (a tasklet or chunk step) that sees its partition in {@link StepContext#partition()}.
+ * <p>
+ * The plan is stored before any worker starts. Workers claim partitions through the repository,
+ * {@code workers} at a time in this process; every process of the application that shares the
+ * database can run workers of the plan too. The step ends with the aggregate of its partitions
+ * (FAILED over STOPPED over COMPLETED, counters summed). A restart copies the plan: completed
+ * partitions keep their result and never run again, the others resume from their worker's last
+ * checkpoint.
+ */
+public final class PartitionedStep implements Step {
+
+    private final StepSettings settings;
+    private final Partitioner partitioner;
+    private final Step worker;
+    private final OptionalInt workers;
+
+    PartitionedStep(StepSettings settings, Partitioner partitioner, Step worker, OptionalInt workers) {
+        this.settings = Checks.notNull(settings, "step.settings");
+        this.partitioner = Checks.notNull(partitioner, "partitioner");
+        this.worker = Checks.notNull(worker, "worker");
+        if (worker instanceof PartitionedStep) {
+            throw new IllegalArgumentException("the worker of partitioned step '" + settings.name()
+                    + "' must be a tasklet or chunk step, not another partitioned step");
+        }
+        workers.ifPresent(n -> Checks.positive(n, "workers of step '" + settings.name() + "'"));
+        this.workers = workers;
+    }
+
+    @Override
+    public StepSettings settings() {
+        return settings;
+    }
+
+    @Override
+    public String kind() {
+        return "partitioned:" + worker.kind();
+    }
+
+    public Partitioner partitioner() {
+        return partitioner;
+    }
+
+    /** The step each partition runs; its name names the worker step executions. */
+    public Step worker() {
+        return worker;
+    }
+
+    /** Local worker threads; empty for {@code quarkus.durable-batch.partitions.local-workers}. */
+    public OptionalInt workers() {
+        return workers;
+    }
+
+    public PartitionedStep withWorkers(int workers) {
+        return new PartitionedStep(settings, partitioner, worker, OptionalInt.of(workers));
+    }
+
+    public PartitionedStep withId(String nodeId) {
+        return new PartitionedStep(settings.withNodeId(nodeId), partitioner, worker, workers);
+    }
+
+    public PartitionedStep withStartLimit(int startLimit) {
+        return new PartitionedStep(settings.withStartLimit(startLimit), partitioner, worker, workers);
+    }
+
+    public PartitionedStep withAllowStartIfComplete(boolean allowStartIfComplete) {
+        return new PartitionedStep(settings.withAllowStartIfComplete(allowStartIfComplete), partitioner, worker, workers);
+    }
+
+    @Override
+    public String toString() {
+        return "PartitionedStep[" + settings.nodeId() + " of " + worker + "]";
+    }
+}

@@ -1,0 +1,38 @@
+package io.durablebatch.job;
+
+import io.durablebatch.repository.ExitStatus;
+import io.durablebatch.repository.JobExecutionId;
+import io.durablebatch.repository.JobInstanceId;
+import io.durablebatch.repository.JobName;
+import io.durablebatch.repository.StepExecutionId;
+import io.durablebatch.repository.StepName;
+
+/** What a running step attempt knows about itself; given to tasklets and reader factories. */
+public interface StepContext {
+
+    JobName jobName();
+
+    JobParameters parameters();
+
+    JobInstanceId jobInstanceId();
+
+    JobExecutionId jobExecutionId();
+
+    StepExecutionId stepExecutionId();
+
+    StepName stepName();
+
+    String nodeId();
+
+    /** Whether this attempt resumes the checkpoint of an earlier attempt of the same node. */
+    boolean isRestart();
+
+    /** The partition this attempt runs, when it is a worker of a partitioned step. */
+    java.util.Optional<PartitionContext> partition();
+
+    /**
+     * Sets the exit status the step ends with if it completes, e.g. to let a flow branch on
+     * {@code EMPTY_INPUT}. Without it a completed step exits {@code COMPLETED}.
+     */
+    void setExitStatus(ExitStatus exitStatus);
+}

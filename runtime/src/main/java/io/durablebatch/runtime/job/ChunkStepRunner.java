@@ -1,0 +1,246 @@
+package io.durablebatch.runtime.job;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.jboss.logging.Logger;
+
+import io.durablebatch.item.ItemProcessor;
+import io.durablebatch.item.ItemReader;
+import io.durablebatch.job.ChunkStep;
+import io.durablebatch.repository.Checkpoint;
+import io.durablebatch.repository.StepCounters;
+import io.durablebatch.repository.StepExecution;
+import io.smallrye.faulttolerance.api.Guard;
+
+/**
+ * Runs a chunk-oriented step attempt. Each chunk: read up to commit-interval items (outside any
+ * transaction, skipping skippable read failures), then in ONE new transaction process them, write
+ * them and record the reader's checkpoint with the counters (one metadata statement). A transient
+ * failure re-runs that transaction with the same items; a skippable write failure is located by
+ * probing each item in a rolled-back transaction, after which the chunk commits once without it.
+ */
+final class ChunkStepRunner {
+
+    private static final Logger LOG = Logger.getLogger(ChunkStepRunner.class);
+
+    /** The items of one chunk, as read, and where the reader stood after them. */
+    private record ReadChunk(List<Object> items, long readSkips, Checkpoint checkpoint, boolean endOfInput) {
+    }
+
+    /** What a committed chunk transaction recorded. */
+    private record Committed(StepExecution recorded, StepCounters total, SkipTally skips) {
+    }
+
+    /** A skippable write failure: the chunk must be scanned item by item. */
+    private static final class WriteScanRequired extends Exception {
+        private static final long serialVersionUID = 1L;
+        private final transient List<Object> outputs;
+
+        WriteScanRequired(Exception cause, List<Object> outputs) {
+            super(cause);
+            this.outputs = outputs;
+        }
+    }
+
+    private final ProgressLog.Factory progressLogs;
+
+    ChunkStepRunner(ProgressLog.Factory progressLogs) {
+        this.progressLogs = progressLogs;
+    }
+
+    @SuppressWarnings("unchecked")
+    StepOutcome run(StepAttempt attempt) {
+        ChunkStep<Object, Object> step = (ChunkStep<Object, Object>) attempt.step();
+        String name = step.name().value();
+        SkipTally skips = new SkipTally(name, step.skipLimits());
+        long[] rollbacks = { 0 };
+        Guard guard = RetryGuards.transientFailures("chunk of step '" + name + "'", step.retry(), failure -> {
+            rollbacks[0]++;
+            LOG.debugf("Retrying a chunk of step '%s' after a transient failure: %s", name, failure);
+        });
+        ItemReader<Object> reader;
+        ChunkWriter writer;
+        try {
+            reader = (ItemReader<Object>) step.reader().apply(attempt.context());
+            writer = new ChunkWriter(step.writer().apply(attempt.context()));
+        } catch (RuntimeException e) {
+            return attempt.fail(e, attempt.counters());
+        }
+        try {
+            reader.open(StepCheckpoint.readerPart(attempt.resumeFrom(), writer.isRestartable()));
+            writer.open(StepCheckpoint.writerPart(attempt.resumeFrom(), writer.isRestartable()));
+            LOG.debugf("Step '%s' (step execution %s) opened its reader at %s", name, attempt.snapshot().id(),
+                    reader.checkpoint());
+        } catch (Exception e) {
+            close(step, reader, writer);
+            return attempt.fail(e, attempt.counters());
+        }
+        ProgressLog progress = progressLogs.start(attempt, reader.size());
+        try {
+            while (true) {
+                if (attempt.control().stopRequested()) {
+                    return attempt.stop();
+                }
+                ReadChunk chunk = read(reader, step.commitInterval(), skips);
+                rollbacks[0] = 0;
+                Committed committed = commit(attempt, step, writer, chunk, skips, guard, rollbacks);
+                attempt.committed(committed.recorded(), committed.total());
+                skips = committed.skips();
+                progress.chunkCommitted(committed.total());
+                if (chunk.endOfInput()) {
+                    progress.ended(committed.total());
+                    return StepOutcome.of(committed.recorded());
+                }
+            }
+        } catch (Exception failure) {
+            return attempt.fail(failure, attempt.counters().plus(rolledBack(rollbacks[0])));
+        } finally {
+            close(step, reader, writer);
+        }
+    }
+
+    private static void close(ChunkStep<?, ?> step, ItemReader<Object> reader, ChunkWriter writer) {
+        try (ItemReader<Object> closingReader = reader; ChunkWriter closingWriter = writer) {
+            // both are closed, the writer first
+        } catch (Exception e) {
+            LOG.warnf(e, "Closing the reader or writer of step '%s' failed", step.name());
+        }
+    }
+
+    private static ReadChunk read(ItemReader<Object> reader, int commitInterval, SkipTally skips) throws Exception {
+        List<Object> items = new ArrayList<>(commitInterval);
+        long readSkips = 0;
+        boolean end = false;
+        while (items.size() < commitInterval) {
+            Object item;
+            try {
+                item = reader.read();
+            } catch (Exception e) {
+                if (skips.trySkip(e)) {
+                    readSkips++;
+                    LOG.debugf("Skipped an unreadable item: %s", e);
+                    continue;
+                }
+                throw e;
+            }
+            if (item == null) {
+                end = true;
+                break;
+            }
+            items.add(item);
+        }
+        return new ReadChunk(items, readSkips, reader.checkpoint(), end);
+    }
+
+    /** Commits the chunk; {@code rollbacks} counts its rolled-back transactions, including a final failed one. */
+    private static Committed commit(StepAttempt attempt, ChunkStep<Object, Object> step, ChunkWriter writer,
+            ReadChunk chunk, SkipTally skips, Guard guard, long[] rollbacks) throws Exception {
+        try {
+            Committed committed = commitOrScan(attempt, step, writer, chunk, skips, guard, rollbacks);
+            committed.recorded().checkpoint().ifPresent(writer::committed);
+            return committed;
+        } catch (Exception e) {
+            rollbacks[0]++;
+            throw e;
+        }
+    }
+
+    private static Committed commitOrScan(StepAttempt attempt, ChunkStep<Object, Object> step, ChunkWriter writer,
+            ReadChunk chunk, SkipTally skips, Guard guard, long[] rollbacks) throws Exception {
+        try {
+            return guard.call(() -> Transactions.inNew(() -> writeAndRecord(attempt, step, writer, chunk, skips.copy(),
+                    Map.of(), rollbacks[0])), Committed.class);
+        } catch (WriteScanRequired scan) {
+            rollbacks[0]++;
+            Map<Integer, Exception> failing = scan(writer, scan.outputs, skips.copy());
+            LOG.debugf("Step '%s' skips %d item(s) its writer refused", step.name(), failing.size());
+            return guard.call(() -> Transactions.inNew(() -> writeAndRecord(attempt, step, writer, chunk, skips.copy(),
+                    failing, rollbacks[0])), Committed.class);
+        }
+    }
+
+    /** The chunk's transaction: process, write, record progress. */
+    private static Committed writeAndRecord(StepAttempt attempt, ChunkStep<Object, Object> step, ChunkWriter writer,
+            ReadChunk chunk, SkipTally skips, Map<Integer, Exception> writeSkips, long rollbacks) throws Exception {
+        writer.beginAttempt();
+        List<Object> outputs = new ArrayList<>(chunk.items().size());
+        long filtered = 0;
+        long processSkips = 0;
+        Optional<ItemProcessor<? super Object, ? extends Object>> processor = step.processor();
+        for (Object item : chunk.items()) {
+            Object output;
+            try {
+                output = processor.isPresent() ? processor.get().process(item) : item;
+            } catch (Exception e) {
+                if (skips.trySkip(e)) {
+                    processSkips++;
+                    continue;
+                }
+                throw e;
+            }
+            if (output == null) {
+                filtered++;
+            } else {
+                outputs.add(output);
+            }
+        }
+        List<Object> written = outputs;
+        if (!writeSkips.isEmpty()) {
+            written = new ArrayList<>(outputs.size());
+            for (int i = 0; i < outputs.size(); i++) {
+                Exception refusal = writeSkips.get(i);
+                if (refusal == null) {
+                    written.add(outputs.get(i));
+                } else {
+                    skips.trySkip(refusal);
+                }
+            }
+        }
+        if (!written.isEmpty()) {
+            try {
+                writer.write(written);
+            } catch (Exception e) {
+                if (writeSkips.isEmpty() && !TransientFailures.isTransient(e) && skips.copy().trySkip(e)) {
+                    throw new WriteScanRequired(e, outputs);
+                }
+                throw e;
+            }
+        }
+        StepCounters total = attempt.counters().plus(new StepCounters(chunk.items().size(), written.size(), filtered,
+                chunk.readSkips(), processSkips, writeSkips.size(), 1, rollbacks));
+        Checkpoint checkpoint = writer.stepCheckpoint(chunk.checkpoint());
+        StepExecution recorded = chunk.endOfInput() ? attempt.recordCompletion(Optional.of(checkpoint), total)
+                : attempt.recordProgress(checkpoint, total);
+        return new Committed(recorded, total, skips);
+    }
+
+    /** Finds the outputs the writer refuses, each probed alone in a rolled-back transaction. */
+    private static Map<Integer, Exception> scan(ChunkWriter writer, List<Object> outputs, SkipTally skips)
+            throws Exception {
+        Map<Integer, Exception> failing = new HashMap<>();
+        for (int i = 0; i < outputs.size(); i++) {
+            Object output = outputs.get(i);
+            try {
+                Transactions.probe(() -> {
+                    writer.beginAttempt();
+                    writer.write(List.of(output));
+                    return null;
+                });
+            } catch (Exception e) {
+                if (!skips.trySkip(e)) {
+                    throw e;
+                }
+                failing.put(i, e);
+            }
+        }
+        return failing;
+    }
+
+    private static StepCounters rolledBack(long rollbacks) {
+        return new StepCounters(0, 0, 0, 0, 0, 0, 0, rollbacks);
+    }
+}

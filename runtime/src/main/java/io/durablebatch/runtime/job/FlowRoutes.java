@@ -1,0 +1,224 @@
+package io.durablebatch.runtime.job;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.util.Optional;
+
+import jakarta.inject.Singleton;
+
+import org.jboss.logging.Logger;
+
+import io.durablebatch.flow.FlowDecision;
+import io.durablebatch.flow.FlowDecisionRequest;
+import io.durablebatch.flow.FlowTransitionKind;
+import io.durablebatch.flow.InputDigest;
+import io.durablebatch.flow.NodeId;
+import io.durablebatch.job.Decision;
+import io.durablebatch.job.DecisionContext;
+import io.durablebatch.job.JobDefinition;
+import io.durablebatch.job.JobParameters;
+import io.durablebatch.job.Node;
+import io.durablebatch.job.Transition;
+import io.durablebatch.repository.ExecutionFailure;
+import io.durablebatch.repository.ExecutionStatus;
+import io.durablebatch.repository.ExitStatus;
+import io.durablebatch.repository.JobExecution;
+import io.durablebatch.repository.JobExecutionId;
+import io.durablebatch.repository.JobInstanceId;
+import io.durablebatch.repository.JobName;
+import io.durablebatch.repository.JobRepository;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+
+/**
+ * Chooses and records the route of a flow after each node, in the repository's flow decisions:
+ * appended (with the plan fingerprint and a digest of the durable input) before the target starts.
+ * <p>
+ * After a step the route follows from its exit status and the plan, so it is recorded but needs no
+ * replay. At a {@link Decision} the input is the node the flow came from and its exit status; a
+ * decision an earlier execution of the instance took on the same input under the same plan is
+ * replayed instead of asking the decider again, so a restart takes the same route even if the
+ * decider would now choose otherwise.
+ */
+@Singleton
+public class FlowRoutes {
+
+    private static final Logger LOG = Logger.getLogger(FlowRoutes.class);
+
+    /** The node the flow came from and how it exited: the durable input of a decision. */
+    record Previous(String nodeId, ExitStatus exitStatus) {
+    }
+
+    private final JobRepository repository;
+
+    FlowRoutes(JobRepository repository) {
+        this.repository = repository;
+    }
+
+    /** The route after a step that ended with {@code outcome} (not STOPPED), recorded. */
+    Route afterStep(JobDefinition definition, JobExecution execution, Node step, StepOutcome outcome) {
+        Route route = stepRoute(definition, step, outcome);
+        InputDigest input = digest("step", step.id(), Optional.of(new Previous(step.id(), outcome.exitStatus())));
+        QuarkusTransaction.requiringNew().run(() -> append(definition, execution, step, route, input,
+                outcome.exitStatus()));
+        return route;
+    }
+
+    /** A decision's route and the exit code it was chosen on. */
+    record Decided(Route route, ExitStatus outcome) {
+    }
+
+    /** The route a decision takes: replayed from an earlier execution on the same input, or decided and recorded. */
+    Decided atDecision(JobDefinition definition, JobExecution execution, Decision decision, Optional<Previous> previous,
+            JobParameters parameters) {
+        InputDigest input = digest("decision", decision.id(), previous);
+        return QuarkusTransaction.requiringNew().call(() -> {
+            Optional<FlowDecision> replayed = replayable(definition, execution, decision, input);
+            if (replayed.isPresent()) {
+                FlowDecision earlier = replayed.get();
+                LOG.infof("Decision '%s' of job '%s' replays the route to '%s' (exit %s) taken by execution %s",
+                        decision.id(), definition.name(), earlier.toNode().orElseThrow(), earlier.outcome().code(),
+                        earlier.jobExecutionId());
+                Route route = Route.to(FlowTransitionKind.DECISION, earlier.toNode().orElseThrow().value());
+                append(definition, execution, decision, route, input, earlier.outcome());
+                return new Decided(route, earlier.outcome());
+            }
+            ExitStatus outcome;
+            Route route;
+            try {
+                outcome = ExitStatus.of(decision.decider().decide(new Context(definition.name(), parameters, execution,
+                        decision.id(), previous)));
+                route = decisionRoute(definition, decision, outcome);
+            } catch (Exception e) {
+                outcome = ExitStatus.defaultFor(ExecutionStatus.FAILED);
+                route = Route.end(FlowTransitionKind.FAIL, JobEnd.failed(outcome, ExecutionFailure.of(e)));
+            }
+            append(definition, execution, decision, route, input, outcome);
+            return new Decided(route, outcome);
+        });
+    }
+
+    private Optional<FlowDecision> replayable(JobDefinition definition, JobExecution execution, Decision decision,
+            InputDigest input) {
+        JobInstanceId instance = execution.jobInstanceId();
+        NodeId node = NodeId.of(decision.id());
+        // A STOP already happened in the execution that took it: the restart continues at its target.
+        for (FlowTransitionKind kind : new FlowTransitionKind[] { FlowTransitionKind.DECISION, FlowTransitionKind.STOP }) {
+            Optional<FlowDecision> found = repository.findReusableFlowDecision(instance, node,
+                    definition.identity().fingerprint(), input, kind)
+                    .filter(earlier -> !earlier.jobExecutionId().equals(execution.id()));
+            if (found.isPresent()) {
+                return found;
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Route stepRoute(JobDefinition definition, Node step, StepOutcome outcome) {
+        String exitCode = outcome.exitStatus().code();
+        Optional<Transition> matching = definition.route(step.id(), exitCode);
+        if (matching.isEmpty()) {
+            if (!definition.transitionsFrom(step.id()).isEmpty()) {
+                return Route.end(FlowTransitionKind.FAIL, JobEnd.failed(ExitStatus.defaultFor(ExecutionStatus.FAILED),
+                        outcome.failure().orElse(new ExecutionFailure("FlowFailure", "no transition of node '"
+                                + step.id() + "' matches exit code " + exitCode))));
+            }
+            // a node without transitions ends the job with its own outcome
+            if (outcome.status() == ExecutionStatus.COMPLETED) {
+                return Route.end(FlowTransitionKind.END, JobEnd.completed(outcome.exitStatus()));
+            }
+            return Route.end(FlowTransitionKind.FAIL, JobEnd.failed(outcome.exitStatus(), outcome.failure()
+                    .orElse(new ExecutionFailure("StepFailure", "node '" + step.id() + "' ended " + outcome.status()))));
+        }
+        Transition transition = matching.get();
+        switch (transition.kind()) {
+            case NEXT:
+                return Route.to(FlowTransitionKind.NEXT, transition.to().orElseThrow());
+            case STOP:
+                // a stop taken on an outcome of an earlier execution already happened: continue at its target
+                return outcome.reused() ? Route.to(FlowTransitionKind.NEXT, transition.to().orElseThrow())
+                        : Route.stop(transition.to().orElseThrow());
+            default:
+                return terminal(step, transition, outcome.exitStatus(), outcome.failure());
+        }
+    }
+
+    private static Route decisionRoute(JobDefinition definition, Decision decision, ExitStatus outcome) {
+        Optional<Transition> matching = definition.route(decision.id(), outcome.code());
+        if (matching.isEmpty()) {
+            return Route.end(FlowTransitionKind.FAIL, JobEnd.failed(ExitStatus.defaultFor(ExecutionStatus.FAILED),
+                    new ExecutionFailure("FlowFailure", "no transition of decision '" + decision.id()
+                            + "' matches exit code " + outcome.code())));
+        }
+        Transition transition = matching.get();
+        switch (transition.kind()) {
+            case NEXT:
+                return Route.to(FlowTransitionKind.DECISION, transition.to().orElseThrow());
+            case STOP:
+                return Route.stop(transition.to().orElseThrow());
+            default:
+                return terminal(decision, transition, outcome, Optional.empty());
+        }
+    }
+
+    private static Route terminal(Node node, Transition transition, ExitStatus outcome, Optional<ExecutionFailure> failure) {
+        if (transition.kind() == io.durablebatch.job.TransitionKind.END) {
+            return Route.end(FlowTransitionKind.END, JobEnd.completed(ExitStatus.defaultFor(ExecutionStatus.COMPLETED)));
+        }
+        return Route.end(FlowTransitionKind.FAIL, JobEnd.failed(ExitStatus.defaultFor(ExecutionStatus.FAILED),
+                failure.orElse(new ExecutionFailure("FlowFailure", "node '" + node.id() + "' exited " + outcome.code()
+                        + ", which the flow fails on (pattern " + transition.on() + ")"))));
+    }
+
+    private void append(JobDefinition definition, JobExecution execution, Node from, Route route, InputDigest input,
+            ExitStatus outcome) {
+        repository.appendFlowDecision(new FlowDecisionRequest(execution.id(), NodeId.of(from.id()),
+                route.target().map(NodeId::of), route.kind(), definition.identity().fingerprint(), input, outcome,
+                Instant.now()));
+    }
+
+    /** SHA-256 of the canonical input: kind, node, and the previous node with its exit status. */
+    static InputDigest digest(String kind, String nodeId, Optional<Previous> previous) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeByte(1);
+            out.writeUTF(kind);
+            out.writeUTF(nodeId);
+            out.writeBoolean(previous.isPresent());
+            if (previous.isPresent()) {
+                out.writeUTF(previous.get().nodeId());
+                out.writeUTF(previous.get().exitStatus().code());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return InputDigest.sha256(bytes.toByteArray());
+    }
+
+    /** The context a decider sees. */
+    private record Context(JobName jobName, JobParameters parameters, JobExecution execution, String nodeId,
+            Optional<Previous> previous) implements DecisionContext {
+
+        @Override
+        public JobInstanceId jobInstanceId() {
+            return execution.jobInstanceId();
+        }
+
+        @Override
+        public JobExecutionId jobExecutionId() {
+            return execution.id();
+        }
+
+        @Override
+        public Optional<String> previousNodeId() {
+            return previous.map(Previous::nodeId);
+        }
+
+        @Override
+        public Optional<ExitStatus> previousExitStatus() {
+            return previous.map(Previous::exitStatus);
+        }
+    }
+}

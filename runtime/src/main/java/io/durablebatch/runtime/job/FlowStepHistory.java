@@ -1,0 +1,40 @@
+package io.durablebatch.runtime.job;
+
+import java.util.Optional;
+
+import jakarta.inject.Singleton;
+
+import io.durablebatch.flow.FlowStepState;
+import io.durablebatch.flow.NodeId;
+import io.durablebatch.flow.StartLimit;
+import io.durablebatch.job.Step;
+import io.durablebatch.repository.JobExecution;
+import io.durablebatch.repository.JobRepository;
+import io.durablebatch.repository.StepExecution;
+
+/**
+ * Node history from the repository's flow operations: attempts are found and started by node id (so
+ * a renamed step keeps its history), and each start consumes one of the node's start limit across
+ * all executions of the instance, counted by the database.
+ */
+@Singleton
+public class FlowStepHistory implements StepHistory {
+
+    private final JobRepository repository;
+
+    FlowStepHistory(JobRepository repository) {
+        this.repository = repository;
+    }
+
+    @Override
+    public Optional<StepExecution> latestAttempt(JobExecution execution, Step step) {
+        return repository.latestFlowStep(execution.jobInstanceId(), NodeId.of(step.id())).map(FlowStepState::latest);
+    }
+
+    @Override
+    public StepExecution createAttempt(JobExecution execution, Step step) {
+        int limit = step.settings().startLimit();
+        return repository.createFlowStepExecution(execution.id(), step.name(), NodeId.of(step.id()),
+                limit == 0 ? StartLimit.UNLIMITED : StartLimit.of(limit));
+    }
+}

@@ -1,0 +1,27 @@
+package io.durablebatch.runtime.job;
+
+import java.util.Optional;
+
+import io.durablebatch.repository.ExecutionFailure;
+import io.durablebatch.repository.ExecutionStatus;
+import io.durablebatch.repository.ExitStatus;
+
+/** How a job execution's flow ended: the status to record, its exit status and the failure, if any. */
+record JobEnd(ExecutionStatus status, ExitStatus exitStatus, Optional<ExecutionFailure> failure) {
+
+    static JobEnd completed(ExitStatus exitStatus) {
+        return new JobEnd(ExecutionStatus.COMPLETED, exitStatus, Optional.empty());
+    }
+
+    static JobEnd stopped() {
+        return new JobEnd(ExecutionStatus.STOPPED, ExitStatus.defaultFor(ExecutionStatus.STOPPED), Optional.empty());
+    }
+
+    static JobEnd failed(ExitStatus exitStatus, ExecutionFailure failure) {
+        return new JobEnd(ExecutionStatus.FAILED, exitStatus, Optional.of(failure));
+    }
+
+    static JobEnd failed(String reason) {
+        return failed(ExitStatus.defaultFor(ExecutionStatus.FAILED), new ExecutionFailure("FlowFailure", reason));
+    }
+}

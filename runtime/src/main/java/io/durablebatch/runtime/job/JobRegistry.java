@@ -1,0 +1,95 @@
+package io.durablebatch.runtime.job;
+
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+import jakarta.annotation.Priority;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Singleton;
+import jakarta.interceptor.Interceptor;
+
+import org.jboss.logging.Logger;
+
+import io.durablebatch.job.JobDefinition;
+import io.durablebatch.repository.DefinitionUpgrade;
+import io.durablebatch.repository.JobRepository;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.runtime.StartupEvent;
+
+/**
+ * The jobs of this application: every {@link JobDefinition} bean, collected and checked at startup
+ * (after the schema migration, before application startup observers), so a bad definition fails
+ * startup instead of a launch. Declared upgrade edges are registered with the repository then.
+ */
+@Singleton
+public class JobRegistry {
+
+    private static final Logger LOG = Logger.getLogger(JobRegistry.class);
+
+    private final Instance<JobDefinition> beans;
+    private final JobRepository repository;
+    private volatile Map<String, JobDefinition> definitions;
+
+    JobRegistry(@Any Instance<JobDefinition> beans, JobRepository repository) {
+        this.beans = beans;
+        this.repository = repository;
+    }
+
+    void onStart(@Observes @Priority(Interceptor.Priority.LIBRARY_BEFORE) StartupEvent event) {
+        Map<String, JobDefinition> byName = new LinkedHashMap<>();
+        for (JobDefinition definition : beans) {
+            JobDefinition other = byName.putIfAbsent(definition.name().value(), definition);
+            if (other != null) {
+                throw new IllegalStateException("job '" + definition.name() + "' is defined twice: by " + other
+                        + " and by " + definition + "; job names must be unique in an application");
+            }
+        }
+        definitions = Collections.unmodifiableMap(byName);
+        var upgrades = byName.values().stream().flatMap(d -> d.upgrades().stream()).toList();
+        if (!upgrades.isEmpty()) {
+            QuarkusTransaction.requiringNew().run(() -> upgrades
+                    .forEach(upgrade -> repository.registerDefinitionUpgrade(upgrade.to().jobName(), upgrade)));
+        }
+        byName.values().forEach(d -> LOG.infof("Job '%s' revision %s, plan %s (%d nodes)%s", d.name(), d.revision(),
+                d.plan().fingerprint(), d.nodes().size(), describeUpgrades(d)));
+    }
+
+    /** The definition of the job with this name. */
+    public Optional<JobDefinition> find(String jobName) {
+        return Optional.ofNullable(all().get(jobName));
+    }
+
+    public JobDefinition get(String jobName) {
+        return find(jobName).orElseThrow(() -> new IllegalArgumentException("no job named '" + jobName
+                + "' is defined; the defined jobs are " + all().keySet()));
+    }
+
+    public Collection<JobDefinition> definitions() {
+        return all().values();
+    }
+
+    private Map<String, JobDefinition> all() {
+        Map<String, JobDefinition> current = definitions;
+        if (current == null) {
+            throw new IllegalStateException("the job registry is read before application startup");
+        }
+        return current;
+    }
+
+    private static String describeUpgrades(JobDefinition definition) {
+        if (definition.upgrades().isEmpty()) {
+            return "";
+        }
+        StringBuilder text = new StringBuilder(", restarts checkpoints of");
+        for (DefinitionUpgrade upgrade : definition.upgrades()) {
+            text.append(" revision ").append(upgrade.from().revision()).append(" (").append(upgrade.from().fingerprint())
+                    .append(')');
+        }
+        return text.toString();
+    }
+}

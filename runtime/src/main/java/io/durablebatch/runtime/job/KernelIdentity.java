@@ -1,0 +1,58 @@
+package io.durablebatch.runtime.job;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.UUID;
+
+import jakarta.inject.Singleton;
+
+import io.durablebatch.operator.OwnerToken;
+import io.durablebatch.runtime.DurableBatchConfig;
+
+/**
+ * Who this process is: its node id (configured, or the host name) and a boot id drawn at startup.
+ * Together they are the {@link OwnerToken} it claims the executions it runs with: evidence of which
+ * run of which node started an attempt.
+ */
+@Singleton
+public class KernelIdentity {
+
+    private final String nodeId;
+    private final boolean nodeIdConfigured;
+    private final String bootId = UUID.randomUUID().toString().substring(0, 8);
+    private final OwnerToken owner;
+
+    KernelIdentity(DurableBatchConfig config) {
+        this.nodeIdConfigured = config.nodeId().isPresent();
+        this.nodeId = sanitized(config.nodeId().orElseGet(KernelIdentity::hostName));
+        this.owner = OwnerToken.of(nodeId + "/" + bootId);
+    }
+
+    public OwnerToken owner() {
+        return owner;
+    }
+
+    public String nodeId() {
+        return nodeId;
+    }
+
+    boolean nodeIdConfigured() {
+        return nodeIdConfigured;
+    }
+
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            return "node";
+        }
+    }
+
+    /** An owner token is a token: characters it cannot hold become {@code -}; the boot id needs 9 of its 200. */
+    private static String sanitized(String name) {
+        StringBuilder id = new StringBuilder();
+        name.chars().forEach(c -> id.append(Character.isLetterOrDigit(c) && c < 128 || "_-.:@".indexOf(c) >= 0 ? (char) c : '-'));
+        String value = id.length() == 0 ? "node" : id.toString();
+        return value.length() > 180 ? value.substring(0, 180) : value;
+    }
+}

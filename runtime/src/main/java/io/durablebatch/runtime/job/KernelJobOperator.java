@@ -1,0 +1,222 @@
+package io.durablebatch.runtime.job;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.Optional;
+import java.util.concurrent.TimeoutException;
+
+import jakarta.inject.Singleton;
+
+import io.durablebatch.job.JobDefinition;
+import io.durablebatch.job.JobOperator;
+import io.durablebatch.job.JobParameters;
+import io.durablebatch.job.OperatorCall;
+import io.durablebatch.operator.OperatorAction;
+import io.durablebatch.operator.OperatorRecord;
+import io.durablebatch.repository.ExecutionStatus;
+import io.durablebatch.repository.ExecutionVersion;
+import io.durablebatch.repository.JobExecution;
+import io.durablebatch.repository.JobExecutionId;
+import io.durablebatch.repository.JobInstance;
+import io.durablebatch.repository.JobRepository;
+import io.durablebatch.repository.LifecycleTransition;
+import io.durablebatch.repository.ReasonCode;
+import io.durablebatch.repository.RecoveryRequest;
+import io.durablebatch.repository.RecoveryResolution;
+import io.durablebatch.repository.RecoveryResult;
+import io.durablebatch.repository.RepositoryError;
+import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.runtime.Checks;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+
+/**
+ * The kernel's {@link JobOperator}. Every request is one transaction holding its effect and its
+ * operator audit record; a request retried with the same operation id is answered from the record.
+ * A launch creates the attempt and claims it for this process's owner token in that transaction,
+ * then runs it here.
+ */
+@Singleton
+public class KernelJobOperator implements JobOperator {
+
+    private static final Duration POLL = Duration.ofMillis(100);
+
+    private final JobRegistry registry;
+    private final JobRepository repository;
+    private final RunningExecutions running;
+    private final OperatorAudit audit;
+    private final KernelIdentity identity;
+
+    KernelJobOperator(JobRegistry registry, JobRepository repository, RunningExecutions running, OperatorAudit audit,
+            KernelIdentity identity) {
+        this.registry = registry;
+        this.repository = repository;
+        this.running = running;
+        this.audit = audit;
+        this.identity = identity;
+    }
+
+    /** An attempt to run here, or the execution a retried request already launched. */
+    private record Launch(JobExecution execution, JobDefinition definition, JobParameters parameters, boolean replayed) {
+    }
+
+    @Override
+    public JobExecutionId start(String jobName, JobParameters parameters, OperatorCall call) {
+        Checks.notNull(jobName, "jobName");
+        Checks.notNull(parameters, "parameters");
+        Checks.notNull(call, "call");
+        JobDefinition definition = registry.get(jobName);
+        String request = "start|job=" + jobName + "|key="
+                + HexFormat.of().formatHex(parameters.keyFor(definition.name()).digest());
+        Launch launch = QuarkusTransaction.requiringNew().call(() -> {
+            Optional<OperatorRecord> recorded = audit.recorded(OperatorAction.START, call, request);
+            if (recorded.isPresent()) {
+                return replayed(recorded.get(), definition, parameters);
+            }
+            JobInstance instance = repository.selectOrCreateJobInstance(parameters.keyFor(definition.name())).instance();
+            return launched(OperatorAction.START, call, request, repository.createJobExecution(instance.id(),
+                    definition.identity()), definition, parameters);
+        });
+        return submit(launch);
+    }
+
+    @Override
+    public JobExecution runAndWait(String jobName, JobParameters parameters, OperatorCall call) {
+        return awaitEnd(start(jobName, parameters, call), Optional.empty());
+    }
+
+    @Override
+    public JobExecutionId restart(JobExecutionId executionId, OperatorCall call) {
+        Checks.notNull(executionId, "execution");
+        Checks.notNull(call, "call");
+        String request = "restart|execution=" + executionId;
+        Launch launch = QuarkusTransaction.requiringNew().call(() -> {
+            JobExecution previous = existing(executionId);
+            JobInstance instance = repository.getJobInstance(previous.jobInstanceId()).orElseThrow();
+            JobDefinition definition = registry.get(instance.jobName().value());
+            JobParameters parameters = JobParameters.of(instance.key());
+            Optional<OperatorRecord> recorded = audit.recorded(OperatorAction.RESTART, call, request);
+            if (recorded.isPresent()) {
+                return replayed(recorded.get(), definition, parameters);
+            }
+            return launched(OperatorAction.RESTART, call, request,
+                    repository.createJobExecution(instance.id(), definition.identity()), definition, parameters);
+        });
+        return submit(launch);
+    }
+
+    /** Claims a new attempt for this process and audits its launch, in the caller's transaction. */
+    private Launch launched(OperatorAction action, OperatorCall call, String request, JobExecution created,
+            JobDefinition definition, JobParameters parameters) {
+        JobExecution claimed = repository.claimExecutionOwner(created.id(), created.version(), identity.owner(),
+                Instant.now());
+        audit.append(action, call, request, claimed, "LAUNCHED execution " + claimed.id() + " attempt "
+                + claimed.attempt() + " owner " + identity.owner());
+        return new Launch(claimed, definition, parameters, false);
+    }
+
+    private Launch replayed(OperatorRecord record, JobDefinition definition, JobParameters parameters) {
+        JobExecutionId id = record.target().jobExecutionId().orElseThrow();
+        return new Launch(existing(id), definition, parameters, true);
+    }
+
+    private JobExecutionId submit(Launch launch) {
+        if (!launch.replayed()) {
+            running.submit(launch.execution(), launch.definition(), launch.parameters());
+        }
+        return launch.execution().id();
+    }
+
+    @Override
+    public JobExecution await(JobExecutionId execution, Duration timeout) {
+        Checks.notNull(timeout, "timeout");
+        return awaitEnd(execution, Optional.of(timeout));
+    }
+
+    @Override
+    public void stop(JobExecutionId execution, OperatorCall call) {
+        Checks.notNull(execution, "execution");
+        Checks.notNull(call, "call");
+        String request = "stop|execution=" + execution;
+        QuarkusTransaction.requiringNew().run(() -> {
+            if (audit.recorded(OperatorAction.STOP, call, request).isEmpty()) {
+                JobExecution current = existing(execution);
+                JobExecution requested = repository.requestExecutionStop(execution, current.version(), call.actor(),
+                        Instant.now());
+                audit.append(OperatorAction.STOP, call, request, requested, "STOP_REQUESTED");
+            }
+        });
+        // Here the signal is immediate; an owner elsewhere sees the request at its next chunk commit.
+        running.find(execution).ifPresent(ExecutionHandle::requestStop);
+    }
+
+    @Override
+    public JobExecution abandon(JobExecutionId execution, OperatorCall call) {
+        Checks.notNull(execution, "execution");
+        Checks.notNull(call, "call");
+        String request = "abandon|execution=" + execution;
+        return QuarkusTransaction.requiringNew().call(() -> {
+            JobExecution current = existing(execution);
+            if (audit.recorded(OperatorAction.ABANDON, call, request).isPresent()) {
+                return current;
+            }
+            JobExecution abandoned = repository.transitionJobExecution(execution, current.version(),
+                    LifecycleTransition.to(ExecutionStatus.ABANDONED, Instant.now()));
+            audit.append(OperatorAction.ABANDON, call, request, abandoned, "ABANDONED");
+            return abandoned;
+        });
+    }
+
+    @Override
+    public RecoveryResult recover(JobExecutionId execution, ExecutionVersion observedVersion,
+            RecoveryResolution resolution, ReasonCode reason, OperatorCall call) {
+        Checks.notNull(execution, "execution");
+        Checks.notNull(call, "call");
+        RecoveryRequest recovery = new RecoveryRequest(call.operationId(), call.actor(), reason, resolution,
+                observedVersion, Instant.now());
+        if (running.find(execution).isPresent()) {
+            throw new IllegalStateException("job execution " + execution + " runs in this process: its owner is alive, "
+                    + "stop it instead of recovering it");
+        }
+        String request = "recover|execution=" + execution + "|version=" + observedVersion + "|resolution=" + resolution
+                + "|reason=" + reason;
+        return QuarkusTransaction.requiringNew().call(() -> {
+            RecoveryResult result = repository.recoverJobExecution(execution, recovery);
+            // appending the same request again returns its record: a replayed recovery stays one record
+            audit.append(OperatorAction.RECOVER, call, request, result.execution(), "RECOVERED as " + resolution);
+            return result;
+        });
+    }
+
+    private JobExecution existing(JobExecutionId id) {
+        return repository.getJobExecution(id).orElseThrow(() -> new RepositoryException(
+                RepositoryError.JOB_EXECUTION_NOT_FOUND, "job execution " + id + " does not exist"));
+    }
+
+    private JobExecution awaitEnd(JobExecutionId id, Optional<Duration> timeout) {
+        Instant deadline = timeout.map(Instant.now()::plus).orElse(Instant.MAX);
+        try {
+            Optional<ExecutionHandle> local = running.find(id);
+            if (local.isPresent()) {
+                return local.get().await(timeout.map(t -> Duration.between(Instant.now(), deadline))
+                        .map(left -> left.isNegative() ? Duration.ZERO : left));
+            }
+            // Not running here (another process, or already ended): watch the repository.
+            while (true) {
+                JobExecution current = QuarkusTransaction.requiringNew().call(() -> existing(id));
+                if (!current.status().isActive()) {
+                    return current;
+                }
+                if (Instant.now().isAfter(deadline)) {
+                    throw new TimeoutException();
+                }
+                Thread.sleep(POLL.toMillis());
+            }
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("job execution " + id + " is still active after " + timeout.orElseThrow());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for job execution " + id, e);
+        }
+    }
+}

@@ -1,0 +1,52 @@
+package io.durablebatch.runtime.job;
+
+import java.time.Instant;
+import java.util.Optional;
+
+import jakarta.inject.Singleton;
+
+import io.durablebatch.job.OperatorCall;
+import io.durablebatch.operator.OperatorAction;
+import io.durablebatch.operator.OperatorRecord;
+import io.durablebatch.operator.OperatorRecordDraft;
+import io.durablebatch.operator.OperatorTarget;
+import io.durablebatch.repository.JobExecution;
+import io.durablebatch.repository.JobRepository;
+import io.durablebatch.repository.RepositoryError;
+import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.repository.RequestDigest;
+
+/**
+ * The operator audit of the kernel's requests, written in the transaction of their effect. A
+ * request is identified by its action and operation id; its canonical text (e.g.
+ * {@code stop|execution=42}) is digested, so a retried request is answered from its record and a
+ * reused operation id with another request is refused with {@code OPERATION_CONFLICT}.
+ */
+@Singleton
+public class OperatorAudit {
+
+    private final JobRepository repository;
+
+    OperatorAudit(JobRepository repository) {
+        this.repository = repository;
+    }
+
+    /** The record of this very request, if it was applied already. Joins the caller's transaction. */
+    Optional<OperatorRecord> recorded(OperatorAction action, OperatorCall call, String canonicalRequest) {
+        Optional<OperatorRecord> record = repository.findOperatorRequest(action, call.operationId());
+        RequestDigest digest = RequestDigest.sha256(canonicalRequest);
+        if (record.isPresent() && !record.get().requestDigest().equals(digest)) {
+            throw new RepositoryException(RepositoryError.OPERATION_CONFLICT, "operation id " + call.operationId()
+                    + " was used for another " + action + " request than '" + canonicalRequest + "'");
+        }
+        return record;
+    }
+
+    /** Appends the record of an applied request. Joins the caller's transaction. */
+    OperatorRecord append(OperatorAction action, OperatorCall call, String canonicalRequest, JobExecution target,
+            String outcome) {
+        return repository.appendOperatorRequest(new OperatorRecordDraft(action, call.operationId(), call.actor(),
+                OperatorTarget.execution(target.jobInstanceId(), target.id()), RequestDigest.sha256(canonicalRequest),
+                outcome, Instant.now()));
+    }
+}

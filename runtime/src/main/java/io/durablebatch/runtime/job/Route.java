@@ -1,0 +1,28 @@
+package io.durablebatch.runtime.job;
+
+import java.util.Optional;
+
+import io.durablebatch.flow.FlowTransitionKind;
+
+/**
+ * The route a flow takes after a node, as recorded: continue with a target node, or end the job
+ * (completed, failed or stopped) as {@code end} says.
+ */
+record Route(FlowTransitionKind kind, Optional<String> target, Optional<JobEnd> end) {
+
+    static Route to(FlowTransitionKind kind, String target) {
+        return new Route(kind, Optional.of(target), Optional.empty());
+    }
+
+    static Route end(FlowTransitionKind kind, JobEnd end) {
+        return new Route(kind, Optional.empty(), Optional.of(end));
+    }
+
+    static Route stop(String restartAt) {
+        return new Route(FlowTransitionKind.STOP, Optional.of(restartAt), Optional.of(JobEnd.stopped()));
+    }
+
+    boolean continues() {
+        return end.isEmpty();
+    }
+}

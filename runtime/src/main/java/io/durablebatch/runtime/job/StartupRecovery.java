@@ -1,0 +1,121 @@
+package io.durablebatch.runtime.job;
+
+import java.time.Instant;
+import java.util.List;
+
+import jakarta.annotation.Priority;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
+import jakarta.interceptor.Interceptor;
+
+import org.jboss.logging.Logger;
+
+import io.durablebatch.job.OperatorCall;
+import io.durablebatch.operator.OperatorAction;
+import io.durablebatch.repository.ExecutionVersion;
+import io.durablebatch.repository.JobExecutionId;
+import io.durablebatch.repository.JobRepository;
+import io.durablebatch.repository.ReasonCode;
+import io.durablebatch.repository.RecoveryRequest;
+import io.durablebatch.repository.RecoveryResolution;
+import io.durablebatch.repository.RecoveryResult;
+import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.runtime.DurableBatchConfig;
+import io.durablebatch.runtime.schema.RepositoryTables;
+import io.durablebatch.runtime.sql.MetadataSql;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.runtime.StartupEvent;
+
+/**
+ * Startup recovery for single-node deployments ({@code quarkus.durable-batch.recovery.startup.enabled}):
+ * the executions a previous run of this node left active (owner token {@code <node-id>/<other boot>})
+ * cannot have an owner any more, so they are recovered as FAILED, restartable, each audited with
+ * actor {@code system:startup}. Runs after the job registry, before the application's own startup
+ * observers can launch anything.
+ */
+@Singleton
+public class StartupRecovery {
+
+    private static final Logger LOG = Logger.getLogger(StartupRecovery.class);
+    static final String ACTOR = "system:startup";
+    private static final int BATCH = 1000;
+
+    /** An execution left behind, with the version it was found at. */
+    private record LeftBehind(JobExecutionId id, ExecutionVersion version, String owner) {
+    }
+
+    private final JobRepository repository;
+    private final OperatorAudit audit;
+    private final KernelIdentity identity;
+    private final MetadataSql sql;
+    private final boolean enabled;
+    private final String leftBehind;
+
+    StartupRecovery(JobRepository repository, OperatorAudit audit, KernelIdentity identity, MetadataSql sql,
+            RepositoryTables tables, DurableBatchConfig config) {
+        this.repository = repository;
+        this.audit = audit;
+        this.identity = identity;
+        this.sql = sql;
+        this.enabled = config.recovery().startup().enabled();
+        // Served by the partial index of unresolved executions: its size is what is running, not history.
+        this.leftBehind = tables.sql("SELECT id, version, owner_token FROM {p}job_execution "
+                + "WHERE status IN ('STARTING', 'STARTED', 'STOPPING', 'UNKNOWN') AND owner_token LIKE ? ESCAPE '\\' "
+                + "AND owner_token <> ? ORDER BY id LIMIT " + BATCH);
+    }
+
+    void onStart(@Observes @Priority(Interceptor.Priority.LIBRARY_BEFORE + 1) StartupEvent event) {
+        if (enabled) {
+            recoverPreviousRuns();
+        }
+    }
+
+    /** Recovers what previous runs of this node left active; returns how many executions it recovered. */
+    public int recoverPreviousRuns() {
+        if (!identity.nodeIdConfigured()) {
+            throw new IllegalStateException("quarkus.durable-batch.recovery.startup.enabled needs an explicit "
+                    + "quarkus.durable-batch.node-id that stays the same across restarts of this node");
+        }
+        int recovered = 0;
+        List<LeftBehind> found;
+        do {
+            found = QuarkusTransaction.requiringNew().call(this::findLeftBehind);
+            for (LeftBehind execution : found) {
+                recovered += recover(execution) ? 1 : 0;
+            }
+        } while (found.size() == BATCH);
+        LOG.infof("Startup recovery of node '%s': %d execution(s) of previous runs recovered as FAILED", identity.nodeId(),
+                recovered);
+        return recovered;
+    }
+
+    private List<LeftBehind> findLeftBehind() {
+        String prefix = identity.nodeId().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "/%";
+        return sql.query(leftBehind, params -> params.text(prefix).text(identity.owner().value()),
+                row -> new LeftBehind(JobExecutionId.of(row.bigint("id")), ExecutionVersion.of(row.bigint("version")),
+                        row.text("owner_token")));
+    }
+
+    private boolean recover(LeftBehind execution) {
+        OperatorCall call = OperatorCall.of("startup-recovery:" + execution.id() + ":" + identity.owner(), ACTOR);
+        ReasonCode reason = ReasonCode.of("PREVIOUS_BOOT");
+        try {
+            RecoveryResult result = QuarkusTransaction.requiringNew().call(() -> {
+                RecoveryResult recovered = repository.recoverJobExecution(execution.id(), new RecoveryRequest(
+                        call.operationId(), call.actor(), reason, RecoveryResolution.FAILED, execution.version(),
+                        Instant.now()));
+                audit.append(OperatorAction.RECOVER, call, "recover|execution=" + execution.id() + "|version="
+                        + execution.version() + "|resolution=FAILED|reason=" + reason, recovered.execution(),
+                        "RECOVERED as FAILED: left active by " + execution.owner());
+                return recovered;
+            });
+            LOG.infof("Recovered job execution %s, left %s by %s, as FAILED: restart it to resume from its checkpoints",
+                    execution.id(), result.decision().observedStatus(), execution.owner());
+            return true;
+        } catch (RepositoryException e) {
+            LOG.warnf("Job execution %s left by %s was not recovered: %s", execution.id(), execution.owner(),
+                    e.getMessage());
+            return false;
+        }
+    }
+}

@@ -1,0 +1,135 @@
+package io.durablebatch.runtime.job;
+
+import java.time.Instant;
+import java.util.Optional;
+
+import io.durablebatch.job.Step;
+import io.durablebatch.repository.Checkpoint;
+import io.durablebatch.repository.ExecutionFailure;
+import io.durablebatch.repository.ExecutionStatus;
+import io.durablebatch.repository.ExitStatus;
+import io.durablebatch.repository.JobRepository;
+import io.durablebatch.repository.LifecycleTransition;
+import io.durablebatch.repository.StepCounters;
+import io.durablebatch.repository.StepExecution;
+import io.durablebatch.repository.StepProgress;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+
+/**
+ * One running attempt of a step: its latest committed snapshot (whose version the next
+ * compare-and-swap expects), its committed counters, its context and the checkpoint it resumes.
+ * Methods named {@code record*} join the caller's transaction; the others open their own.
+ */
+final class StepAttempt {
+
+    private final JobRepository repository;
+    private final Step step;
+    private final StepContextImpl context;
+    private final Optional<StepExecution> resumes;
+    private final Optional<Checkpoint> resumeFrom;
+    private final StopSignal control;
+    private StepExecution snapshot;
+    private StepCounters counters = StepCounters.ZERO;
+
+    /** An attempt of a flow node, resuming the node's unfinished latest attempt if there is one. */
+    StepAttempt(JobRepository repository, Step step, StepContextImpl context, Optional<StepExecution> resumes,
+            StopSignal control, StepExecution started) {
+        this(repository, step, context, resumes, resumes.flatMap(StepExecution::checkpoint), control, started);
+    }
+
+    /** An attempt resuming a checkpoint: a partition's worker resumes the previous worker of its partition. */
+    StepAttempt(JobRepository repository, Step step, StepContextImpl context, Optional<StepExecution> resumes,
+            Optional<Checkpoint> resumeFrom, StopSignal control, StepExecution started) {
+        this.repository = repository;
+        this.step = step;
+        this.context = context;
+        this.resumes = resumes;
+        this.resumeFrom = resumeFrom;
+        this.control = control;
+        this.snapshot = started;
+    }
+
+    Step step() {
+        return step;
+    }
+
+    StepContextImpl context() {
+        return context;
+    }
+
+    /** The node's previous, unfinished attempt that this one resumes, if any. */
+    Optional<StepExecution> resumes() {
+        return resumes;
+    }
+
+    /** The checkpoint of the node's previous attempt that this one resumes, if any. */
+    Optional<Checkpoint> resumeFrom() {
+        return resumeFrom;
+    }
+
+    StopSignal control() {
+        return control;
+    }
+
+    StepExecution snapshot() {
+        return snapshot;
+    }
+
+    /** The counters committed so far by this attempt. */
+    StepCounters counters() {
+        return counters;
+    }
+
+    /**
+     * Records a chunk's progress in the caller's transaction and observes control: one statement.
+     * A pending stop request raises the stop signal, so the step stops after this chunk.
+     */
+    StepExecution recordProgress(Checkpoint checkpoint, StepCounters total) {
+        return recordProgress(Optional.of(checkpoint), total);
+    }
+
+    /** Records the counters of a unit of work, and its checkpoint if any, in the caller's transaction. */
+    StepExecution recordProgress(Optional<Checkpoint> checkpoint, StepCounters total) {
+        StepProgress progress = repository.recordStepProgress(snapshot.id(), snapshot.version(), checkpoint, total,
+                Instant.now());
+        if (progress.stopRequested()) {
+            control.requestStop();
+        }
+        return progress.applyTo(snapshot, checkpoint, total);
+    }
+
+    /** Records the step's completion (with its last chunk's progress) in the caller's transaction. */
+    StepExecution recordCompletion(Optional<Checkpoint> checkpoint, StepCounters total) {
+        LifecycleTransition completed = LifecycleTransition.to(ExecutionStatus.COMPLETED, Instant.now())
+                .withCounters(total)
+                .withExitStatus(context.exitStatus().orElse(ExitStatus.defaultFor(ExecutionStatus.COMPLETED)));
+        return repository.transitionStepExecution(snapshot.id(), snapshot.version(),
+                checkpoint.map(completed::withCheckpoint).orElse(completed));
+    }
+
+    /** Adopts what a committed transaction recorded. */
+    void committed(StepExecution recorded, StepCounters total) {
+        this.snapshot = recorded;
+        this.counters = total;
+    }
+
+    /** Ends the attempt STOPPED at a chunk boundary, keeping its last checkpoint. */
+    StepOutcome stop() {
+        snapshot = QuarkusTransaction.requiringNew().call(() -> {
+            StepExecution stopping = repository.transitionStepExecution(snapshot.id(), snapshot.version(),
+                    LifecycleTransition.to(ExecutionStatus.STOPPING, Instant.now()));
+            return repository.transitionStepExecution(stopping.id(), stopping.version(),
+                    LifecycleTransition.to(ExecutionStatus.STOPPED, Instant.now()).withCounters(counters));
+        });
+        return StepOutcome.of(snapshot);
+    }
+
+    /** Ends the attempt FAILED, keeping the checkpoint of its last committed chunk. */
+    StepOutcome fail(Throwable failure, StepCounters total) {
+        snapshot = QuarkusTransaction.requiringNew().call(() -> repository.transitionStepExecution(snapshot.id(),
+                snapshot.version(), LifecycleTransition.to(ExecutionStatus.FAILED, Instant.now())
+                        .withFailure(ExecutionFailure.of(failure)).withCounters(total)));
+        counters = total;
+        return StepOutcome.of(snapshot);
+    }
+}

@@ -1,0 +1,105 @@
+package io.durablebatch.runtime.job;
+
+import java.util.Optional;
+
+import io.durablebatch.job.JobParameters;
+import io.durablebatch.job.PartitionContext;
+import io.durablebatch.job.Step;
+import io.durablebatch.job.StepContext;
+import io.durablebatch.repository.ExitStatus;
+import io.durablebatch.repository.JobExecution;
+import io.durablebatch.repository.JobExecutionId;
+import io.durablebatch.repository.JobInstanceId;
+import io.durablebatch.repository.JobName;
+import io.durablebatch.repository.StepExecution;
+import io.durablebatch.repository.StepExecutionId;
+import io.durablebatch.repository.StepName;
+
+/** The context of one step attempt. */
+final class StepContextImpl implements StepContext {
+
+    private final JobName jobName;
+    private final JobParameters parameters;
+    private final JobExecution jobExecution;
+    private final StepExecution stepExecution;
+    private final Step step;
+    private final boolean restart;
+    private final Optional<PartitionContext> partition;
+    private volatile ExitStatus exitStatus;
+
+    StepContextImpl(JobName jobName, JobParameters parameters, JobExecution jobExecution, StepExecution stepExecution,
+            Step step, boolean restart) {
+        this(jobName, parameters, jobExecution, stepExecution, step, restart, Optional.empty());
+    }
+
+    StepContextImpl(JobName jobName, JobParameters parameters, JobExecution jobExecution, StepExecution stepExecution,
+            Step step, boolean restart, Optional<PartitionContext> partition) {
+        this.partition = partition;
+        this.jobName = jobName;
+        this.parameters = parameters;
+        this.jobExecution = jobExecution;
+        this.stepExecution = stepExecution;
+        this.step = step;
+        this.restart = restart;
+    }
+
+    @Override
+    public JobName jobName() {
+        return jobName;
+    }
+
+    @Override
+    public JobParameters parameters() {
+        return parameters;
+    }
+
+    @Override
+    public JobInstanceId jobInstanceId() {
+        return jobExecution.jobInstanceId();
+    }
+
+    @Override
+    public JobExecutionId jobExecutionId() {
+        return jobExecution.id();
+    }
+
+    @Override
+    public StepExecutionId stepExecutionId() {
+        return stepExecution.id();
+    }
+
+    @Override
+    public StepName stepName() {
+        return step.name();
+    }
+
+    @Override
+    public String nodeId() {
+        return step.id();
+    }
+
+    @Override
+    public boolean isRestart() {
+        return restart;
+    }
+
+    @Override
+    public Optional<PartitionContext> partition() {
+        return partition;
+    }
+
+    /** The context of a worker of this step, running {@code partition} as {@code workerExecution}. */
+    StepContextImpl forWorker(Step worker, StepExecution workerExecution, boolean resumes, PartitionContext partition) {
+        return new StepContextImpl(jobName, parameters, jobExecution, workerExecution, worker, resumes,
+                Optional.of(partition));
+    }
+
+    @Override
+    public void setExitStatus(ExitStatus exitStatus) {
+        this.exitStatus = exitStatus;
+    }
+
+    Optional<ExitStatus> exitStatus() {
+        return Optional.ofNullable(exitStatus);
+    }
+}

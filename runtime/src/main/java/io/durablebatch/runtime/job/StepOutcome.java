@@ -1,0 +1,23 @@
+package io.durablebatch.runtime.job;
+
+import java.util.Optional;
+
+import io.durablebatch.repository.ExecutionFailure;
+import io.durablebatch.repository.ExecutionStatus;
+import io.durablebatch.repository.ExitStatus;
+import io.durablebatch.repository.StepExecution;
+
+/**
+ * How a flow node ended: its status and exit status, and whether the outcome was reused from an
+ * earlier execution of the instance (a completed step that a restart does not run again).
+ */
+record StepOutcome(ExecutionStatus status, ExitStatus exitStatus, Optional<ExecutionFailure> failure, boolean reused) {
+
+    static StepOutcome of(StepExecution step) {
+        return new StepOutcome(step.status(), step.exitStatus(), step.failure(), false);
+    }
+
+    static StepOutcome reusedFrom(StepExecution step) {
+        return new StepOutcome(step.status(), step.exitStatus(), step.failure(), true);
+    }
+}

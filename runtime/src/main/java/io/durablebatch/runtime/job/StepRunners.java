@@ -1,0 +1,100 @@
+package io.durablebatch.runtime.job;
+
+import java.time.Instant;
+import java.util.Optional;
+
+import jakarta.inject.Singleton;
+
+import org.jboss.logging.Logger;
+
+import io.durablebatch.job.ChunkStep;
+import io.durablebatch.job.JobParameters;
+import io.durablebatch.job.PartitionedStep;
+import io.durablebatch.job.Step;
+import io.durablebatch.job.TaskletStep;
+import io.durablebatch.repository.Checkpoint;
+import io.durablebatch.repository.ExecutionStatus;
+import io.durablebatch.repository.JobExecution;
+import io.durablebatch.repository.JobName;
+import io.durablebatch.repository.JobRepository;
+import io.durablebatch.repository.LifecycleTransition;
+import io.durablebatch.repository.StepExecution;
+import io.durablebatch.runtime.DurableBatchConfig;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+
+/**
+ * Starts a step node's attempt and hands it to the runner of its kind. On a restart, a node whose
+ * latest attempt (in an earlier execution) COMPLETED is not run again unless it allows it: its
+ * recorded outcome is reused. Any other node resumes its latest attempt: from its checkpoint, which
+ * the new attempt records as it starts (so it survives a crash before the first chunk), or, for a
+ * partitioned step, from its partition plan.
+ */
+@Singleton
+public class StepRunners {
+
+    private static final Logger LOG = Logger.getLogger(StepRunners.class);
+
+    private final JobRepository repository;
+    private final StepHistory history;
+    private final TaskletStepRunner tasklets = new TaskletStepRunner();
+    private final ChunkStepRunner chunks;
+    private final PartitionedStepRunner partitions;
+
+    StepRunners(JobRepository repository, FlowStepHistory history, DurableBatchConfig config) {
+        this.repository = repository;
+        this.history = history;
+        this.chunks = new ChunkStepRunner(new ProgressLog.Factory(config.progress().logInterval()));
+        this.partitions = new PartitionedStepRunner(repository, this, config.partitions().localWorkers());
+    }
+
+    /** The result of starting a node: a running attempt, or the reused outcome of a completed one. */
+    private record Start(Optional<StepExecution> running, Optional<StepExecution> resumes, Optional<StepExecution> reused) {
+    }
+
+    StepOutcome run(Step step, JobName jobName, JobParameters parameters, JobExecution execution, StopSignal control) {
+        Start start = QuarkusTransaction.requiringNew().call(() -> start(step, execution));
+        if (start.reused().isPresent()) {
+            LOG.infof("Step '%s' of job '%s' completed in an earlier execution: its outcome %s is reused",
+                    step.name(), jobName, start.reused().get().exitStatus().code());
+            return StepOutcome.reusedFrom(start.reused().get());
+        }
+        StepExecution running = start.running().orElseThrow();
+        StepContextImpl context = new StepContextImpl(jobName, parameters, execution, running, step,
+                start.resumes().isPresent());
+        LOG.debugf("Step '%s' of job '%s' starts as step execution %s%s", step.name(), jobName, running.id(),
+                start.resumes().map(previous -> ", resuming step execution " + previous.id()).orElse(""));
+        return run(new StepAttempt(repository, step, context, start.resumes(), control, running));
+    }
+
+    /** Runs a started attempt (of a node, or of a partition's worker) to its end. */
+    StepOutcome run(StepAttempt attempt) {
+        Step step = attempt.step();
+        if (step instanceof ChunkStep<?, ?>) {
+            return chunks.run(attempt);
+        } else if (step instanceof TaskletStep) {
+            return tasklets.run(attempt);
+        } else if (step instanceof PartitionedStep) {
+            return partitions.run(attempt);
+        }
+        throw new IllegalStateException("no runner for " + step);
+    }
+
+    private Start start(Step step, JobExecution execution) {
+        Optional<StepExecution> latest = history.latestAttempt(execution, step);
+        if (latest.isPresent() && latest.get().status() == ExecutionStatus.COMPLETED
+                && !latest.get().jobExecutionId().equals(execution.id()) && !step.settings().allowStartIfComplete()) {
+            return new Start(Optional.empty(), Optional.empty(), latest);
+        }
+        Optional<StepExecution> resumes = latest.filter(attempt -> attempt.status() != ExecutionStatus.COMPLETED);
+        StepExecution created = history.createAttempt(execution, step);
+        return new Start(Optional.of(started(created, resumes.flatMap(StepExecution::checkpoint))), resumes,
+                Optional.empty());
+    }
+
+    /** Moves a new attempt to STARTED, recording the checkpoint it resumes. Joins the caller's transaction. */
+    StepExecution started(StepExecution created, Optional<Checkpoint> resumeFrom) {
+        LifecycleTransition started = LifecycleTransition.to(ExecutionStatus.STARTED, Instant.now());
+        return repository.transitionStepExecution(created.id(), created.version(),
+                resumeFrom.map(started::withCheckpoint).orElse(started));
+    }
+}

@@ -1,0 +1,49 @@
+package io.durablebatch.runtime.job;
+
+import java.util.Optional;
+
+import io.durablebatch.job.ChunkStep;
+import io.durablebatch.job.RepeatStatus;
+import io.durablebatch.job.TaskletStep;
+import io.durablebatch.repository.StepCounters;
+import io.durablebatch.repository.StepExecution;
+import io.smallrye.faulttolerance.api.Guard;
+
+/**
+ * Runs a tasklet step attempt: each call of the tasklet is one new transaction that also records
+ * the step's counters (or its completion, after the last call), re-run after a transient failure.
+ */
+final class TaskletStepRunner {
+
+    private record Committed(StepExecution recorded, StepCounters total, boolean finished) {
+    }
+
+    StepOutcome run(StepAttempt attempt) {
+        TaskletStep step = (TaskletStep) attempt.step();
+        long[] rollbacks = { 0 };
+        Guard guard = RetryGuards.transientFailures("tasklet of step '" + step.name() + "'", ChunkStep.Retry.DEFAULT,
+                failure -> rollbacks[0]++);
+        try {
+            while (true) {
+                if (attempt.control().stopRequested()) {
+                    return attempt.stop();
+                }
+                rollbacks[0] = 0;
+                Committed committed = guard.call(() -> Transactions.inNew(() -> {
+                    RepeatStatus status = step.tasklet().execute(attempt.context());
+                    boolean finished = status != RepeatStatus.CONTINUABLE;
+                    StepCounters total = attempt.counters().plus(new StepCounters(0, 0, 0, 0, 0, 0, 1, rollbacks[0]));
+                    StepExecution recorded = finished ? attempt.recordCompletion(Optional.empty(), total)
+                            : attempt.recordProgress(Optional.empty(), total);
+                    return new Committed(recorded, total, finished);
+                }), Committed.class);
+                attempt.committed(committed.recorded(), committed.total());
+                if (committed.finished()) {
+                    return StepOutcome.of(committed.recorded());
+                }
+            }
+        } catch (Exception failure) {
+            return attempt.fail(failure, attempt.counters().plus(new StepCounters(0, 0, 0, 0, 0, 0, 0, rollbacks[0] + 1)));
+        }
+    }
+}
