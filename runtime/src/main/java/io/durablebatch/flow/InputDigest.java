@@ -1,8 +1,6 @@
 package io.durablebatch.flow;
 
-import java.util.Arrays;
-import java.util.HexFormat;
-
+import io.durablebatch.repository.Sha256Digest;
 import io.durablebatch.runtime.Checks;
 import io.durablebatch.runtime.Sha256;
 
@@ -11,46 +9,19 @@ import io.durablebatch.runtime.Sha256;
  * exit statuses and context it read): exactly 32 bytes. A restart reuses a recorded decision only
  * when its input digest is identical.
  */
-public final class InputDigest {
-
-    public static final int LENGTH = Sha256.LENGTH;
-
-    private final byte[] bytes;
+public final class InputDigest extends Sha256Digest {
 
     private InputDigest(byte[] bytes) {
-        this.bytes = bytes;
+        super(bytes, "inputDigest");
     }
 
     public static InputDigest of(byte[] bytes) {
-        return new InputDigest(Checks.bytes(bytes, "inputDigest", LENGTH));
+        return new InputDigest(bytes);
     }
 
     /** The digest of {@code input}, the canonical bytes of a decision's durable input. */
     public static InputDigest sha256(byte[] input) {
         Checks.notNull(input, "input");
         return new InputDigest(Sha256.of(input));
-    }
-
-    public byte[] bytes() {
-        return bytes.clone();
-    }
-
-    public String hex() {
-        return HexFormat.of().formatHex(bytes);
-    }
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof InputDigest that && Arrays.equals(bytes, that.bytes);
-    }
-
-    @Override
-    public int hashCode() {
-        return Arrays.hashCode(bytes);
-    }
-
-    @Override
-    public String toString() {
-        return hex();
     }
 }

@@ -1,8 +1,6 @@
 package io.durablebatch.repository;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
-import java.util.HexFormat;
 
 import io.durablebatch.runtime.Checks;
 import io.durablebatch.runtime.Sha256;
@@ -12,46 +10,19 @@ import io.durablebatch.runtime.Sha256;
  * operation id recorded with one digest refuses a request with another, so a retry is recognized
  * and a reused operation id is not.
  */
-public final class RequestDigest {
-
-    public static final int LENGTH = Sha256.LENGTH;
-
-    private final byte[] bytes;
+public final class RequestDigest extends Sha256Digest {
 
     private RequestDigest(byte[] bytes) {
-        this.bytes = bytes;
+        super(bytes, "requestDigest");
     }
 
     public static RequestDigest of(byte[] bytes) {
-        return new RequestDigest(Checks.bytes(bytes, "requestDigest", LENGTH));
+        return new RequestDigest(bytes);
     }
 
     /** The digest of a request's canonical text, e.g. {@code "stop|execution=42|version=3"}. */
     public static RequestDigest sha256(String canonicalRequest) {
         Checks.notNull(canonicalRequest, "canonicalRequest");
         return new RequestDigest(Sha256.of(canonicalRequest.getBytes(StandardCharsets.UTF_8)));
-    }
-
-    public byte[] bytes() {
-        return bytes.clone();
-    }
-
-    public String hex() {
-        return HexFormat.of().formatHex(bytes);
-    }
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof RequestDigest that && Arrays.equals(bytes, that.bytes);
-    }
-
-    @Override
-    public int hashCode() {
-        return Arrays.hashCode(bytes);
-    }
-
-    @Override
-    public String toString() {
-        return hex();
     }
 }
