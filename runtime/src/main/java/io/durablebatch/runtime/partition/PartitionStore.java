@@ -160,6 +160,11 @@ public class PartitionStore {
                 row.optionalBigint("restarted_from").map(StepExecutionId::new)));
     }
 
+    /** The statement {@link #open} runs, with its two parameters: a plan inspection needs its text. */
+    public String openStatement() {
+        return open;
+    }
+
     public List<StepPartition> restart(StepExecutionId source, StepExecutionId target) {
         Instant now = storedTime(Instant.now());
         List<StepPartition> carried = sql.query(restart, params -> params.bigint(source.value())
