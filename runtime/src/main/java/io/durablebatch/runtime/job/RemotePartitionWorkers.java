@@ -157,6 +157,10 @@ public class RemotePartitionWorkers {
             // typically the parent stopped handing out work meanwhile (it ended, or its job was stopped)
             LOG.debugf("Remote worker %s leaves step execution %s: %s", identity.owner(), plan.parent(), e.getMessage());
             return 0;
+        } catch (RuntimeException e) {
+            // a partition it claimed stays assigned to its worker step: recovery of the job resolves it
+            LOG.warnf(e, "Remote worker %s failed in step execution %s", identity.owner(), plan.parent());
+            return 0;
         }
     }
 
