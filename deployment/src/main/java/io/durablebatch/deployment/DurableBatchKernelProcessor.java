@@ -9,6 +9,7 @@ import io.durablebatch.runtime.job.JobRegistry;
 import io.durablebatch.runtime.job.KernelIdentity;
 import io.durablebatch.runtime.job.KernelJobOperator;
 import io.durablebatch.runtime.job.OperatorAudit;
+import io.durablebatch.runtime.job.RemotePartitionWorkers;
 import io.durablebatch.runtime.job.RunningExecutions;
 import io.durablebatch.runtime.job.StartupRecovery;
 import io.durablebatch.runtime.job.StepRunners;
@@ -29,6 +30,7 @@ class DurableBatchKernelProcessor {
             FlowRoutes.class,
             StepRunners.class,
             RunningExecutions.class,
+            RemotePartitionWorkers.class,
             KernelJobOperator.class);
 
     @BuildStep

@@ -37,7 +37,9 @@ import io.durablebatch.partition.PartitionPlanEntry;
  * <ol>
  * <li>{@code generate}s the files (the demo's stand-in for their arrival),</li>
  * <li>{@code import}s them: a partitioned step, one partition per file, whose workers read their
- *     file and insert it into {@code demo_orders} in chunks of 1,000 rows, one transaction each;</li>
+ *     file and insert it into {@code demo_orders} in chunks of 1,000 rows, one transaction each
+ *     ({@code demo.import.workers} local workers, 4 by default; other nodes with remote partition
+ *     workers enabled take part too);</li>
  * <li>decides on the day's {@code volume}: a LARGE day refreshes the table's statistics first,</li>
  * <li>{@code summarize}s the day into {@code demo_daily_summary}.</li>
  * </ol>
@@ -51,11 +53,14 @@ public class ImportOrdersJob {
 
     private final AgroalDataSource dataSource;
     private final Path inputDirectory;
+    private final int importWorkers;
 
     ImportOrdersJob(AgroalDataSource dataSource,
-            @ConfigProperty(name = "demo.input-directory", defaultValue = "target/demo-input") Path inputDirectory) {
+            @ConfigProperty(name = "demo.input-directory", defaultValue = "target/demo-input") Path inputDirectory,
+            @ConfigProperty(name = "demo.import.workers", defaultValue = "4") int importWorkers) {
         this.dataSource = dataSource;
         this.inputDirectory = inputDirectory;
+        this.importWorkers = importWorkers;
     }
 
     @Produces
@@ -75,7 +80,7 @@ public class ImportOrdersJob {
                                         })
                                         .build())
                                 .build())
-                        .withWorkers(4))
+                        .withWorkers(importWorkers))
                 .next(decision("volume", this::volume))
                 .on("LARGE").to(tasklet("analyze", this::analyze))
                 .next(tasklet("summarize", this::summarize))

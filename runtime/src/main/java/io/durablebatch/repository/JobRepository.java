@@ -1,6 +1,7 @@
 package io.durablebatch.repository;
 
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
@@ -11,6 +12,7 @@ import io.durablebatch.flow.FlowTransitionKind;
 import io.durablebatch.flow.InputDigest;
 import io.durablebatch.flow.NodeId;
 import io.durablebatch.flow.StartLimit;
+import io.durablebatch.partition.OpenPartitionPlan;
 import io.durablebatch.partition.PartitionPlanEntry;
 import io.durablebatch.partition.StepPartition;
 import io.durablebatch.partition.StepPartitionId;
@@ -220,6 +222,17 @@ public interface JobRepository {
      */
     Optional<StepPartition> claimNextStepPartition(StepExecutionId parentStepExecutionId,
             StepExecutionId workerStepExecutionId);
+
+    /**
+     * The partition plans that still hand out work, of jobs named in {@code jobNames}: the parent step
+     * is STARTED in a STARTED job execution and at least one partition is unassigned. Oldest parent
+     * first, at most {@code limit} (1 to {@value #MAX_OPEN_PLANS}). How workers of any process find
+     * work; a plan listed may be worked off by the time a worker claims from it.
+     */
+    List<OpenPartitionPlan> openStepPartitionPlans(Collection<JobName> jobNames, int limit);
+
+    /** The most open partition plans one {@link #openStepPartitionPlans} call returns. */
+    int MAX_OPEN_PLANS = 1000;
 
     /**
      * Completes an assigned partition by compare-and-swap, copying status, exit status and counters

@@ -143,5 +143,28 @@ public interface DurableBatchConfig {
          */
         @WithDefault("4")
         int localWorkers();
+
+        /** Workers of this process for partition plans published by any process of the application. */
+        RemoteWorkers remoteWorkers();
+
+        interface RemoteWorkers {
+
+            /**
+             * Whether this process takes part in the partitioned steps that other processes of the
+             * application (sharing the database) run: it looks for partition plans with unassigned
+             * partitions, of the jobs it defines, and claims and runs their partitions like the
+             * parent's own workers do. Also useful on nodes that launch nothing themselves.
+             */
+            @WithDefault("false")
+            boolean enabled();
+
+            /** How often this process looks for partition plans with unassigned partitions. */
+            @WithDefault("5s")
+            Duration pollInterval();
+
+            /** How many partitions this process runs at the same time for plans of any process. */
+            @WithDefault("2")
+            int concurrency();
+        }
     }
 }

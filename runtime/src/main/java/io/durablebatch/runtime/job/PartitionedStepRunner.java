@@ -1,8 +1,8 @@
 package io.durablebatch.runtime.job;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -13,9 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jboss.logging.Logger;
 
-import io.durablebatch.job.PartitionContext;
 import io.durablebatch.job.PartitionedStep;
-import io.durablebatch.job.Step;
 import io.durablebatch.partition.PartitionPlanEntry;
 import io.durablebatch.partition.StepPartition;
 import io.durablebatch.repository.Checkpoint;
@@ -25,38 +23,30 @@ import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.repository.StepExecution;
-import io.quarkus.arc.Arc;
-import io.quarkus.arc.ManagedContext;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**
  * Runs a partitioned step attempt (the parent): publishes its partition plan (or copies the plan of
- * the attempt it resumes, keeping completed partitions), runs local workers that claim partitions
- * one at a time through the repository until none is left, then terminates the parent with the
- * aggregate of its partitions once no partition is active (workers of other processes included).
- * <p>
- * Each worker claim is one transaction that creates the worker step attempt and assigns it the next
- * unassigned partition, skipping partitions other workers are claiming; it rolls back, leaving no
- * trace, when nothing is left. A worker resumes the checkpoint of the worker that ran its partition
- * in the attempt being resumed.
+ * the attempt it resumes, keeping completed partitions), runs local {@link PartitionWorker}s until no
+ * partition is left to claim, then terminates the parent with the aggregate of its partitions once
+ * none is active. Workers of other processes may claim partitions of the plan too: the parent waits
+ * for every partition, whoever claimed it, observing at each control poll interval.
  */
 final class PartitionedStepRunner {
 
     private static final Logger LOG = Logger.getLogger(PartitionedStepRunner.class);
-    private static final long AGGREGATE_POLL_MILLIS = 200;
-
-    /** A claimed partition and the worker step attempt that runs it. */
-    private record Claim(StepExecution worker, StepPartition partition) {
-    }
 
     private final JobRepository repository;
-    private final StepRunners steps;
+    private final PartitionWorker workers;
     private final int defaultWorkers;
+    private final long aggregatePollMillis;
 
-    PartitionedStepRunner(JobRepository repository, StepRunners steps, int defaultWorkers) {
+    PartitionedStepRunner(JobRepository repository, PartitionWorker workers, int defaultWorkers,
+            Duration aggregatePoll) {
         this.repository = repository;
-        this.steps = steps;
+        this.workers = workers;
         this.defaultWorkers = defaultWorkers;
+        this.aggregatePollMillis = Math.max(1, aggregatePoll.toMillis());
     }
 
     StepOutcome run(StepAttempt parent) {
@@ -67,19 +57,22 @@ final class PartitionedStepRunner {
         } catch (Exception e) {
             return parent.fail(e, parent.counters());
         }
-        int workers = step.workers().orElse(defaultWorkers);
-        AtomicInteger ran = new AtomicInteger();
-        ExecutorService pool = Executors.newFixedThreadPool(workers, task -> {
-            Thread thread = new Thread(task, "durable-batch-partition-" + step.id() + "-" + ran.incrementAndGet());
+        StepExecution snapshot = parent.snapshot();
+        PartitionWorker.Plan plan = new PartitionWorker.Plan(snapshot.id(), snapshot.jobExecutionId(), parent.context(),
+                step.worker(), resumed, parent.control());
+        int threads = step.workers().orElse(defaultWorkers);
+        AtomicInteger started = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(threads, task -> {
+            Thread thread = new Thread(task, "durable-batch-partition-" + step.id() + "-" + started.incrementAndGet());
             thread.setContextClassLoader(Thread.currentThread().getContextClassLoader());
             return thread;
         });
         try {
-            List<Future<?>> running = new ArrayList<>();
-            for (int i = 0; i < workers; i++) {
-                running.add(pool.submit(() -> inRequestContext(() -> work(parent, step, resumed))));
+            List<Future<Integer>> running = new ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                running.add(pool.submit(() -> PartitionWorker.inRequestContext(() -> workers.work(plan))));
             }
-            for (Future<?> worker : running) {
+            for (Future<Integer> worker : running) {
                 worker.get();
             }
         } catch (Exception e) {
@@ -99,7 +92,7 @@ final class PartitionedStepRunner {
         if (!previousPlan.isEmpty()) {
             Map<String, Checkpoint> checkpoints = QuarkusTransaction.requiringNew().call(() -> {
                 repository.restartStepPartitionPlan(previous.get().id(), current.id());
-                return checkpointsOfUnfinished(previousPlan);
+                return workers.checkpointsOfUnfinished(previousPlan);
             });
             LOG.infof("Step '%s' resumes the plan of step execution %s: %d of %d partitions left", step.name(),
                     previous.get().id(), previousPlan.stream().filter(p -> p.status() != ExecutionStatus.COMPLETED).count(),
@@ -112,50 +105,11 @@ final class PartitionedStepRunner {
         return Map.of();
     }
 
-    private Map<String, Checkpoint> checkpointsOfUnfinished(List<StepPartition> plan) {
-        Map<String, Checkpoint> checkpoints = new HashMap<>();
-        for (StepPartition partition : plan) {
-            if (partition.status() != ExecutionStatus.COMPLETED && partition.worker().isPresent()) {
-                repository.getStepExecution(partition.worker().get()).flatMap(StepExecution::checkpoint)
-                        .ifPresent(checkpoint -> checkpoints.put(key(partition.entry()), checkpoint));
-            }
-        }
-        return checkpoints;
-    }
-
-    /** One local worker: claims and runs partitions until none is left or a stop is requested. */
-    private Void work(StepAttempt parent, PartitionedStep step, Map<String, Checkpoint> resumed) {
-        Step worker = step.worker();
-        while (!parent.control().stopRequested()) {
-            // nothing left to claim rolls the worker attempt back: it leaves no trace
-            Optional<Claim> claimed = Transactions.commitIfPresent(() -> {
-                StepExecution created = repository.createStepExecution(parent.snapshot().jobExecutionId(), worker.name());
-                return repository.claimNextStepPartition(parent.snapshot().id(), created.id())
-                        .map(partition -> new Claim(steps.started(created,
-                                Optional.ofNullable(resumed.get(key(partition.entry())))), partition));
-            });
-            if (claimed.isEmpty()) {
-                return null;
-            }
-            runPartition(parent, worker, claimed.get(), resumed);
-        }
-        return null;
-    }
-
-    private void runPartition(StepAttempt parent, Step worker, Claim claim, Map<String, Checkpoint> resumed) {
-        StepPartition partition = claim.partition();
-        Checkpoint resumeFrom = resumed.get(key(partition.entry()));
-        StepContextImpl context = parent.context().forWorker(worker, claim.worker(), resumeFrom != null,
-                new PartitionContext(partition.entry(), partition.ordinal()));
-        StepOutcome outcome = steps.run(new StepAttempt(repository, worker, context, Optional.empty(),
-                Optional.ofNullable(resumeFrom), parent.control(), claim.worker()));
-        QuarkusTransaction.requiringNew().run(() -> repository.completeStepPartition(partition.id(),
-                partition.version(), claim.worker().id()));
-        LOG.debugf("Partition %d (%s) of step execution %s ended %s", partition.ordinal(),
-                new PartitionContext(partition.entry(), partition.ordinal()).key(), parent.snapshot().id(), outcome.status());
-    }
-
-    /** Terminates the parent with the aggregate of its partitions, once none is active. */
+    /**
+     * Terminates the parent with the aggregate of its partitions, once none is active: partitions
+     * still running here or in another process are waited for. A stop leaves unassigned partitions
+     * to a restart, once no partition is running any more.
+     */
     private StepOutcome aggregate(StepAttempt parent) {
         while (true) {
             try {
@@ -165,10 +119,11 @@ final class PartitionedStepRunner {
                     boolean anyStopped = plan.stream().anyMatch(p -> p.status() == ExecutionStatus.STOPPED);
                     boolean anyFailed = plan.stream().anyMatch(p -> p.status() == ExecutionStatus.FAILED);
                     boolean unassigned = plan.stream().anyMatch(StepPartition::isUnassigned);
-                    if (unassigned && parent.control().stopRequested()) {
+                    boolean running = plan.stream().anyMatch(p -> p.status() == ExecutionStatus.STARTED);
+                    if (unassigned && !running && parent.control().stopRequested()) {
                         return stop(current); // partitions left unassigned by the stop: a restart runs them
                     }
-                    if (anyStopped && !anyFailed) {
+                    if (anyStopped && !anyFailed && !running && !unassigned) {
                         current = repository.transitionStepExecution(current.id(), current.version(),
                                 LifecycleTransition.to(ExecutionStatus.STOPPING, Instant.now()));
                     }
@@ -181,9 +136,9 @@ final class PartitionedStepRunner {
                     return parent.fail(e, parent.counters());
                 }
             }
-            // a partition is still running, here or in another process
+            // a partition is unassigned or running, here or in another process
             try {
-                Thread.sleep(AGGREGATE_POLL_MILLIS);
+                Thread.sleep(aggregatePollMillis);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return parent.fail(e, parent.counters());
@@ -196,20 +151,5 @@ final class PartitionedStepRunner {
                 LifecycleTransition.to(ExecutionStatus.STOPPING, Instant.now()));
         return repository.transitionStepExecution(stopping.id(), stopping.version(),
                 LifecycleTransition.to(ExecutionStatus.STOPPED, Instant.now()));
-    }
-
-    /** Runs on a worker thread with an active request context, as step code may expect one. */
-    private static Void inRequestContext(java.util.function.Supplier<Void> work) {
-        ManagedContext requestContext = Arc.container().requestContext();
-        requestContext.activate();
-        try {
-            return work.get();
-        } finally {
-            requestContext.terminate();
-        }
-    }
-
-    private static String key(PartitionPlanEntry entry) {
-        return java.util.HexFormat.of().formatHex(entry.key());
     }
 }

@@ -38,13 +38,21 @@ public class StepRunners {
     private final StepHistory history;
     private final TaskletStepRunner tasklets = new TaskletStepRunner();
     private final ChunkStepRunner chunks;
+    private final PartitionWorker partitionWorker;
     private final PartitionedStepRunner partitions;
 
     StepRunners(JobRepository repository, FlowStepHistory history, DurableBatchConfig config) {
         this.repository = repository;
         this.history = history;
         this.chunks = new ChunkStepRunner(new ProgressLog.Factory(config.progress().logInterval()));
-        this.partitions = new PartitionedStepRunner(repository, this, config.partitions().localWorkers());
+        this.partitionWorker = new PartitionWorker(repository, this);
+        this.partitions = new PartitionedStepRunner(repository, partitionWorker, config.partitions().localWorkers(),
+                config.control().pollInterval());
+    }
+
+    /** The worker side of partitioned steps, shared by local and remote workers. */
+    PartitionWorker partitionWorker() {
+        return partitionWorker;
     }
 
     /** The result of starting a node: a running attempt, or the reused outcome of a completed one. */

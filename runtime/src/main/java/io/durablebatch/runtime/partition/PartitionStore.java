@@ -8,6 +8,7 @@ import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
 import java.nio.ByteBuffer;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
@@ -17,9 +18,13 @@ import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.durablebatch.flow.NodeId;
+import io.durablebatch.partition.OpenPartitionPlan;
 import io.durablebatch.partition.PartitionPlanEntry;
 import io.durablebatch.partition.StepPartition;
 import io.durablebatch.repository.ExecutionStatus;
+import io.durablebatch.repository.JobExecutionId;
+import io.durablebatch.repository.JobName;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.repository.StepExecutionId;
@@ -41,6 +46,7 @@ public class PartitionStore {
     private final String selectPlan;
     private final String restart;
     private final String stepFacts;
+    private final String open;
 
     PartitionStore(MetadataSql sql, RepositoryTables tables, DurableBatchConfig config) {
         this.sql = sql;
@@ -70,6 +76,14 @@ public class PartitionStore {
                 + "ON w.id = p.worker_step_execution_id WHERE p.parent_step_execution_id = s.id AND p.status = 'STARTED' "
                 + "AND w.status IN " + UNRESOLVED_STATUSES + ") AS busy_ordinal "
                 + "FROM {p}step_execution s JOIN {p}job_execution j ON j.id = s.job_execution_id WHERE s.id = ?");
+        // Driven by the partial index of running flow steps (V6): a handful of rows whatever the
+        // history; the unassigned partition index answers each EXISTS with one probe.
+        this.open = tables.sql("SELECT s.id, s.job_execution_id, s.node_id, j.job_name, plan.restarted_from "
+                + "FROM {p}step_execution s JOIN {p}job_execution j ON j.id = s.job_execution_id "
+                + "JOIN {p}step_partition_plan plan ON plan.parent_step_execution_id = s.id "
+                + "WHERE s.status = 'STARTED' AND s.node_id IS NOT NULL AND j.status = 'STARTED' "
+                + "AND j.job_name = ANY (?) AND EXISTS (SELECT 1 FROM {p}step_partition p "
+                + "WHERE p.parent_step_execution_id = s.id AND p.status = 'STARTING') ORDER BY s.id LIMIT ?");
     }
 
     /**
@@ -136,6 +150,19 @@ public class PartitionStore {
 
     public List<StepPartition> plan(StepExecutionId parent) {
         return sql.query(selectPlan, params -> params.bigint(parent.value()), PartitionRows::partition);
+    }
+
+    public List<OpenPartitionPlan> open(Collection<JobName> jobNames, int limit) {
+        String[] names = jobNames.stream().map(JobName::value).distinct().toArray(String[]::new);
+        return sql.query(open, params -> params.array("varchar", names).integer(limit), row -> new OpenPartitionPlan(
+                new StepExecutionId(row.bigint("id")), new JobExecutionId(row.bigint("job_execution_id")),
+                JobName.of(row.text("job_name")), NodeId.of(row.text("node_id")),
+                row.optionalBigint("restarted_from").map(StepExecutionId::new)));
+    }
+
+    /** The statement {@link #open} runs, with its two parameters: a plan inspection needs its text. */
+    public String openStatement() {
+        return open;
     }
 
     public List<StepPartition> restart(StepExecutionId source, StepExecutionId target) {

@@ -1,6 +1,7 @@
 package io.durablebatch.runtime.repository;
 
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
@@ -18,6 +19,7 @@ import io.durablebatch.operator.OperatorAction;
 import io.durablebatch.operator.OperatorRecord;
 import io.durablebatch.operator.OperatorRecordDraft;
 import io.durablebatch.operator.OwnerToken;
+import io.durablebatch.partition.OpenPartitionPlan;
 import io.durablebatch.partition.PartitionPlanEntry;
 import io.durablebatch.partition.StepPartition;
 import io.durablebatch.partition.StepPartitionId;
@@ -354,6 +356,17 @@ public class PostgresJobRepository implements JobRepository {
         Checks.notNull(workerStepExecutionId, "workerStepExecutionId");
         transactions.requireActive("claimNextStepPartition");
         return partitionAssignments.claim(parentStepExecutionId, workerStepExecutionId);
+    }
+
+    @Override
+    public List<OpenPartitionPlan> openStepPartitionPlans(Collection<JobName> jobNames, int limit) {
+        Checks.notNull(jobNames, "jobNames");
+        jobNames.forEach(name -> Checks.notNull(name, "jobNames[]"));
+        if (limit < 1 || limit > MAX_OPEN_PLANS) {
+            throw new IllegalArgumentException("limit must be between 1 and " + MAX_OPEN_PLANS + ", got " + limit);
+        }
+        transactions.requireActive("openStepPartitionPlans");
+        return jobNames.isEmpty() ? List.of() : partitionPlans.open(jobNames, limit);
     }
 
     @Override

@@ -27,7 +27,8 @@ public final class SchemaMigrations implements ResourceProvider {
             "V2__flows.sql",
             "V3__partitions.sql",
             "V4__operator_control.sql",
-            "V5__retention.sql");
+            "V5__retention.sql",
+            "V6__open_partition_plans.sql");
 
     private final ClassLoader classLoader;
 

@@ -291,6 +291,11 @@ class UnitOfWorkRulesTest {
                     return new Case(worker.jobInstanceId(),
                             () -> repository.claimNextStepPartition(planned.parent().id(), worker.id()));
                 }),
+                Map.entry("openStepPartitionPlans(Collection, int)", () -> {
+                    StepExecution parent = planned().parent();
+                    JobName job = tx(() -> repository.getJobInstance(parent.jobInstanceId())).orElseThrow().key().jobName();
+                    return new Case(parent.jobInstanceId(), () -> repository.openStepPartitionPlans(List.of(job), 10));
+                }),
                 Map.entry("completeStepPartition(StepPartitionId, ExecutionVersion, StepExecutionId)", () -> {
                     Planned planned = planned();
                     StepExecution worker = worker(planned);

@@ -11,6 +11,7 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Parameter;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -72,10 +73,12 @@ class NullArgumentsTest {
     @Inject
     JobRepository repository;
 
-    /** "method(Type, Type)#position" for every parameter of every method of the interface. */
+    /** "method(Type, Type)#position" for every parameter of every method of the interface that can be null. */
     static Stream<String> everyParameter() {
         return Arrays.stream(JobRepository.class.getMethods()).flatMap(method -> IntStream
-                .range(0, method.getParameterCount()).mapToObj(position -> signature(method) + "#" + position))
+                .range(0, method.getParameterCount())
+                .filter(position -> !method.getParameterTypes()[position].isPrimitive())
+                .mapToObj(position -> signature(method) + "#" + position))
                 .sorted();
     }
 
@@ -149,8 +152,10 @@ class NullArgumentsTest {
                 Map.entry(FlowDecisionRequest.class, new FlowDecisionRequest(execution, NodeId.of("from"),
                         Optional.of(NodeId.of("to")), FlowTransitionKind.NEXT, plan, InputDigest.of(new byte[32]),
                         ExitStatus.of("X"), Instant.EPOCH)),
-                // partitions: the one list parameter is a plan's entries
+                // partitions: the one list parameter is a plan's entries, the one collection the job names
                 Map.entry(List.class, List.of(PartitionPlanEntry.of("key", new byte[0]))),
+                Map.entry(Collection.class, List.of(job)),
+                Map.entry(int.class, 1),
                 Map.entry(StepPartitionId.class, StepPartitionId.of(Long.MAX_VALUE)),
                 // operator control
                 Map.entry(OperatorAction.class, OperatorAction.STOP),
