@@ -9,6 +9,7 @@ import java.util.Optional;
  */
 public record JobExecution(JobExecutionId id, JobInstanceId jobInstanceId, int attempt, ExecutionStatus status,
         ExitStatus exitStatus, Optional<ExecutionFailure> failure, Optional<DefinitionIdentity> definition,
+        ExecutionParameters parameters,
         Instant createdAt, Optional<Instant> startedAt, Optional<Instant> endedAt, Instant lastUpdated,
         ExecutionVersion version) {
 

@@ -5,19 +5,12 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.math.BigDecimal;
-import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
-import java.time.Instant;
-import java.time.LocalDate;
 import java.util.Arrays;
-import java.util.Collections;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.TreeMap;
 
 import io.durablebatch.runtime.Checks;
+import io.durablebatch.runtime.ParameterCodec;
 import io.durablebatch.runtime.Sha256;
 
 /**
@@ -30,12 +23,10 @@ import io.durablebatch.runtime.Sha256;
  */
 public final class JobInstanceKey {
 
-    public static final int MAX_PARAMETER_NAME_LENGTH = 100;
-    public static final int MAX_PARAMETERS = 100;
+    public static final int MAX_PARAMETER_NAME_LENGTH = ParameterCodec.MAX_PARAMETER_NAME_LENGTH;
+    public static final int MAX_PARAMETERS = ParameterCodec.MAX_PARAMETERS;
 
     private static final byte FORMAT = 1;
-    private static final Comparator<String> UTF8_ORDER = (a, b) -> Arrays.compareUnsigned(
-            a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
 
     private final JobName jobName;
     private final Map<String, ParameterValue> parameters;
@@ -44,14 +35,7 @@ public final class JobInstanceKey {
 
     private JobInstanceKey(JobName jobName, Map<String, ParameterValue> parameters) {
         this.jobName = Checks.notNull(jobName, "jobName");
-        Checks.notNull(parameters, "parameters");
-        if (parameters.size() > MAX_PARAMETERS) {
-            throw new IllegalArgumentException("parameters must be at most " + MAX_PARAMETERS + ", got " + parameters.size());
-        }
-        TreeMap<String, ParameterValue> sorted = new TreeMap<>(UTF8_ORDER);
-        parameters.forEach((name, value) -> sorted.put(Checks.token(name, "parameter name", MAX_PARAMETER_NAME_LENGTH),
-                ParameterValue.of(value)));
-        this.parameters = Collections.unmodifiableMap(new LinkedHashMap<>(sorted));
+        this.parameters = ParameterCodec.canonical(parameters);
         this.canonicalBytes = encode(jobName, this.parameters);
         this.digest = Sha256.of(canonicalBytes);
     }
@@ -83,14 +67,8 @@ public final class JobInstanceKey {
             if (in.readByte() != FORMAT) {
                 throw new IllegalArgumentException("canonicalBytes has an unknown format");
             }
-            JobName jobName = new JobName(readString(in));
-            int count = in.readInt();
-            Map<String, ParameterValue> parameters = new LinkedHashMap<>();
-            for (int i = 0; i < count; i++) {
-                String name = readString(in);
-                parameters.put(name, readValue(in));
-            }
-            key = new JobInstanceKey(jobName, parameters);
+            JobName jobName = new JobName(ParameterCodec.readString(in));
+            key = new JobInstanceKey(jobName, ParameterCodec.readParameters(in));
         } catch (IOException e) {
             throw new IllegalArgumentException("canonicalBytes is truncated", e);
         }
@@ -137,72 +115,12 @@ public final class JobInstanceKey {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeByte(FORMAT);
-            writeString(out, jobName.value());
-            out.writeInt(parameters.size());
-            for (Map.Entry<String, ParameterValue> parameter : parameters.entrySet()) {
-                writeString(out, parameter.getKey());
-                writeValue(out, parameter.getValue());
-            }
+            ParameterCodec.writeString(out, jobName.value());
+            ParameterCodec.writeParameters(out, parameters);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return bytes.toByteArray();
-    }
-
-    private static void writeValue(DataOutputStream out, ParameterValue value) throws IOException {
-        out.writeByte(value.tag());
-        if (value instanceof ParameterValue.OfString s) {
-            writeString(out, s.value());
-        } else if (value instanceof ParameterValue.OfLong l) {
-            out.writeLong(l.value());
-        } else if (value instanceof ParameterValue.OfDouble d) {
-            out.writeLong(Double.doubleToLongBits(d.value()));
-        } else if (value instanceof ParameterValue.OfDecimal d) {
-            writeBytes(out, d.value().unscaledValue().toByteArray());
-            out.writeInt(d.value().scale());
-        } else if (value instanceof ParameterValue.OfBoolean b) {
-            out.writeBoolean(b.value());
-        } else if (value instanceof ParameterValue.OfDate d) {
-            out.writeLong(d.value().toEpochDay());
-        } else if (value instanceof ParameterValue.OfInstant i) {
-            out.writeLong(i.value().getEpochSecond());
-            out.writeInt(i.value().getNano());
-        }
-    }
-
-    private static ParameterValue readValue(DataInputStream in) throws IOException {
-        byte tag = in.readByte();
-        return switch (tag) {
-            case 1 -> new ParameterValue.OfString(readString(in));
-            case 2 -> new ParameterValue.OfLong(in.readLong());
-            case 3 -> new ParameterValue.OfDouble(Double.longBitsToDouble(in.readLong()));
-            case 4 -> new ParameterValue.OfDecimal(new BigDecimal(new BigInteger(readBytes(in)), in.readInt()));
-            case 5 -> new ParameterValue.OfBoolean(in.readBoolean());
-            case 6 -> new ParameterValue.OfDate(LocalDate.ofEpochDay(in.readLong()));
-            case 7 -> new ParameterValue.OfInstant(Instant.ofEpochSecond(in.readLong(), in.readInt()));
-            default -> throw new IllegalArgumentException("canonicalBytes has an unknown parameter type tag " + tag);
-        };
-    }
-
-    private static void writeString(DataOutputStream out, String value) throws IOException {
-        writeBytes(out, value.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static String readString(DataInputStream in) throws IOException {
-        return new String(readBytes(in), StandardCharsets.UTF_8);
-    }
-
-    private static void writeBytes(DataOutputStream out, byte[] value) throws IOException {
-        out.writeInt(value.length);
-        out.write(value);
-    }
-
-    private static byte[] readBytes(DataInputStream in) throws IOException {
-        int length = in.readInt();
-        if (length < 0 || length > in.available()) {
-            throw new IOException("length " + length + " exceeds the remaining input");
-        }
-        return in.readNBytes(length);
     }
 
     /** Collects identifying parameters by type. */

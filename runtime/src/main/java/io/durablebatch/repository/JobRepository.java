@@ -70,6 +70,16 @@ public interface JobRepository {
      */
     JobExecution createJobExecution(JobInstanceId jobInstanceId, DefinitionIdentity definition);
 
+    /**
+     * As {@link #createJobExecution(JobInstanceId)}, recording the attempt's non-identifying
+     * parameters. They are not part of the instance's identity: each attempt has its own.
+     */
+    JobExecution createJobExecution(JobInstanceId jobInstanceId, ExecutionParameters parameters);
+
+    /** As {@link #createJobExecution(JobInstanceId, DefinitionIdentity)}, with non-identifying parameters. */
+    JobExecution createJobExecution(JobInstanceId jobInstanceId, DefinitionIdentity definition,
+            ExecutionParameters parameters);
+
     /** Links a new STARTING step attempt to an active job execution. */
     StepExecution createStepExecution(JobExecutionId jobExecutionId, StepName stepName);
 

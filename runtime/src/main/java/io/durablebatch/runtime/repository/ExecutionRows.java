@@ -11,6 +11,7 @@ import java.util.stream.Collectors;
 import io.durablebatch.repository.Checkpoint;
 import io.durablebatch.repository.DefinitionIdentity;
 import io.durablebatch.repository.ExecutionFailure;
+import io.durablebatch.repository.ExecutionParameters;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.ExecutionVersion;
 import io.durablebatch.repository.ExitStatus;
@@ -29,7 +30,7 @@ import io.durablebatch.runtime.sql.SqlRow;
 public final class ExecutionRows {
 
     public static final String JOB_EXECUTION_COLUMNS = "id, job_instance_id, job_name, attempt, status, exit_code, "
-            + "exit_description, failure_type, failure_message, definition_revision, definition_fingerprint, "
+            + "exit_description, failure_type, failure_message, definition_revision, definition_fingerprint, parameters, "
             + "created_at, started_at, ended_at, last_updated, version";
 
     public static final String STEP_EXECUTION_COLUMNS = "id, job_execution_id, job_instance_id, step_name, status, "
@@ -64,7 +65,9 @@ public final class ExecutionRows {
                         PlanFingerprint.of(row.bytes("definition_fingerprint"))));
         return new JobExecution(new JobExecutionId(row.bigint("id")), new JobInstanceId(row.bigint("job_instance_id")),
                 row.integer("attempt"), row.enumValue("status", ExecutionStatus.class), exitStatus(row), failure(row),
-                definition, row.time("created_at"), row.optionalTime("started_at"), row.optionalTime("ended_at"),
+                definition, row.optionalBytes("parameters").map(ExecutionParameters::fromCanonicalBytes)
+                        .orElse(ExecutionParameters.NONE),
+                row.time("created_at"), row.optionalTime("started_at"), row.optionalTime("ended_at"),
                 row.time("last_updated"), new ExecutionVersion(row.bigint("version")));
     }
 

@@ -10,6 +10,7 @@ import java.util.Optional;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.durablebatch.repository.DefinitionIdentity;
+import io.durablebatch.repository.ExecutionParameters;
 import io.durablebatch.repository.ExecutionVersion;
 import io.durablebatch.repository.ExitStatus;
 import io.durablebatch.repository.JobExecution;
@@ -63,9 +64,9 @@ public class JobExecutionStore {
         this.create = tables.sql("WITH latest AS (SELECT attempt, status FROM {p}job_execution "
                 + "WHERE job_instance_id = ? ORDER BY attempt DESC LIMIT 1) "
                 + "INSERT INTO {p}job_execution (job_instance_id, job_name, attempt, status, exit_code, "
-                + "definition_revision, definition_fingerprint, created_at, last_updated) "
+                + "definition_revision, definition_fingerprint, parameters, created_at, last_updated) "
                 + "SELECT i.id, i.job_name, COALESCE((SELECT attempt FROM latest), 0) + 1, 'STARTING', 'EXECUTING', "
-                + "?, ?, ?, ? FROM (SELECT id, job_name FROM {p}job_instance WHERE id = ? FOR KEY SHARE) i "
+                + "?, ?, ?, ?, ? FROM (SELECT id, job_name FROM {p}job_instance WHERE id = ? FOR KEY SHARE) i "
                 + "WHERE COALESCE((SELECT status IN ('STOPPED', 'FAILED') FROM latest), true) "
                 + "AND (NOT ? OR (i.job_name = ? AND " + compatible + ")) "
                 + "ON CONFLICT DO NOTHING RETURNING " + JOB_EXECUTION_COLUMNS);
@@ -78,12 +79,14 @@ public class JobExecutionStore {
                 + "WHERE job_instance_id = ? ORDER BY attempt");
     }
 
-    public JobExecution create(JobInstanceId instanceId, Optional<DefinitionIdentity> definition) {
+    public JobExecution create(JobInstanceId instanceId, Optional<DefinitionIdentity> definition,
+            ExecutionParameters parameters) {
         Instant now = storedTime(Instant.now());
         Optional<JobExecution> created = sql.queryOne(create, params -> {
             params.bigint(instanceId.value())
                     .text(definition.map(DefinitionIdentity::revision).orElse(null))
                     .bytes(definition.map(d -> d.fingerprint().bytes()).orElse(null))
+                    .bytes(parameters.isEmpty() ? null : parameters.canonicalBytes())
                     .time(now).time(now)
                     .bigint(instanceId.value())
                     .bool(definition.isPresent())

@@ -28,6 +28,7 @@ import io.durablebatch.repository.Checkpoint;
 import io.durablebatch.repository.StepCounters;
 import io.durablebatch.repository.DefinitionIdentity;
 import io.durablebatch.repository.DefinitionUpgrade;
+import io.durablebatch.repository.ExecutionParameters;
 import io.durablebatch.repository.ExecutionVersion;
 import io.durablebatch.repository.ExitStatus;
 import io.durablebatch.repository.JobExecution;
@@ -142,17 +143,31 @@ public class PostgresJobRepository implements JobRepository {
 
     @Override
     public JobExecution createJobExecution(JobInstanceId jobInstanceId) {
-        Checks.notNull(jobInstanceId, "jobInstanceId");
-        transactions.requireActive("createJobExecution");
-        return jobExecutions.create(jobInstanceId, Optional.empty());
+        return createJobExecution(jobInstanceId, ExecutionParameters.NONE);
     }
 
     @Override
     public JobExecution createJobExecution(JobInstanceId jobInstanceId, DefinitionIdentity definition) {
+        Checks.notNull(definition, "definition");
+        return createJobExecution(jobInstanceId, definition, ExecutionParameters.NONE);
+    }
+
+    @Override
+    public JobExecution createJobExecution(JobInstanceId jobInstanceId, ExecutionParameters parameters) {
+        Checks.notNull(jobInstanceId, "jobInstanceId");
+        Checks.notNull(parameters, "parameters");
+        transactions.requireActive("createJobExecution");
+        return jobExecutions.create(jobInstanceId, Optional.empty(), parameters);
+    }
+
+    @Override
+    public JobExecution createJobExecution(JobInstanceId jobInstanceId, DefinitionIdentity definition,
+            ExecutionParameters parameters) {
         Checks.notNull(jobInstanceId, "jobInstanceId");
         Checks.notNull(definition, "definition");
+        Checks.notNull(parameters, "parameters");
         transactions.requireActive("createJobExecution");
-        return jobExecutions.create(jobInstanceId, Optional.of(definition));
+        return jobExecutions.create(jobInstanceId, Optional.of(definition), parameters);
     }
 
     @Override

@@ -28,7 +28,8 @@ public final class SchemaMigrations implements ResourceProvider {
             "V3__partitions.sql",
             "V4__operator_control.sql",
             "V5__retention.sql",
-            "V6__open_partition_plans.sql");
+            "V6__open_partition_plans.sql",
+            "V7__execution_parameters.sql");
 
     private final ClassLoader classLoader;
 

@@ -55,6 +55,7 @@ import io.durablebatch.repository.ActorRef;
 import io.durablebatch.repository.Checkpoint;
 import io.durablebatch.repository.DefinitionIdentity;
 import io.durablebatch.repository.DefinitionUpgrade;
+import io.durablebatch.repository.ExecutionParameters;
 import io.durablebatch.repository.ExitStatus;
 import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobInstance;
@@ -162,6 +163,16 @@ class UnitOfWorkRulesTest {
                 Map.entry("createJobExecution(JobInstanceId, DefinitionIdentity)", () -> {
                     JobInstance idle = given.newInstance("idle");
                     return new Case(idle.id(), () -> repository.createJobExecution(idle.id(), definition(idle, "a")));
+                }),
+                Map.entry("createJobExecution(JobInstanceId, ExecutionParameters)", () -> {
+                    JobInstance idle = given.newInstance("idle");
+                    return new Case(idle.id(), () -> repository.createJobExecution(idle.id(),
+                            ExecutionParameters.of(Map.of("threads", 4L))));
+                }),
+                Map.entry("createJobExecution(JobInstanceId, DefinitionIdentity, ExecutionParameters)", () -> {
+                    JobInstance idle = given.newInstance("idle");
+                    return new Case(idle.id(), () -> repository.createJobExecution(idle.id(), definition(idle, "a"),
+                            ExecutionParameters.of(Map.of("threads", 4L))));
                 }),
                 Map.entry("createStepExecution(JobExecutionId, StepName)", () -> {
                     JobExecution running = given.jobExecutionIn(STARTED);

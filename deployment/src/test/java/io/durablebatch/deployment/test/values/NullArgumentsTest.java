@@ -40,6 +40,7 @@ import io.durablebatch.partition.StepPartitionId;
 import io.durablebatch.repository.ActorRef;
 import io.durablebatch.repository.DefinitionIdentity;
 import io.durablebatch.repository.DefinitionUpgrade;
+import io.durablebatch.repository.ExecutionParameters;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.ExecutionVersion;
 import io.durablebatch.repository.ExitStatus;
@@ -141,6 +142,7 @@ class NullArgumentsTest {
                 Map.entry(RecoveryRequest.class, new RecoveryRequest(operation, actor, ReasonCode.of("R"),
                         RecoveryResolution.FAILED, ExecutionVersion.INITIAL, Instant.EPOCH)),
                 Map.entry(Instant.class, Instant.EPOCH),
+                Map.entry(ExecutionParameters.class, ExecutionParameters.NONE),
                 Map.entry(Optional.class, Optional.empty()),
                 Map.entry(StepCounters.class, StepCounters.ZERO),
                 // flows
