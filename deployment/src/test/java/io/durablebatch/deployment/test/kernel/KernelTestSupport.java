@@ -1,6 +1,8 @@
 package io.durablebatch.deployment.test.kernel;
 
 import java.nio.ByteBuffer;
+import java.util.stream.IntStream;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -17,6 +19,9 @@ import java.util.function.LongPredicate;
 
 import javax.sql.DataSource;
 
+import io.durablebatch.job.PartitionContext;
+import io.durablebatch.job.StepContext;
+import io.durablebatch.partition.PartitionPlanEntry;
 import io.durablebatch.item.ItemReader;
 import io.durablebatch.item.ItemWriter;
 import io.durablebatch.job.JobParameters;
@@ -86,6 +91,19 @@ final class KernelTestSupport {
     }
 
     /** Reads the ids [0, size) of a run; the checkpoint is the next id, as 8 bytes. */
+    /** {@code partitions} partitions of {@code perPartition} ids each, keyed "p0", "p1", ...; input "from,to". */
+    static List<PartitionPlanEntry> rangePlan(int partitions, int perPartition) {
+        return IntStream.range(0, partitions).mapToObj(p -> PartitionPlanEntry.of("p" + p,
+                (p * perPartition + "," + (p + 1) * perPartition).getBytes(StandardCharsets.UTF_8))).toList();
+    }
+
+    /** A reader of the id range its partition's input names, for the run of the job's "run" parameter. */
+    static RangeReader rangeOf(StepContext context) {
+        PartitionContext partition = context.partition().orElseThrow();
+        String[] range = partition.input().split(",");
+        return new RangeReader(context.parameters().string("run"), Long.parseLong(range[0]), Long.parseLong(range[1]));
+    }
+
     static final class RangeReader implements ItemReader<Row> {
         private final String run;
         private final long from;

@@ -1,5 +1,6 @@
 package io.durablebatch.deployment.test.kernel;
 
+import static io.durablebatch.deployment.test.kernel.KernelTestSupport.rangePlan;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.call;
@@ -9,12 +10,10 @@ import static io.durablebatch.job.Steps.partitioned;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.IntStream;
 
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
@@ -32,9 +31,6 @@ import io.durablebatch.deployment.test.kernel.KernelTestSupport.TargetWriter;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.JobOperator;
-import io.durablebatch.job.PartitionContext;
-import io.durablebatch.job.StepContext;
-import io.durablebatch.partition.PartitionPlanEntry;
 import io.durablebatch.partition.StepPartition;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.JobExecution;
@@ -60,16 +56,6 @@ class ParentWaitsForOtherProcessesTest {
     static final int PARTITIONS = 6;
     static final int PER_PARTITION = 200;
 
-    static List<PartitionPlanEntry> plan(StepContext context) {
-        return IntStream.range(0, PARTITIONS).mapToObj(p -> PartitionPlanEntry.of("p" + p,
-                (p * PER_PARTITION + "," + (p + 1) * PER_PARTITION).getBytes(StandardCharsets.UTF_8))).toList();
-    }
-
-    static RangeReader rangeOf(StepContext context) {
-        PartitionContext partition = context.partition().orElseThrow();
-        String[] range = partition.input().split(",");
-        return new RangeReader(context.parameters().string("run"), Long.parseLong(range[0]), Long.parseLong(range[1]));
-    }
 
     @Singleton
     static class Jobs {
@@ -80,8 +66,8 @@ class ParentWaitsForOtherProcessesTest {
         JobDefinition slowPartitions() {
             TargetWriter target = new TargetWriter(dataSource);
             return Job.named("slowPartitions")
-                    .start(partitioned("load", ParentWaitsForOtherProcessesTest::plan,
-                            chunk("loadRange", 10).reader(ParentWaitsForOtherProcessesTest::rangeOf)
+                    .start(partitioned("load", context -> rangePlan(PARTITIONS, PER_PARTITION),
+                            chunk("loadRange", 10).reader(KernelTestSupport::rangeOf)
                                     .writer((List<? extends Row> items) -> {
                                         Thread.sleep(20);
                                         target.write(items);

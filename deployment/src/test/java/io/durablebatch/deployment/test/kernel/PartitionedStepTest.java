@@ -1,5 +1,6 @@
 package io.durablebatch.deployment.test.kernel;
 
+import static io.durablebatch.deployment.test.kernel.KernelTestSupport.rangePlan;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.call;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.distinctIds;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.freshRun;
@@ -14,7 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
-import java.util.stream.IntStream;
 
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
@@ -32,9 +32,6 @@ import io.durablebatch.deployment.test.kernel.KernelTestSupport.TargetWriter;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.JobOperator;
-import io.durablebatch.job.PartitionContext;
-import io.durablebatch.job.StepContext;
-import io.durablebatch.partition.PartitionPlanEntry;
 import io.durablebatch.partition.StepPartition;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.JobExecution;
@@ -53,17 +50,6 @@ class PartitionedStepTest {
     static final int PARTITIONS = 8;
     static final int PER_PARTITION = 1000;
 
-    /** Eight partitions of 1,000 ids each; input "from,to". */
-    static List<PartitionPlanEntry> plan(StepContext context) {
-        return IntStream.range(0, PARTITIONS).mapToObj(p -> PartitionPlanEntry.of("p" + p,
-                (p * PER_PARTITION + "," + (p + 1) * PER_PARTITION).getBytes(StandardCharsets.UTF_8))).toList();
-    }
-
-    static RangeReader rangeOf(StepContext context) {
-        PartitionContext partition = context.partition().orElseThrow();
-        String[] range = partition.input().split(",");
-        return new RangeReader(context.parameters().string("run"), Long.parseLong(range[0]), Long.parseLong(range[1]));
-    }
 
     @Singleton
     static class Jobs {
@@ -74,8 +60,8 @@ class PartitionedStepTest {
         JobDefinition partitionedLoad() {
             TargetWriter target = new TargetWriter(dataSource);
             return Job.named("partitionedLoad")
-                    .start(partitioned("load", PartitionedStepTest::plan,
-                            chunk("loadRange", 100).reader(PartitionedStepTest::rangeOf)
+                    .start(partitioned("load", context -> rangePlan(PARTITIONS, PER_PARTITION),
+                            chunk("loadRange", 100).reader(KernelTestSupport::rangeOf)
                                     .writer((List<? extends Row> items) -> {
                                         if (items.get(0).run().startsWith("slow")) {
                                             Thread.sleep(5);

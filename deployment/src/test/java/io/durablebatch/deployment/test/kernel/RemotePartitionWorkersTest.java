@@ -1,5 +1,6 @@
 package io.durablebatch.deployment.test.kernel;
 
+import static io.durablebatch.deployment.test.kernel.KernelTestSupport.rangePlan;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.distinctIds;
@@ -10,11 +11,9 @@ import static io.durablebatch.job.Steps.partitioned;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
-import java.util.stream.IntStream;
 
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
@@ -32,10 +31,7 @@ import io.durablebatch.flow.NodeId;
 import io.durablebatch.flow.StartLimit;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
-import io.durablebatch.job.PartitionContext;
-import io.durablebatch.job.StepContext;
 import io.durablebatch.operator.OwnerToken;
-import io.durablebatch.partition.PartitionPlanEntry;
 import io.durablebatch.partition.StepPartition;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.JobExecution;
@@ -66,16 +62,6 @@ class RemotePartitionWorkersTest {
     static final int PER_PARTITION = 300;
     static final OwnerToken OTHER_PROCESS = OwnerToken.of("other-node/b007");
 
-    static List<PartitionPlanEntry> plan(StepContext context) {
-        return IntStream.range(0, PARTITIONS).mapToObj(p -> PartitionPlanEntry.of("p" + p,
-                (p * PER_PARTITION + "," + (p + 1) * PER_PARTITION).getBytes(StandardCharsets.UTF_8))).toList();
-    }
-
-    static RangeReader rangeOf(StepContext context) {
-        PartitionContext partition = context.partition().orElseThrow();
-        String[] range = partition.input().split(",");
-        return new RangeReader(context.parameters().string("run"), Long.parseLong(range[0]), Long.parseLong(range[1]));
-    }
 
     @Singleton
     static class Jobs {
@@ -85,8 +71,8 @@ class RemotePartitionWorkersTest {
         @Produces
         JobDefinition remoteLoad() {
             return Job.named("remoteLoad")
-                    .start(partitioned("load", RemotePartitionWorkersTest::plan,
-                            chunk("loadRange", 100).reader(RemotePartitionWorkersTest::rangeOf)
+                    .start(partitioned("load", context -> rangePlan(PARTITIONS, PER_PARTITION),
+                            chunk("loadRange", 100).reader(KernelTestSupport::rangeOf)
                                     .writer(new TargetWriter(dataSource)).build()))
                     .build();
         }
@@ -122,7 +108,7 @@ class RemotePartitionWorkersTest {
                     NodeId.of("load"), StartLimit.UNLIMITED);
             StepExecution started = repository.transitionStepExecution(parent.id(), parent.version(),
                     LifecycleTransition.to(ExecutionStatus.STARTED, now()));
-            repository.createStepPartitionPlan(started.id(), plan(null));
+            repository.createStepPartitionPlan(started.id(), rangePlan(PARTITIONS, PER_PARTITION));
             return started;
         });
     }
@@ -165,8 +151,8 @@ class RemotePartitionWorkersTest {
     void leavesAloneThePlanOfADefinitionItDoesNotRun() throws Exception {
         String run = freshRun();
         JobDefinition other = Job.named("remoteLoad").revision("other")
-                .start(partitioned("load", RemotePartitionWorkersTest::plan,
-                        chunk("loadRange", 100).reader(RemotePartitionWorkersTest::rangeOf)
+                .start(partitioned("load", context -> rangePlan(PARTITIONS, PER_PARTITION),
+                        chunk("loadRange", 100).reader(KernelTestSupport::rangeOf)
                                 .writer(new TargetWriter(dataSource)).build()))
                 .build();
         StepExecution parent = publishedElsewhere(other, run);
