@@ -8,11 +8,15 @@ import io.durablebatch.runtime.job.FlowStepHistory;
 import io.durablebatch.runtime.job.JobRegistry;
 import io.durablebatch.runtime.job.KernelIdentity;
 import io.durablebatch.runtime.job.KernelJobOperator;
+import io.durablebatch.runtime.job.LeaseSweeper;
 import io.durablebatch.runtime.job.OperatorAudit;
+import io.durablebatch.runtime.job.OwnerLossRestarts;
 import io.durablebatch.runtime.job.RemotePartitionWorkers;
 import io.durablebatch.runtime.job.RunningExecutions;
 import io.durablebatch.runtime.job.StartupRecovery;
+import io.durablebatch.runtime.job.StepLeases;
 import io.durablebatch.runtime.job.StepRunners;
+import io.durablebatch.runtime.lease.LeaseStore;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.UnremovableBeanBuildItem;
 import io.quarkus.deployment.annotations.BuildStep;
@@ -30,6 +34,10 @@ class DurableBatchKernelProcessor {
             FlowRoutes.class,
             StepRunners.class,
             RunningExecutions.class,
+            StepLeases.class,
+            LeaseStore.class,
+            LeaseSweeper.class,
+            OwnerLossRestarts.class,
             RemotePartitionWorkers.class,
             KernelJobOperator.class);
 

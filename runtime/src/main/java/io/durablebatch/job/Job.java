@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 import io.durablebatch.repository.DefinitionIdentity;
 import io.durablebatch.repository.JobName;
@@ -45,6 +46,7 @@ public final class Job {
         private final JobName name;
         private String revision = "1";
         private final List<DefinitionIdentity> upgradesFrom = new ArrayList<>();
+        private OptionalInt restartOnOwnerLoss = OptionalInt.empty();
 
         private Builder(JobName name) {
             this.name = name;
@@ -69,8 +71,23 @@ public final class Job {
             return this;
         }
 
+        /**
+         * Restarts an execution of this job automatically, at most {@code maxRestarts} times per
+         * instance, when its owner is lost: its process died or hung past its lease, or lost the
+         * repository for longer than its lease. The new attempt runs on a live node and resumes
+         * from the committed checkpoints. Overrides {@code quarkus.durable-batch.lease.restart-on-owner-loss};
+         * 0 switches it off for this job.
+         */
+        public Builder restartOnOwnerLoss(int maxRestarts) {
+            if (maxRestarts < 0) {
+                throw new IllegalArgumentException("restartOnOwnerLoss must be 0 or more, got " + maxRestarts);
+            }
+            this.restartOnOwnerLoss = OptionalInt.of(maxRestarts);
+            return this;
+        }
+
         public Flow start(Node node) {
-            return new Flow(name, revision, upgradesFrom, Checks.notNull(node, "start node"));
+            return new Flow(name, revision, upgradesFrom, restartOnOwnerLoss, Checks.notNull(node, "start node"));
         }
     }
 
@@ -79,6 +96,7 @@ public final class Job {
         private final JobName name;
         private final String revision;
         private final List<DefinitionIdentity> upgradesFrom;
+        private final OptionalInt restartOnOwnerLoss;
         private final String start;
         private final Map<String, Node> nodes = new LinkedHashMap<>();
         private final List<String> duplicates = new ArrayList<>();
@@ -86,8 +104,10 @@ public final class Job {
         private final List<Transition> transitions = new ArrayList<>();
         private String current;
 
-        private Flow(JobName name, String revision, List<DefinitionIdentity> upgradesFrom, Node start) {
+        private Flow(JobName name, String revision, List<DefinitionIdentity> upgradesFrom, OptionalInt restartOnOwnerLoss,
+                Node start) {
             this.name = name;
+            this.restartOnOwnerLoss = restartOnOwnerLoss;
             this.revision = revision;
             this.upgradesFrom = List.copyOf(upgradesFrom);
             this.start = register(start);
@@ -120,7 +140,7 @@ public final class Job {
         /** Validates the flow; fails with a {@link JobDefinitionException} naming the job and node. */
         public JobDefinition build() {
             return JobDefinition.validated(name, revision, upgradesFrom, start, nodes, duplicates, referencedIds,
-                    transitions);
+                    transitions, restartOnOwnerLoss);
         }
 
         private String register(Node node) {

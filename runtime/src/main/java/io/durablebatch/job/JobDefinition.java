@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 
 import io.durablebatch.repository.DefinitionIdentity;
@@ -32,10 +33,12 @@ public final class JobDefinition {
     private final JobPlan plan;
     private final DefinitionIdentity identity;
     private final List<DefinitionUpgrade> upgrades;
+    private final OptionalInt restartOnOwnerLoss;
 
     private JobDefinition(JobName name, String revision, String startNode, Map<String, Node> nodes,
-            Map<String, List<Transition>> routes, List<DefinitionIdentity> upgradesFrom) {
+            Map<String, List<Transition>> routes, List<DefinitionIdentity> upgradesFrom, OptionalInt restartOnOwnerLoss) {
         this.name = name;
+        this.restartOnOwnerLoss = restartOnOwnerLoss;
         this.revision = revision;
         this.startNode = startNode;
         this.nodes = Collections.unmodifiableMap(nodes);
@@ -67,6 +70,15 @@ public final class JobDefinition {
         return upgrades;
     }
 
+    /**
+     * How many times an execution whose owner was lost is restarted automatically, if the job says
+     * so ({@code Job...restartOnOwnerLoss}); otherwise the configured default applies. An operational
+     * setting: not part of the plan or its fingerprint.
+     */
+    public OptionalInt restartOnOwnerLoss() {
+        return restartOnOwnerLoss;
+    }
+
     public Node startNode() {
         return nodes.get(startNode);
     }
@@ -96,7 +108,8 @@ public final class JobDefinition {
     }
 
     static JobDefinition validated(JobName name, String revision, List<DefinitionIdentity> upgradesFrom, String start,
-            Map<String, Node> nodes, List<String> duplicates, List<String> referencedIds, List<Transition> transitions) {
+            Map<String, Node> nodes, List<String> duplicates, List<String> referencedIds, List<Transition> transitions,
+            OptionalInt restartOnOwnerLoss) {
         String job = name.value();
         if (!duplicates.isEmpty()) {
             throw new JobDefinitionException(job, duplicates.get(0), "the node id is declared by two different nodes");
@@ -142,7 +155,8 @@ public final class JobDefinition {
                         + "needs transitions to a node or to end, fail or stop");
             }
         }
-        return new JobDefinition(name, revision, start, new LinkedHashMap<>(nodes), routes, upgradesFrom);
+        return new JobDefinition(name, revision, start, new LinkedHashMap<>(nodes), routes, upgradesFrom,
+                restartOnOwnerLoss);
     }
 
     private static Set<String> reachable(String start, Map<String, List<Transition>> routes) {

@@ -60,12 +60,25 @@ public interface JobOperator {
     /**
      * Resolves an execution whose owner is gone (a process that died) or that is UNKNOWN: FAILED
      * (restartable from its checkpoints) or ABANDONED. {@code observedVersion} is the version the
-     * caller based its decision on; if the execution moved since, its owner is alive and the request
-     * is refused. An execution running in this process is never recovered: stop it instead.
+     * caller based its decision on; if the execution moved since, the request is refused. An
+     * execution whose lease is live (its owner renewed it within the lease duration) is refused with
+     * {@code EXECUTION_LEASE_LIVE}: wait for the lease to run out (the sweeper of any node then
+     * recovers it by itself), or declare the owner dead. An execution running in this process is
+     * never recovered: stop it instead.
      *
-     * @throws RepositoryException {@code VERSION_CONFLICT}, {@code EXECUTION_NOT_RECOVERABLE},
-     *         {@code ALREADY_RECOVERED}, {@code OPERATION_CONFLICT}
+     * @throws RepositoryException {@code EXECUTION_LEASE_LIVE}, {@code VERSION_CONFLICT},
+     *         {@code EXECUTION_NOT_RECOVERABLE}, {@code ALREADY_RECOVERED}, {@code OPERATION_CONFLICT}
      */
     RecoveryResult recover(JobExecutionId execution, ExecutionVersion observedVersion, RecoveryResolution resolution,
             ReasonCode reason, OperatorCall call);
+
+    /**
+     * {@link #recover} that may declare the owner dead ({@code ownerDeclaredDead}): for an operator
+     * who knows the owner's process is gone and does not want to wait for its lease to run out. The
+     * lease is then not checked; should the owner be alive after all, it is fenced off: every step it
+     * runs is resolved with the execution, so its next chunk commit is refused and rolled back with
+     * its writes, and it abandons the work.
+     */
+    RecoveryResult recover(JobExecutionId execution, ExecutionVersion observedVersion, RecoveryResolution resolution,
+            ReasonCode reason, boolean ownerDeclaredDead, OperatorCall call);
 }

@@ -133,9 +133,15 @@ public interface JobRepository {
     /**
      * Atomically resolves one orphaned (active, owner gone) or ambiguous (UNKNOWN) execution to
      * FAILED or ABANDONED, resolves its unresolved steps the same way, and appends one
-     * {@link RecoveryDecision}. Repeating the same operation returns the recorded result.
+     * {@link RecoveryDecision}. Repeating the same operation returns the recorded result. Partitions
+     * their workers were running take the workers' resolution.
+     * <p>
+     * An execution whose lease is live (its owner renewed it within the lease duration, on the
+     * database clock) is refused with {@code EXECUTION_LEASE_LIVE}, unless the request declares its
+     * owner dead ({@link RecoveryRequest#ownerDeclaredDead()}): then the owner, should it be alive
+     * after all, is fenced off, as every step it runs is resolved and its next commit is refused.
      *
-     * @throws RepositoryException {@code EXECUTION_NOT_RECOVERABLE}, {@code VERSION_CONFLICT},
+     * @throws RepositoryException {@code EXECUTION_NOT_RECOVERABLE}, {@code EXECUTION_LEASE_LIVE}, {@code VERSION_CONFLICT},
      *         {@code ALREADY_RECOVERED}, {@code OPERATION_CONFLICT} or {@code JOB_EXECUTION_NOT_FOUND}
      */
     RecoveryResult recoverJobExecution(JobExecutionId id, RecoveryRequest request);
@@ -306,8 +312,9 @@ public interface JobRepository {
             Instant claimedAt);
 
     /**
-     * The owner asks whether to go on. When a stop was requested and the execution is STARTED, it
-     * moves to STOPPING in this transaction (version + 1). One statement when no stop is pending.
+     * The owner asks whether to go on, and renews its lease (on the database clock; the version stays).
+     * When a stop was requested and the execution is STARTED, it moves to STOPPING in this
+     * transaction (version + 1). One statement.
      *
      * @throws RepositoryException {@code OWNER_MISMATCH}, {@code EXECUTION_NOT_ACTIVE} (e.g. it was
      *         recovered: stop working on it) or {@code JOB_EXECUTION_NOT_FOUND}

@@ -7,10 +7,20 @@ import io.durablebatch.runtime.Checks;
 /**
  * A request to resolve an orphaned (active, owner gone) or ambiguous ({@code UNKNOWN}) execution.
  * {@code observedVersion} is the version the requester based its decision on: if the execution
- * moved since, its owner is alive and the request is refused.
+ * moved since, the request is refused. An execution whose lease is live is refused too, unless
+ * {@code ownerDeclaredDead}: the requester knows the owner is gone (say, its process was killed)
+ * and does not want to wait for the lease to run out. Should the owner be alive after all, it is
+ * fenced off: its next commit is refused and it abandons the work.
  */
 public record RecoveryRequest(OperationId operationId, ActorRef actor, ReasonCode reason,
-        RecoveryResolution resolution, ExecutionVersion observedVersion, Instant requestedAt) {
+        RecoveryResolution resolution, ExecutionVersion observedVersion, Instant requestedAt,
+        boolean ownerDeclaredDead) {
+
+    /** A request that respects the owner's lease. */
+    public RecoveryRequest(OperationId operationId, ActorRef actor, ReasonCode reason, RecoveryResolution resolution,
+            ExecutionVersion observedVersion, Instant requestedAt) {
+        this(operationId, actor, reason, resolution, observedVersion, requestedAt, false);
+    }
 
     public RecoveryRequest {
         Checks.notNull(operationId, "operationId");

@@ -29,6 +29,11 @@ public enum RepositoryError {
     EXECUTION_NOT_RECOVERABLE,
     /** The execution was already recovered by a different request. */
     ALREADY_RECOVERED,
+    /**
+     * The execution's lease is live: its owner showed a sign of life within the lease duration.
+     * Recover it once the lease has run out, or declare the owner dead in the request.
+     */
+    EXECUTION_LEASE_LIVE,
     /** The operation id was already used for a different request. */
     OPERATION_CONFLICT,
     /** A transient database failure (serialization, deadlock, lost connection): retry the unit of work. */

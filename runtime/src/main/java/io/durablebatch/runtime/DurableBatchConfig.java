@@ -61,6 +61,12 @@ public interface DurableBatchConfig {
     /** Progress logging of running steps. */
     Progress progress();
 
+    /** Liveness leases: how the kernel tells a live owner from a gone one, on the database clock. */
+    Lease lease();
+
+    /** Bounds on the repository's statements, so a lost database cannot hang the kernel. */
+    Statements statements();
+
     /** What happens to running executions when the application shuts down. */
     Shutdown shutdown();
 
@@ -82,6 +88,53 @@ public interface DurableBatchConfig {
          */
         @WithDefault("5s")
         Duration pollInterval();
+    }
+
+    interface Lease {
+
+        /**
+         * How long an execution (or a partition worker) stays owned without a sign of life from its
+         * owner, measured on the database clock. Owners renew their leases at every chunk commit and
+         * at least every third of this duration (or every {@code control.poll-interval}, if shorter);
+         * once a lease has run out, any node recovers the execution. Shorter leases recover faster
+         * and renew more often; a lease must outlast the longest pause of a live process (GC, network).
+         */
+        @WithDefault("30s")
+        Duration duration();
+
+        /**
+         * How often each node looks for executions whose lease ran out. Each look is one indexed
+         * statement; nodes never recover the same execution twice.
+         */
+        @WithDefault("5s")
+        Duration sweepInterval();
+
+        /**
+         * Whether this node recovers executions whose lease ran out (as FAILED, audited with actor
+         * {@code system:lease} and reason {@code OWNER_LOST}).
+         */
+        @WithDefault("true")
+        boolean sweeperEnabled();
+
+        /**
+         * How many times an execution whose owner was lost (its lease ran out, or it lost the
+         * repository for longer than its lease) is restarted automatically, as a new attempt on a
+         * live node, for jobs that do not set their own {@code restartOnOwnerLoss}. 0 leaves the
+         * recovered execution FAILED for an operator to restart.
+         */
+        @WithDefault("0")
+        int restartOnOwnerLoss();
+    }
+
+    interface Statements {
+
+        /**
+         * The longest a repository statement may run, waiting for locks included, before it is
+         * cancelled and reported as a transient failure. Guards the kernel's control and recovery
+         * paths against lock waits behind a stalled transaction.
+         */
+        @WithDefault("30s")
+        Duration timeout();
     }
 
     interface Recovery {

@@ -28,7 +28,7 @@ public final class RepositorySchema {
     private static final String STEPS_OF_INSTANCES =
             "(SELECT id FROM {p}step_execution WHERE job_instance_id = ANY (?))";
 
-    /** Every table of migrations V1 to V5, in the order they create them. */
+    /** Every table of the migrations, in the order they create them. */
     public static final List<Table> TABLES = List.of(
             // V1: the core
             naming("job_instance", true, "id = ANY (?)"),
@@ -47,7 +47,9 @@ public final class RepositorySchema {
             naming("operator_request", true, "job_instance_id = ANY (?)"),
             // V5: retention
             naming("retention_hold", false, "job_instance_id = ANY (?)"),
-            naming("retention_action", true, "job_instance_id = ANY (?)"));
+            naming("retention_action", true, "job_instance_id = ANY (?)"),
+            // V8: leases
+            naming("partition_release", true, "parent_step_execution_id IN " + STEPS_OF_INSTANCES));
 
     private RepositorySchema() {
     }

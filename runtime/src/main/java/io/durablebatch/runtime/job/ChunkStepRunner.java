@@ -67,7 +67,7 @@ final class ChunkStepRunner {
         try {
             reader = (ItemReader<Object>) step.reader().apply(attempt.context());
             writer = new ChunkWriter(step.writer().apply(attempt.context()));
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             return attempt.fail(e, attempt.counters());
         }
         try {
@@ -75,7 +75,7 @@ final class ChunkStepRunner {
             writer.open(StepCheckpoint.writerPart(attempt.resumeFrom(), writer.isRestartable()));
             LOG.debugf("Step '%s' (step execution %s) opened its reader at %s", name, attempt.snapshot().id(),
                     reader.checkpoint());
-        } catch (Exception e) {
+        } catch (Exception | Error e) {
             close(step, reader, writer);
             return attempt.fail(e, attempt.counters());
         }
@@ -96,7 +96,9 @@ final class ChunkStepRunner {
                     return StepOutcome.of(committed.recorded());
                 }
             }
-        } catch (Exception failure) {
+        } catch (Exception | Error failure) {
+            // an Error of user code (an assertion, a missing class, a stack overflow) fails the step
+            // cleanly too: nothing may leave the attempt active behind a live process
             return attempt.fail(failure, attempt.counters().plus(rolledBack(rollbacks[0])));
         } finally {
             close(step, reader, writer);

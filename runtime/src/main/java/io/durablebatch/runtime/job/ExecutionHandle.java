@@ -16,6 +16,8 @@ final class ExecutionHandle implements StopSignal {
     private final JobExecutionId id;
     private final CompletableFuture<JobExecution> ended = new CompletableFuture<>();
     private volatile boolean stopRequested;
+    private volatile String lostBecause;
+    private volatile boolean repositoryLost;
 
     ExecutionHandle(JobExecutionId id) {
         this.id = id;
@@ -34,6 +36,30 @@ final class ExecutionHandle implements StopSignal {
     @Override
     public boolean stopRequested() {
         return stopRequested;
+    }
+
+    /**
+     * The execution is no longer this process's to run (another node recovered it after its lease ran
+     * out): it stops at once and records nothing more; its next commit would be refused anyway.
+     */
+    void lost(String why) {
+        lostBecause = why;
+        stopRequested = true;
+    }
+
+    @Override
+    public void repositoryLost(Throwable failure) {
+        repositoryLost = true;
+    }
+
+    /** Whether a step failed because the repository was out of reach. */
+    boolean repositoryLost() {
+        return repositoryLost;
+    }
+
+    /** Why the execution is no longer ours, if it is not. */
+    Optional<String> lostBecause() {
+        return Optional.ofNullable(lostBecause);
     }
 
     void ended(JobExecution execution) {

@@ -2,6 +2,7 @@ package io.durablebatch.runtime.job;
 
 import java.time.Instant;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -23,6 +24,7 @@ import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.repository.StepExecution;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**
@@ -39,12 +41,18 @@ final class ExecutionRunner {
     private final FlowRoutes routes;
     private final JobDefinition definition;
     private final JobParameters parameters;
-    private final StopSignal control;
+    private final ExecutionHandle control;
+    private final Bookkeeping bookkeeping;
+    private final OwnerLossRestarts restarts;
+    private Optional<KernelJobOperator.Launch> restart = Optional.empty();
     private final OwnerToken owner;
     private JobExecution execution;
 
     ExecutionRunner(JobRepository repository, StepRunners steps, FlowRoutes routes, JobDefinition definition,
-            JobParameters parameters, StopSignal control, OwnerToken owner, JobExecution execution) {
+            JobParameters parameters, ExecutionHandle control, OwnerToken owner, JobExecution execution,
+            OwnerLossRestarts restarts) {
+        this.restarts = restarts;
+        this.bookkeeping = steps.bookkeeping();
         this.owner = owner;
         this.repository = repository;
         this.steps = steps;
@@ -64,13 +72,19 @@ final class ExecutionRunner {
         JobEnd end;
         try {
             end = walk();
-        } catch (RuntimeException e) {
-            LOG.errorf(e, "Job '%s' execution %s failed", definition.name(), execution.id());
+        } catch (Throwable e) {
+            // an Error of user code fails the job like an exception: nothing may escape unrecorded
             end = JobEnd.failed(ExitStatus.defaultFor(ExecutionStatus.FAILED), ExecutionFailure.of(e));
+            if (control.lostBecause().isEmpty()) {
+                LOG.errorf(e, "Job '%s' execution %s failed", definition.name(), execution.id());
+            }
         }
         JobExecution ended = finish(end);
-        LOG.infof("Job '%s' execution %s ended %s (exit %s)", definition.name(), ended.id(), ended.status(),
-                ended.exitStatus().code());
+        if (ended.status().isActive() || control.lostBecause().isPresent() && ended.status() != end.status()) {
+            return ended;
+        }
+        LOG.infof("Job '%s' execution %s ended %s (exit %s)%s", definition.name(), ended.id(), ended.status(),
+                ended.exitStatus().code(), ended.failure().map(f -> ": " + f.message()).orElse(""));
         return ended;
     }
 
@@ -110,12 +124,17 @@ final class ExecutionRunner {
 
     /**
      * STARTING to STARTED, or straight to STOPPED if a stop was requested meanwhile; observes control
-     * first, in the same transaction. Returns whether the execution started.
+     * (and renews the lease) first, in the same transaction. Returns whether the execution started.
      */
     private boolean begin() {
-        return withCurrentVersion(() -> {
+        return bookkeeping.record("the start of job execution " + execution.id(), () -> {
             ExecutionControl observed = repository.observeExecutionControl(execution.id(), owner, Instant.now());
             boolean stop = observed.stopRequested() || control.stopRequested();
+            if (observed.status() != ExecutionStatus.STARTING) {
+                // an earlier try committed but its acknowledgement was lost
+                execution = repository.getJobExecution(execution.id()).orElseThrow();
+                return observed.status() == ExecutionStatus.STARTED && !stop;
+            }
             execution = repository.transitionJobExecution(execution.id(), observed.version(),
                     LifecycleTransition.to(stop ? ExecutionStatus.STOPPED : ExecutionStatus.STARTED, Instant.now()));
             return !stop;
@@ -124,33 +143,57 @@ final class ExecutionRunner {
 
     /**
      * Records the end, from the status and version observed in the same transaction: a stop request
-     * or an observation of the control poller may have moved the execution (to STOPPING) meanwhile.
+     * or an observation of the heartbeat may have moved the execution (to STOPPING) meanwhile. No step
+     * of the execution may still be active: the end of a job is never recorded over a running child.
+     * An execution that is no longer ours (recovered elsewhere after our lease ran out) is fenced:
+     * nothing more is recorded, the work is abandoned here. One whose end cannot be recorded for as
+     * long as its lease lasts is left to recovery.
      */
     private JobExecution finish(JobEnd end) {
         LifecycleTransition transition = LifecycleTransition.to(end.status(), Instant.now()).withExitStatus(end.exitStatus());
         LifecycleTransition ending = end.failure().map(transition::withFailure).orElse(transition);
-        return withCurrentVersion(() -> {
-            ExecutionControl observed = repository.observeExecutionControl(execution.id(), owner, Instant.now());
-            ExecutionVersion version = observed.version();
-            if (end.status() == ExecutionStatus.STOPPED && observed.status() == ExecutionStatus.STARTED) {
-                version = repository.transitionJobExecution(execution.id(), version,
-                        LifecycleTransition.to(ExecutionStatus.STOPPING, Instant.now())).version();
-            }
-            execution = repository.transitionJobExecution(execution.id(), version, ending);
-            return execution;
-        });
-    }
-
-    /** Runs a job-level transition in its own transaction, again if another observer moved the version first. */
-    private <T> T withCurrentVersion(java.util.function.Supplier<T> transition) {
-        for (int attempt = 1;; attempt++) {
-            try {
-                return QuarkusTransaction.requiringNew().call(transition::get);
-            } catch (RepositoryException e) {
-                if (e.error() != RepositoryError.VERSION_CONFLICT || attempt == 3) {
-                    throw e;
+        try {
+            bookkeeping.record("the end of job execution " + execution.id(), () -> {
+                ExecutionControl observed = repository.observeExecutionControl(execution.id(), owner, Instant.now());
+                ExecutionVersion version = observed.version();
+                LifecycleTransition recorded = ending;
+                List<StepExecution> active = repository.stepExecutions(execution.id()).stream()
+                        .filter(step -> step.status().isActive()).toList();
+                if (!active.isEmpty() && end.status() != ExecutionStatus.FAILED) {
+                    recorded = LifecycleTransition.to(ExecutionStatus.FAILED, Instant.now())
+                            .withFailure(new ExecutionFailure("io.durablebatch.StepStillActive", "step execution(s) "
+                                    + active.stream().map(s -> s.id().toString()).toList() + " still active"));
                 }
+                if (recorded.target() == ExecutionStatus.STOPPED && observed.status() == ExecutionStatus.STARTED) {
+                    version = repository.transitionJobExecution(execution.id(), version,
+                            LifecycleTransition.to(ExecutionStatus.STOPPING, Instant.now())).version();
+                }
+                for (StepExecution step : active) {
+                    // a step left active by a failure that could not record it: it ends with the job
+                    repository.transitionStepExecution(step.id(), step.version(), LifecycleTransition
+                            .to(ExecutionStatus.FAILED, Instant.now()).withFailure(end.failure().orElse(
+                                    new ExecutionFailure("io.durablebatch.JobEnded", "its job execution ended "
+                                            + end.status()))));
+                }
+                execution = repository.transitionJobExecution(execution.id(), version, recorded);
+                // a job that failed for want of its repository restarts as after the loss of its owner
+                restart = execution.status() == ExecutionStatus.FAILED && control.repositoryLost()
+                        ? restarts.prepare(definition.name(), execution) : Optional.empty();
+                return execution;
+            });
+            JobExecution ended = execution;
+            restart.ifPresent(launch -> restarts.run(launch, definition.name(), ended));
+            return ended;
+        } catch (RepositoryException e) {
+            if (e.error() == RepositoryError.EXECUTION_NOT_ACTIVE || e.error() == RepositoryError.OWNER_MISMATCH) {
+                JobExecution current = QuarkusTransaction.requiringNew().call(
+                        () -> repository.getJobExecution(execution.id()).orElseThrow());
+                LOG.warnf("Job '%s' execution %s is no longer this process's to run: it is %s (%s). The work done "
+                        + "here is abandoned; nothing more is recorded by %s", definition.name(), execution.id(),
+                        current.status(), control.lostBecause().orElse(e.getMessage()), owner);
+                return current;
             }
+            throw e;
         }
     }
 }

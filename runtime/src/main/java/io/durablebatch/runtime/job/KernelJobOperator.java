@@ -57,7 +57,7 @@ public class KernelJobOperator implements JobOperator {
     }
 
     /** An attempt to run here, or the execution a retried request already launched. */
-    private record Launch(JobExecution execution, JobDefinition definition, JobParameters parameters, boolean replayed) {
+    record Launch(JobExecution execution, JobDefinition definition, JobParameters parameters, boolean replayed) {
     }
 
     @Override
@@ -89,20 +89,25 @@ public class KernelJobOperator implements JobOperator {
     public JobExecutionId restart(JobExecutionId executionId, OperatorCall call) {
         Checks.notNull(executionId, "execution");
         Checks.notNull(call, "call");
+        return submit(QuarkusTransaction.requiringNew().call(() -> restartInTransaction(executionId, call)));
+    }
+
+    /**
+     * Creates, claims and audits the restart of {@code executionId} in the caller's transaction; the
+     * caller runs it with {@link #submit} once that transaction committed.
+     */
+    Launch restartInTransaction(JobExecutionId executionId, OperatorCall call) {
         String request = "restart|execution=" + executionId;
-        Launch launch = QuarkusTransaction.requiringNew().call(() -> {
-            JobExecution previous = existing(executionId);
-            JobInstance instance = repository.getJobInstance(previous.jobInstanceId()).orElseThrow();
-            JobDefinition definition = registry.get(instance.jobName().value());
-            JobParameters parameters = JobParameters.of(instance.key());
-            Optional<OperatorRecord> recorded = audit.recorded(OperatorAction.RESTART, call, request);
-            if (recorded.isPresent()) {
-                return replayed(recorded.get(), definition, parameters);
-            }
-            return launched(OperatorAction.RESTART, call, request,
-                    repository.createJobExecution(instance.id(), definition.identity()), definition, parameters);
-        });
-        return submit(launch);
+        JobExecution previous = existing(executionId);
+        JobInstance instance = repository.getJobInstance(previous.jobInstanceId()).orElseThrow();
+        JobDefinition definition = registry.get(instance.jobName().value());
+        JobParameters parameters = JobParameters.of(instance.key());
+        Optional<OperatorRecord> recorded = audit.recorded(OperatorAction.RESTART, call, request);
+        if (recorded.isPresent()) {
+            return replayed(recorded.get(), definition, parameters);
+        }
+        return launched(OperatorAction.RESTART, call, request,
+                repository.createJobExecution(instance.id(), definition.identity()), definition, parameters);
     }
 
     /** Claims a new attempt for this process and audits its launch, in the caller's transaction. */
@@ -120,7 +125,8 @@ public class KernelJobOperator implements JobOperator {
         return new Launch(existing(id), definition, parameters, true);
     }
 
-    private JobExecutionId submit(Launch launch) {
+    /** Runs a launched attempt here, once the transaction that created it committed. */
+    JobExecutionId submit(Launch launch) {
         if (!launch.replayed()) {
             running.submit(launch.execution(), launch.definition(), launch.parameters());
         }
@@ -172,14 +178,22 @@ public class KernelJobOperator implements JobOperator {
             RecoveryResolution resolution, ReasonCode reason, OperatorCall call) {
         Checks.notNull(execution, "execution");
         Checks.notNull(call, "call");
+        return recover(execution, observedVersion, resolution, reason, false, call);
+    }
+
+    @Override
+    public RecoveryResult recover(JobExecutionId execution, ExecutionVersion observedVersion,
+            RecoveryResolution resolution, ReasonCode reason, boolean ownerDeclaredDead, OperatorCall call) {
+        Checks.notNull(execution, "execution");
+        Checks.notNull(call, "call");
         RecoveryRequest recovery = new RecoveryRequest(call.operationId(), call.actor(), reason, resolution,
-                observedVersion, Instant.now());
-        if (running.find(execution).isPresent()) {
-            throw new IllegalStateException("job execution " + execution + " runs in this process: its owner is alive, "
-                    + "stop it instead of recovering it");
+                observedVersion, Instant.now(), ownerDeclaredDead);
+        if (running.find(execution).filter(handle -> handle.lostBecause().isEmpty()).isPresent()) {
+            throw new RepositoryException(RepositoryError.EXECUTION_LEASE_LIVE, "job execution " + execution
+                    + " runs in this process, which is alive: stop it instead of recovering it");
         }
         String request = "recover|execution=" + execution + "|version=" + observedVersion + "|resolution=" + resolution
-                + "|reason=" + reason;
+                + "|reason=" + reason + (ownerDeclaredDead ? "|owner=dead" : "");
         return QuarkusTransaction.requiringNew().call(() -> {
             RecoveryResult result = repository.recoverJobExecution(execution, recovery);
             // appending the same request again returns its record: a replayed recovery stays one record

@@ -2,9 +2,11 @@ package io.durablebatch.runtime.job;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Executors;
@@ -26,11 +28,10 @@ import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.JobParameters;
 import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobExecutionId;
-import io.durablebatch.operator.ExecutionControl;
 import io.durablebatch.repository.JobRepository;
-import io.durablebatch.repository.RepositoryError;
-import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.repository.StepExecutionId;
 import io.durablebatch.runtime.DurableBatchConfig;
+import io.durablebatch.runtime.lease.LeaseStore;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.ManagedContext;
 import io.quarkus.narayana.jta.QuarkusTransaction;
@@ -50,14 +51,20 @@ public class RunningExecutions {
     private final StepRunners steps;
     private final FlowRoutes routes;
     private final KernelIdentity identity;
+    private final LeaseStore leases;
+    private final StepLeases stepLeases;
+    private final OwnerLossRestarts restarts;
     private final ScheduledExecutorService poller;
     private final ThreadPoolExecutor executor;
     private final ConcurrentMap<JobExecutionId, ExecutionHandle> running = new ConcurrentHashMap<>();
     private final Duration shutdownTimeout;
 
     RunningExecutions(JobRepository repository, StepRunners steps, FlowRoutes routes, KernelIdentity identity,
-            DurableBatchConfig config) {
+            LeaseStore leases, StepLeases stepLeases, OwnerLossRestarts restarts, DurableBatchConfig config) {
+        this.restarts = restarts;
         this.repository = repository;
+        this.leases = leases;
+        this.stepLeases = stepLeases;
         this.steps = steps;
         this.routes = routes;
         this.identity = identity;
@@ -75,42 +82,46 @@ public class RunningExecutions {
             throw new IllegalArgumentException("quarkus.durable-batch.control.poll-interval must be positive, got "
                     + config.control().pollInterval());
         }
+        // a lease is renewed three times per duration: two renewals may fail before it runs out
+        poll = Math.max(1, Math.min(poll, config.lease().duration().toMillis() / 3));
         ClassLoader classLoader = Thread.currentThread().getContextClassLoader();
         this.poller = Executors.newSingleThreadScheduledExecutor(task -> {
-            Thread thread = new Thread(task, "durable-batch-control");
+            Thread thread = new Thread(task, "durable-batch-heartbeat");
             thread.setDaemon(true);
             thread.setContextClassLoader(classLoader);
             return thread;
         });
-        poller.scheduleWithFixedDelay(this::observeControl, poll, poll, TimeUnit.MILLISECONDS);
+        poller.scheduleWithFixedDelay(this::renewLeases, poll, poll, TimeUnit.MILLISECONDS);
     }
 
     /**
-     * The control poller: every running execution observes its control at least once per poll
-     * interval, whatever its chunks do (a long chunk, a tasklet, a parent waiting for partitions).
-     * A stop request, or an execution that is no longer ours to run (recovered elsewhere), raises
-     * its stop signal.
+     * The heartbeat: at least once per poll interval (and per third of the lease), one statement
+     * renews the leases of every execution and step attempt this process runs and reads their pending
+     * stop requests, whatever their chunks do (a long chunk, a tasklet, a parent waiting for
+     * partitions). A stop request raises the execution's stop signal; an execution that is no longer
+     * ours (recovered by another node after our lease ran out) is fenced: it stops and records nothing.
      */
-    private void observeControl() {
-        for (ExecutionHandle handle : all()) {
-            if (handle.stopRequested() || handle.isEnded()) {
-                continue;
-            }
-            try {
-                ExecutionControl control = QuarkusTransaction.requiringNew().call(() -> repository
-                        .observeExecutionControl(handle.id(), identity.owner(), Instant.now()));
-                if (control.stopRequested()) {
-                    handle.requestStop();
-                }
-            } catch (RepositoryException e) {
-                if (e.error() == RepositoryError.EXECUTION_NOT_ACTIVE || e.error() == RepositoryError.OWNER_MISMATCH) {
-                    LOG.warnf("Job execution %s is no longer ours to run (%s): stopping it", handle.id(), e.getMessage());
-                    handle.requestStop();
-                } else {
-                    LOG.debugf(e, "Observing the control of job execution %s failed; trying again later", handle.id());
-                }
-            } catch (RuntimeException e) {
-                LOG.debugf(e, "Observing the control of job execution %s failed; trying again later", handle.id());
+    private void renewLeases() {
+        Collection<ExecutionHandle> handles = all();
+        Set<StepExecutionId> steps = stepLeases.held();
+        if (handles.isEmpty() && steps.isEmpty()) {
+            return;
+        }
+        List<JobExecutionId> ids = handles.stream().filter(handle -> !handle.isEnded()).map(ExecutionHandle::id).toList();
+        LeaseStore.Renewal renewal;
+        try {
+            renewal = QuarkusTransaction.requiringNew().call(() -> leases.renew(identity.owner(), ids, steps));
+        } catch (RuntimeException e) {
+            LOG.debugf(e, "Renewing the leases of %d execution(s) and %d step(s) failed; trying again", ids.size(),
+                    steps.size());
+            return;
+        }
+        for (ExecutionHandle handle : handles) {
+            if (!renewal.executions().contains(handle.id()) && !handle.isEnded()) {
+                handle.lost("it is no longer active under this process's owner token " + identity.owner()
+                        + " (recovered by another node after its lease ran out, or ended)");
+            } else if (renewal.stopRequested().contains(handle.id())) {
+                handle.requestStop();
             }
         }
     }
@@ -120,7 +131,7 @@ public class RunningExecutions {
         ExecutionHandle handle = new ExecutionHandle(execution.id());
         running.put(execution.id(), handle);
         executor.execute(() -> run(handle, new ExecutionRunner(repository, steps, routes, definition, parameters, handle,
-                identity.owner(), execution)));
+                identity.owner(), execution, restarts)));
         return handle;
     }
 
@@ -138,7 +149,9 @@ public class RunningExecutions {
         try {
             handle.ended(runner.run());
         } catch (Throwable e) {
-            LOG.errorf(e, "Job execution %s could not record its end: it stays active until it is recovered", handle.id());
+            // the heartbeat no longer renews its lease: once it runs out, any node recovers it
+            LOG.errorf(e, "Job execution %s could not record its end: it is left to recovery once its lease runs out",
+                    handle.id());
             handle.crashed(e);
         } finally {
             requestContext.terminate();
@@ -162,6 +175,10 @@ public class RunningExecutions {
         }
         LOG.infof("Stopping %d job execution(s) at their next chunk boundary", handles.size());
         handles.forEach(ExecutionHandle::requestStop);
+        // executions still waiting for a thread end STOPPED now, here: none is left STARTING behind
+        List<Runnable> waiting = new ArrayList<>();
+        executor.getQueue().drainTo(waiting);
+        waiting.forEach(Runnable::run);
         long deadline = System.nanoTime() + timeout.toNanos();
         for (ExecutionHandle handle : handles) {
             try {

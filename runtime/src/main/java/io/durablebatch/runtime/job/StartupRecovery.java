@@ -29,8 +29,10 @@ import io.quarkus.runtime.StartupEvent;
 /**
  * Startup recovery for single-node deployments ({@code quarkus.durable-batch.recovery.startup.enabled}):
  * the executions a previous run of this node left active (owner token {@code <node-id>/<other boot>})
- * cannot have an owner any more, so they are recovered as FAILED, restartable, each audited with
- * actor {@code system:startup}. Runs after the job registry, before the application's own startup
+ * whose lease ran out (on the database clock) cannot have an owner any more, so they are recovered
+ * as FAILED, restartable, each audited with actor {@code system:startup}. An execution whose lease
+ * is live is left alone: another live replica configured with the same node id may be running it
+ * (the lease sweeper recovers it once its lease runs out). Runs after the job registry, before the application's own startup
  * observers can launch anything.
  */
 @Singleton
@@ -61,7 +63,8 @@ public class StartupRecovery {
         // Served by the partial index of unresolved executions: its size is what is running, not history.
         this.leftBehind = tables.sql("SELECT id, version, owner_token FROM {p}job_execution "
                 + "WHERE status IN ('STARTING', 'STARTED', 'STOPPING', 'UNKNOWN') AND owner_token LIKE ? ESCAPE '\\' "
-                + "AND owner_token <> ? ORDER BY id LIMIT " + BATCH);
+                + "AND owner_token <> ? AND (lease_expires_at IS NULL OR lease_expires_at < statement_timestamp()) "
+                + "ORDER BY id LIMIT " + BATCH);
     }
 
     void onStart(@Observes @Priority(Interceptor.Priority.LIBRARY_BEFORE + 1) StartupEvent event) {

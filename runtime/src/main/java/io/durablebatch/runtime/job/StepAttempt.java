@@ -13,7 +13,6 @@ import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.StepCounters;
 import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.StepProgress;
-import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**
  * One running attempt of a step: its latest committed snapshot (whose version the next
@@ -23,6 +22,7 @@ import io.quarkus.narayana.jta.QuarkusTransaction;
 final class StepAttempt {
 
     private final JobRepository repository;
+    private final Bookkeeping bookkeeping;
     private final Step step;
     private final StepContextImpl context;
     private final Optional<StepExecution> resumes;
@@ -32,15 +32,24 @@ final class StepAttempt {
     private StepCounters counters = StepCounters.ZERO;
 
     /** An attempt of a flow node, resuming the node's unfinished latest attempt if there is one. */
-    StepAttempt(JobRepository repository, Step step, StepContextImpl context, Optional<StepExecution> resumes,
-            StopSignal control, StepExecution started) {
-        this(repository, step, context, resumes, resumes.flatMap(StepExecution::checkpoint), control, started);
+    StepAttempt(JobRepository repository, Bookkeeping bookkeeping, Step step, StepContextImpl context,
+            Optional<StepExecution> resumes, StopSignal control, StepExecution started) {
+        this(repository, bookkeeping, step, context, resumes, resumes.flatMap(StepExecution::checkpoint), control,
+                started);
     }
 
     /** An attempt resuming a checkpoint: a partition's worker resumes the previous worker of its partition. */
     StepAttempt(JobRepository repository, Step step, StepContextImpl context, Optional<StepExecution> resumes,
             Optional<Checkpoint> resumeFrom, StopSignal control, StepExecution started) {
+        this(repository, new Bookkeeping(java.time.Duration.ofSeconds(30)), step, context, resumes, resumeFrom, control,
+                started);
+    }
+
+    /** An attempt whose end records are retried for {@code bookkeeping}'s budget. */
+    StepAttempt(JobRepository repository, Bookkeeping bookkeeping, Step step, StepContextImpl context,
+            Optional<StepExecution> resumes, Optional<Checkpoint> resumeFrom, StopSignal control, StepExecution started) {
         this.repository = repository;
+        this.bookkeeping = bookkeeping;
         this.step = step;
         this.context = context;
         this.resumes = resumes;
@@ -115,21 +124,36 @@ final class StepAttempt {
 
     /** Ends the attempt STOPPED at a chunk boundary, keeping its last checkpoint. */
     StepOutcome stop() {
-        snapshot = QuarkusTransaction.requiringNew().call(() -> {
-            StepExecution stopping = repository.transitionStepExecution(snapshot.id(), snapshot.version(),
-                    LifecycleTransition.to(ExecutionStatus.STOPPING, Instant.now()));
+        snapshot = bookkeeping.record("the stop of step execution " + snapshot.id(), () -> endFromCurrent(current -> {
+            StepExecution stopping = current.status() == ExecutionStatus.STOPPING ? current
+                    : repository.transitionStepExecution(current.id(), current.version(),
+                            LifecycleTransition.to(ExecutionStatus.STOPPING, Instant.now()));
             return repository.transitionStepExecution(stopping.id(), stopping.version(),
                     LifecycleTransition.to(ExecutionStatus.STOPPED, Instant.now()).withCounters(counters));
-        });
+        }));
         return StepOutcome.of(snapshot);
     }
 
     /** Ends the attempt FAILED, keeping the checkpoint of its last committed chunk. */
     StepOutcome fail(Throwable failure, StepCounters total) {
-        snapshot = QuarkusTransaction.requiringNew().call(() -> repository.transitionStepExecution(snapshot.id(),
-                snapshot.version(), LifecycleTransition.to(ExecutionStatus.FAILED, Instant.now())
-                        .withFailure(ExecutionFailure.of(failure)).withCounters(total)));
+        if (TransientFailures.isTransient(failure)) {
+            control.repositoryLost(failure);
+        }
+        snapshot = bookkeeping.record("the failure of step execution " + snapshot.id(), () -> endFromCurrent(
+                current -> repository.transitionStepExecution(current.id(), current.version(), LifecycleTransition
+                        .to(ExecutionStatus.FAILED, Instant.now()).withFailure(ExecutionFailure.of(failure))
+                        .withCounters(total))));
         counters = total;
         return StepOutcome.of(snapshot);
+    }
+
+    /**
+     * Ends the attempt from its stored row, not from the last snapshot this process saw: a commit whose
+     * acknowledgement was lost may have moved the version since. An attempt that is no longer active
+     * was ended by someone else (recovered, or released to another worker): that record stands.
+     */
+    private StepExecution endFromCurrent(java.util.function.UnaryOperator<StepExecution> end) {
+        StepExecution current = repository.getStepExecution(snapshot.id()).orElseThrow();
+        return current.status().isActive() ? end.apply(current) : current;
     }
 }

@@ -19,8 +19,8 @@ import io.durablebatch.repository.JobName;
 import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.StepExecution;
+import io.durablebatch.repository.StepExecutionId;
 import io.durablebatch.runtime.DurableBatchConfig;
-import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**
  * Starts a step node's attempt and hands it to the runner of its kind. On a restart, a node whose
@@ -36,18 +36,27 @@ public class StepRunners {
 
     private final JobRepository repository;
     private final StepHistory history;
+    private final StepLeases leases;
+    private final Bookkeeping bookkeeping;
     private final TaskletStepRunner tasklets = new TaskletStepRunner();
     private final ChunkStepRunner chunks;
     private final PartitionWorker partitionWorker;
     private final PartitionedStepRunner partitions;
 
-    StepRunners(JobRepository repository, FlowStepHistory history, DurableBatchConfig config) {
+    StepRunners(JobRepository repository, FlowStepHistory history, StepLeases leases, DurableBatchConfig config) {
         this.repository = repository;
+        this.leases = leases;
+        this.bookkeeping = new Bookkeeping(config.lease().duration());
         this.history = history;
         this.chunks = new ChunkStepRunner(new ProgressLog.Factory(config.progress().logInterval()));
         this.partitionWorker = new PartitionWorker(repository, this);
         this.partitions = new PartitionedStepRunner(repository, partitionWorker, config.partitions().localWorkers(),
                 config.control().pollInterval());
+    }
+
+    /** How the kernel retries its own records: for as long as a lease lasts. */
+    Bookkeeping bookkeeping() {
+        return bookkeeping;
     }
 
     /** The worker side of partitioned steps, shared by local and remote workers. */
@@ -60,7 +69,7 @@ public class StepRunners {
     }
 
     StepOutcome run(Step step, JobName jobName, JobParameters parameters, JobExecution execution, StopSignal control) {
-        Start start = QuarkusTransaction.requiringNew().call(() -> start(step, execution));
+        Start start = bookkeeping.record("the start of step '" + step.name() + "'", () -> start(step, execution));
         if (start.reused().isPresent()) {
             LOG.infof("Step '%s' of job '%s' completed in an earlier execution: its outcome %s is reused",
                     step.name(), jobName, start.reused().get().exitStatus().code());
@@ -71,24 +80,36 @@ public class StepRunners {
                 start.resumes().isPresent());
         LOG.debugf("Step '%s' of job '%s' starts as step execution %s%s", step.name(), jobName, running.id(),
                 start.resumes().map(previous -> ", resuming step execution " + previous.id()).orElse(""));
-        return run(new StepAttempt(repository, step, context, start.resumes(), control, running));
+        return run(new StepAttempt(repository, bookkeeping, step, context, start.resumes(), control, running));
     }
 
     /** Runs a started attempt (of a node, or of a partition's worker) to its end. */
     StepOutcome run(StepAttempt attempt) {
-        Step step = attempt.step();
-        if (step instanceof ChunkStep<?, ?>) {
-            return chunks.run(attempt);
-        } else if (step instanceof TaskletStep) {
-            return tasklets.run(attempt);
-        } else if (step instanceof PartitionedStep) {
-            return partitions.run(attempt);
+        StepExecutionId id = attempt.snapshot().id();
+        leases.hold(id);
+        try {
+            Step step = attempt.step();
+            if (step instanceof ChunkStep<?, ?>) {
+                return chunks.run(attempt);
+            } else if (step instanceof TaskletStep) {
+                return tasklets.run(attempt);
+            } else if (step instanceof PartitionedStep) {
+                return partitions.run(attempt);
+            }
+            throw new IllegalStateException("no runner for " + step);
+        } finally {
+            leases.release(id);
         }
-        throw new IllegalStateException("no runner for " + step);
     }
 
     private Start start(Step step, JobExecution execution) {
         Optional<StepExecution> latest = history.latestAttempt(execution, step);
+        if (latest.isPresent() && latest.get().jobExecutionId().equals(execution.id()) && latest.get().status().isActive()
+                && !(step instanceof PartitionedStep)) {
+            // an earlier try of this start committed but its acknowledgement was lost: a node runs once
+            // per execution, so the attempt is ours; it resumes its own recorded checkpoint
+            return new Start(latest, latest, Optional.empty());
+        }
         if (latest.isPresent() && latest.get().status() == ExecutionStatus.COMPLETED
                 && !latest.get().jobExecutionId().equals(execution.id()) && !step.settings().allowStartIfComplete()) {
             return new Start(Optional.empty(), Optional.empty(), latest);

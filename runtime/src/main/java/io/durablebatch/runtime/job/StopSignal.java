@@ -11,4 +11,12 @@ interface StopSignal {
 
     /** Raises the signal: the execution stops at its next chunk boundary. */
     void requestStop();
+
+    /**
+     * A step of the execution failed because the repository was out of reach for longer than its
+     * retries (a transient failure): the failure is the owner's loss, not the job's, and the
+     * owner-loss restart policy applies to it.
+     */
+    default void repositoryLost(Throwable failure) {
+    }
 }

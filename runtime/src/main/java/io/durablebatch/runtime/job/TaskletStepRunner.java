@@ -42,7 +42,7 @@ final class TaskletStepRunner {
                     return StepOutcome.of(committed.recorded());
                 }
             }
-        } catch (Exception failure) {
+        } catch (Exception | Error failure) {
             return attempt.fail(failure, attempt.counters().plus(new StepCounters(0, 0, 0, 0, 0, 0, 0, rollbacks[0] + 1)));
         }
     }

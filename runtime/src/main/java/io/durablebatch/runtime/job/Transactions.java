@@ -56,7 +56,10 @@ final class Transactions {
     }
 
     private static Exception unwrap(QuarkusTransactionException e) {
-        // checked exceptions of the work arrive wrapped; unchecked ones and commit failures do not
+        // checked exceptions and Errors of the work arrive wrapped; unchecked ones and commit failures do not
+        if (e.getCause() instanceof Error error) {
+            throw error;
+        }
         return e.getCause() instanceof Exception cause && !(e.getCause() instanceof RuntimeException) ? cause : e;
     }
 }

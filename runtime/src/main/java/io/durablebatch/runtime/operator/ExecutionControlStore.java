@@ -49,20 +49,25 @@ public class ExecutionControlStore {
                 + "last_updated = ?, version = version + 1 WHERE id = ? AND version = ? AND status IN " + ACTIVE_STATUSES
                 + " AND stop_requested_at IS NULL RETURNING " + JOB_EXECUTION_COLUMNS);
         this.claim = tables.sql("UPDATE {p}job_execution SET owner_token = ?, owner_claimed_at = ?, last_updated = ?, "
-                + "version = version + 1 WHERE id = ? AND version = ? AND status = 'STARTING' AND owner_token IS NULL "
+                + "lease_expires_at = {lease}, version = version + 1 "
+                + "WHERE id = ? AND version = ? AND status = 'STARTING' AND owner_token IS NULL "
                 + "RETURNING " + JOB_EXECUTION_COLUMNS);
-        // One statement whatever happens. The UPDATE matches only when this owner must move a STARTED
-        // execution with a pending request to STOPPING; otherwise it neither writes nor locks, and
-        // the second branch reads the row as the statement's snapshot sees it. The UPDATE re-checks
-        // its WHERE on the newest row version, so a concurrent observation moves it at most once.
-        this.observe = tables.sql("WITH stopping AS (UPDATE {p}job_execution SET status = 'STOPPING', "
-                + "last_updated = ?, version = version + 1 "
-                + "WHERE id = ? AND owner_token = ? AND status = 'STARTED' AND stop_requested_at IS NOT NULL "
+        // One statement whatever happens. For the owner of an active execution the UPDATE renews the
+        // lease (which is not versioned state: the version stays) and moves a STARTED execution with a
+        // pending request to STOPPING. It re-checks its WHERE on the newest row version, so what it
+        // returns is current and a concurrent observation moves the execution at most once. For
+        // anyone else it matches nothing and the second branch reads the row, to name the refusal.
+        String stopping = "status = 'STARTED' AND stop_requested_at IS NOT NULL";
+        this.observe = tables.sql("WITH renewed AS (UPDATE {p}job_execution SET lease_expires_at = {lease}, "
+                + "status = CASE WHEN " + stopping + " THEN 'STOPPING' ELSE status END, "
+                + "last_updated = CASE WHEN " + stopping + " THEN ? ELSE last_updated END, "
+                + "version = CASE WHEN " + stopping + " THEN version + 1 ELSE version END "
+                + "WHERE id = ? AND owner_token = ? AND status IN " + ACTIVE_STATUSES + " "
                 + "RETURNING " + CONTROL_COLUMNS + ") "
-                + "SELECT " + CONTROL_COLUMNS + ", true AS moved FROM stopping "
+                + "SELECT " + CONTROL_COLUMNS + ", true AS current FROM renewed "
                 + "UNION ALL SELECT " + CONTROL_COLUMNS + ", false FROM {p}job_execution "
-                + "WHERE id = ? AND NOT EXISTS (SELECT 1 FROM stopping)");
-        this.readControl = tables.sql("SELECT " + CONTROL_COLUMNS + ", false AS moved FROM {p}job_execution WHERE id = ?");
+                + "WHERE id = ? AND NOT EXISTS (SELECT 1 FROM renewed)");
+        this.readControl = tables.sql("SELECT " + CONTROL_COLUMNS + ", true AS current FROM {p}job_execution WHERE id = ?");
         this.readExecution = tables.sql("SELECT " + JOB_EXECUTION_COLUMNS + " FROM {p}job_execution WHERE id = ?");
     }
 
@@ -103,9 +108,9 @@ public class ExecutionControlStore {
         Instant at = storedTime(observedAt);
         ControlState state = sql.queryOne(observe, params -> params.time(at).bigint(id.value()).text(owner.value())
                 .bigint(id.value()), ExecutionControlStore::controlState).orElseThrow(() -> notFound(id));
-        if (!state.moved() && state.stopRequested() && state.status() == ExecutionStatus.STARTED && state.ownedBy(owner)) {
-            // The UPDATE found a newer row version than this statement's snapshot (a concurrent
-            // transition or observation committed first): report the row as it is now.
+        if (!state.current() && state.ownedBy(owner) && state.status().isActive()) {
+            // The UPDATE found a newer row version than this statement's snapshot, no longer active
+            // (a concurrent transition committed first): report the row as it is now.
             state = control(id);
         }
         if (!state.ownedBy(owner)) {
@@ -153,12 +158,12 @@ public class ExecutionControlStore {
     private static ControlState controlState(SqlRow row) throws SQLException {
         return new ControlState(row.enumValue("status", ExecutionStatus.class), new ExecutionVersion(row.bigint("version")),
                 row.optionalText("owner_token"), row.optionalTime("stop_requested_at"),
-                row.optionalText("stop_requested_by"), row.bool("moved"));
+                row.optionalText("stop_requested_by"), row.bool("current"));
     }
 
     /** The control columns of one execution row. */
     private record ControlState(ExecutionStatus status, ExecutionVersion version, Optional<String> owner,
-            Optional<Instant> stopRequestedAt, Optional<String> stopRequestedBy, boolean moved) {
+            Optional<Instant> stopRequestedAt, Optional<String> stopRequestedBy, boolean current) {
 
         boolean ownedBy(OwnerToken token) {
             return owner.isPresent() && owner.get().equals(token.value());

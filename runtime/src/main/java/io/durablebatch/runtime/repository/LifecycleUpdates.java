@@ -37,6 +37,9 @@ final class LifecycleUpdates<T> {
             + ", process_skip_count = COALESCE(?, process_skip_count), write_skip_count = COALESCE(?, write_skip_count)"
             + ", commit_count = COALESCE(?, commit_count), rollback_count = COALESCE(?, rollback_count)";
 
+    /** A running step attempt holds a lease, renewed by each of its progress records. */
+    private static final String STEP_LEASE = ", lease_expires_at = {lease}";
+
     private final MetadataSql sql;
     private final RowMapper<T> mapper;
     private final boolean stepTable;
@@ -62,15 +65,17 @@ final class LifecycleUpdates<T> {
                         + ", failure_type = COALESCE(?, failure_type), failure_message = COALESCE(?, failure_message)"
                         + ", started_at = COALESCE(started_at, ?), ended_at = COALESCE(ended_at, ?)"
                         + ", last_updated = ?, version = version + 1" + (stepTable ? STEP_PROGRESS : "")
+                        + (stepTable && target == ExecutionStatus.STARTED ? STEP_LEASE : "")
                         + " WHERE id = ? AND version = ? AND status IN (" + quoted(sources) + ") RETURNING " + columns));
             }
         }
-        // A step's progress alone: only the columns progress changes, and back only what the caller
-        // cannot know (the new version) and, from its job execution, whether a stop is pending. The
-        // kernel's whole chunk commit in one lean round trip.
+        // A step's progress alone: only the columns progress changes (and the renewed lease), and back
+        // only what the caller cannot know (the new version) and, from its job execution, whether a
+        // stop is pending. The kernel's whole chunk commit in one lean round trip.
         this.progressObservingSql = stepTable ? tables.sql("UPDATE {p}" + table + " SET checkpoint = COALESCE(?, checkpoint)"
                 + ", read_count = ?, write_count = ?, filter_count = ?, read_skip_count = ?, process_skip_count = ?"
                 + ", write_skip_count = ?, commit_count = ?, rollback_count = ?, last_updated = ?, version = version + 1"
+                + STEP_LEASE
                 + " WHERE id = ? AND version = ? AND status = 'STARTED' RETURNING version"
                 + ", (SELECT j.stop_requested_at IS NOT NULL FROM {p}job_execution j WHERE j.id = job_execution_id)"
                 + " AS stop_requested") : null;

@@ -48,12 +48,15 @@ public class RecoveryStore {
     private final String selectDecision;
     private final String resolveExecution;
     private final String resolveSteps;
+    private final String resolvePartitions;
     private final String insertDecision;
 
     RecoveryStore(MetadataSql sql, RepositoryTables tables, JobExecutionStore jobExecutions) {
         this.sql = sql;
         this.jobExecutions = jobExecutions;
-        this.lockExecution = tables.sql("SELECT status, version FROM {p}job_execution WHERE id = ? FOR UPDATE");
+        this.lockExecution = tables.sql("SELECT status, version, "
+                + "COALESCE(lease_expires_at > statement_timestamp(), false) AS lease_live "
+                + "FROM {p}job_execution WHERE id = ? FOR UPDATE");
         this.selectDecisions = tables.sql("SELECT " + DECISION_COLUMNS + " FROM {p}recovery_decision "
                 + "WHERE job_execution_id = ? OR operation_id = ?");
         this.selectDecision = tables.sql("SELECT " + DECISION_COLUMNS + " FROM {p}recovery_decision "
@@ -64,15 +67,23 @@ public class RecoveryStore {
                 + "WHERE id = ? AND version = ? AND status IN " + UNRESOLVED_STATUSES + " RETURNING "
                 + ExecutionRows.JOB_EXECUTION_COLUMNS);
         this.resolveSteps = tables.sql("UPDATE {p}step_execution SET status = ?, exit_code = ?, exit_description = ?, "
-                + "ended_at = COALESCE(ended_at, ?), last_updated = ?, version = version + 1 "
+                + "failure_type = COALESCE(failure_type, ?), failure_message = COALESCE(failure_message, ?), ended_at = COALESCE(ended_at, ?), last_updated = ?, version = version + 1 "
                 + "WHERE job_execution_id = ? AND status IN " + UNRESOLVED_STATUSES);
+        // Partitions take the result of the workers just resolved (an abandoned worker counts as FAILED).
+        this.resolvePartitions = tables.sql("UPDATE {p}step_partition p SET "
+                + "status = CASE w.status WHEN 'ABANDONED' THEN 'FAILED' ELSE w.status END, "
+                + "exit_code = w.exit_code, exit_description = w.exit_description, completed_at = w.ended_at, "
+                + "last_updated = w.last_updated, version = p.version + 1 FROM {p}step_execution w "
+                + "WHERE w.job_execution_id = ? AND p.worker_step_execution_id = w.id AND p.status = 'STARTED' "
+                + "AND w.status IN ('FAILED', 'ABANDONED')");
         this.insertDecision = tables.sql("INSERT INTO {p}recovery_decision (" + DECISION_COLUMNS + ") "
                 + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     }
 
     public RecoveryResult recover(JobExecutionId id, RecoveryRequest request) {
         Object[] locked = sql.queryOne(lockExecution, params -> params.bigint(id.value()),
-                row -> new Object[] { row.enumValue("status", ExecutionStatus.class), row.bigint("version") })
+                row -> new Object[] { row.enumValue("status", ExecutionStatus.class), row.bigint("version"),
+                        row.bool("lease_live") })
                 .orElseThrow(() -> new RepositoryException(RepositoryError.JOB_EXECUTION_NOT_FOUND,
                         "job execution " + id + " does not exist"));
         ExecutionStatus status = (ExecutionStatus) locked[0];
@@ -106,6 +117,11 @@ public class RecoveryStore {
             throw new RepositoryException(RepositoryError.VERSION_CONFLICT, "job execution " + id + " is at version "
                     + version + ", not the observed " + request.observedVersion() + ": its owner may be alive");
         }
+        if ((Boolean) locked[2] && !request.ownerDeclaredDead()) {
+            throw new RepositoryException(RepositoryError.EXECUTION_LEASE_LIVE, "job execution " + id + " has a live "
+                    + "lease: its owner showed a sign of life within the lease duration. Recover it once the lease "
+                    + "has run out, or declare its owner dead");
+        }
         return apply(id, request, status);
     }
 
@@ -127,7 +143,9 @@ public class RecoveryStore {
                 .orElseThrow(() -> new RepositoryException(RepositoryError.STORAGE_FAILURE,
                         "job execution " + id + " changed while it was locked for recovery"));
         int resolvedSteps = sql.update(resolveSteps, params -> params.text(resolution.status().name())
-                .text(exitStatus.code()).text(exitStatus.description()).time(at).time(at).bigint(id.value()));
+                .text(exitStatus.code()).text(exitStatus.description()).text(failure.type()).text(failure.message())
+                .time(at).time(at).bigint(id.value()));
+        sql.update(resolvePartitions, params -> params.bigint(id.value()));
         RecoveryDecision decision = new RecoveryDecision(id, resolved.jobInstanceId(), request.operationId(),
                 request.actor(), request.reason(), resolution, observedStatus, request.observedVersion(),
                 resolved.version(), resolvedSteps, at);

@@ -20,7 +20,7 @@ public class RepositoryProducers {
     @Produces
     @Singleton
     RepositoryTables tables(DurableBatchConfig config) {
-        return new RepositoryTables(config.schema().tablePrefix());
+        return new RepositoryTables(config.schema().tablePrefix(), config.lease().duration());
     }
 
     @Produces
@@ -38,8 +38,9 @@ public class RepositoryProducers {
 
     @Produces
     @Singleton
-    MetadataSql metadataSql(@RepositoryDataSource AgroalDataSource dataSource, TransactionGuard transactions) {
-        return new MetadataSql(dataSource, transactions);
+    MetadataSql metadataSql(@RepositoryDataSource AgroalDataSource dataSource, TransactionGuard transactions,
+            DurableBatchConfig config) {
+        return new MetadataSql(dataSource, transactions, config.statements().timeout());
     }
 
     /** The datasource named by {@code quarkus.durable-batch.datasource}, or the default one. */

@@ -67,7 +67,7 @@ public class PurgeStore {
      * which outlive what they describe, and holds, whose instances are never purge candidates.
      */
     public static final List<String> RETAINED_TABLES = List.of("recovery_decision", "operator_request",
-            "retention_action", "retention_hold");
+            "retention_action", "retention_hold", "partition_release");
 
 
     /** How many changed candidates a stale plan's refusal names. */

@@ -29,7 +29,8 @@ public final class SchemaMigrations implements ResourceProvider {
             "V4__operator_control.sql",
             "V5__retention.sql",
             "V6__open_partition_plans.sql",
-            "V7__execution_parameters.sql");
+            "V7__execution_parameters.sql",
+            "V8__leases.sql");
 
     private final ClassLoader classLoader;
 

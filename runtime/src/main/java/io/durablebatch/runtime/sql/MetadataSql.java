@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -41,11 +42,21 @@ public final class MetadataSql {
 
     private final DataSource dataSource;
     private final TransactionGuard transactions;
+    private final int timeoutSeconds;
     private final LongAdder statements = new LongAdder();
 
-    public MetadataSql(DataSource dataSource, TransactionGuard transactions) {
+    /**
+     * @param statementTimeout how long a statement may run, lock waits included, before the driver
+     *        cancels it (SQL state 57014, a transient failure): whole seconds, at least one
+     */
+    public MetadataSql(DataSource dataSource, TransactionGuard transactions, Duration statementTimeout) {
         this.dataSource = dataSource;
         this.transactions = transactions;
+        if (statementTimeout.isNegative() || statementTimeout.isZero()) {
+            throw new IllegalArgumentException("quarkus.durable-batch.statements.timeout must be positive, got "
+                    + statementTimeout);
+        }
+        this.timeoutSeconds = (int) Math.min(Integer.MAX_VALUE, Math.max(1, (statementTimeout.toMillis() + 999) / 1000));
     }
 
     public <T> Optional<T> queryOne(String sql, Binder binder, RowMapper<T> mapper) {
@@ -60,7 +71,7 @@ public final class MetadataSql {
     public <T> List<T> query(String sql, Binder binder, RowMapper<T> mapper) {
         statements.increment();
         try (Connection connection = dataSource.getConnection();
-                PreparedStatement statement = connection.prepareStatement(sql)) {
+                PreparedStatement statement = prepare(connection, sql)) {
             binder.bind(new SqlParams(statement));
             try (ResultSet resultSet = statement.executeQuery()) {
                 List<T> rows = new ArrayList<>();
@@ -78,12 +89,19 @@ public final class MetadataSql {
     public int update(String sql, Binder binder) {
         statements.increment();
         try (Connection connection = dataSource.getConnection();
-                PreparedStatement statement = connection.prepareStatement(sql)) {
+                PreparedStatement statement = prepare(connection, sql)) {
             binder.bind(new SqlParams(statement));
             return statement.executeUpdate();
         } catch (SQLException e) {
             throw failure(e, sql);
         }
+    }
+
+    private PreparedStatement prepare(Connection connection, String sql) throws SQLException {
+        PreparedStatement statement = connection.prepareStatement(sql);
+        // the driver's timer cancels the statement: no round trip unless it fires
+        statement.setQueryTimeout(timeoutSeconds);
+        return statement;
     }
 
     /** The number of statements issued since start: a cost gauge for tests and benchmarks. */
@@ -102,12 +120,21 @@ public final class MetadataSql {
         return false;
     }
 
+    /**
+     * Whether a failure with this SQL state may pass when the whole unit of work is tried again:
+     * serialization failures and deadlocks (class 40), lost connections (class 08), a server shutting
+     * down or starting up (57P01–57P03), a lock or statement timeout (55P03, 57014).
+     */
+    public static boolean isTransientState(String state) {
+        return state != null && (state.startsWith("40") || state.startsWith("08") || state.startsWith("57P")
+                || state.equals("55P03") || state.equals("57014"));
+    }
+
     private RepositoryException failure(SQLException e, String sql) {
         // PostgreSQL aborts the transaction on any error: it can only roll back now.
         transactions.markRollbackOnly();
         String state = e.getSQLState() == null ? "" : e.getSQLState();
-        boolean transientFailure = state.startsWith("40") || state.startsWith("08") || state.equals("57P01")
-                || state.equals("55P03");
+        boolean transientFailure = isTransientState(state);
         return new RepositoryException(
                 transientFailure ? RepositoryError.STORAGE_TRANSIENT : RepositoryError.STORAGE_FAILURE,
                 "SQL state " + state + ": " + e.getMessage(), e);

@@ -173,10 +173,15 @@ class OperatorControlTest {
         JobExecutionId id = operator.start("slow", KernelTestSupport.run(run), call());
         awaitRows(run, 50);
         JobExecution current = RepositoryTestSupport.tx(() -> repository.getJobExecution(id)).orElseThrow();
-        IllegalStateException refusal = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+        var refusal = RepositoryTestSupport.assertRefused(io.durablebatch.repository.RepositoryError.EXECUTION_LEASE_LIVE,
                 () -> operator.recover(id, current.version(), RecoveryResolution.FAILED, ReasonCode.of("OWNER_LOST"),
                         call()));
         assertTrue(refusal.getMessage().contains("runs in this process"), refusal.getMessage());
+        RepositoryTestSupport.assertRefused(io.durablebatch.repository.RepositoryError.EXECUTION_LEASE_LIVE,
+                () -> operator.recover(id, current.version(), RecoveryResolution.FAILED, ReasonCode.of("OWNER_LOST"),
+                        true, call()));
+        assertEquals(ExecutionStatus.STARTED, RepositoryTestSupport.tx(() -> repository.getJobExecution(id))
+                .orElseThrow().status(), "a refusal changes nothing");
         operator.stop(id, call());
         assertEquals(ExecutionStatus.STOPPED, operator.await(id, Duration.ofSeconds(30)).status());
     }

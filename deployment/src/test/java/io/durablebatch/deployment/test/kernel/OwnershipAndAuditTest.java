@@ -57,6 +57,8 @@ class OwnershipAndAuditTest {
     static final QuarkusUnitTest APP = new QuarkusUnitTest()
             .withApplicationRoot(jar -> jar.addClasses(RepositoryTestSupport.class, KernelTestSupport.class, Jobs.class))
             .overrideConfigKey("quarkus.durable-batch.node-id", "audit-node")
+            // startup recovery is tested alone: no sweeper recovers the executions it is given
+            .overrideConfigKey("quarkus.durable-batch.lease.sweeper-enabled", "false")
             .overrideConfigKey("quarkus.durable-batch.control.poll-interval", "200ms");
 
     static final int ITEMS = 2000;
@@ -216,8 +218,13 @@ class OwnershipAndAuditTest {
         JobParameters otherNode = KernelTestSupport.run(freshRun());
         JobExecution previousBoot = leftActiveBy(left, OwnerToken.of("audit-node/0ldb00t"));
         JobExecution elsewhere = leftActiveBy(otherNode, OwnerToken.of("audit-node-2/0ldb00t"));
+        JobExecution liveReplica = leftActiveBy(KernelTestSupport.run(freshRun()), OwnerToken.of("audit-node/l1ve"));
+        expireLease(previousBoot.id());
+        expireLease(elsewhere.id());
 
         assertTrue(startupRecovery.recoverPreviousRuns() >= 1);
+        assertEquals(ExecutionStatus.STARTED, RepositoryTestSupport.tx(() -> repository.getJobExecution(liveReplica.id()))
+                .orElseThrow().status(), "a live lease: another replica with this node id runs it");
 
         JobExecution recovered = RepositoryTestSupport.tx(() -> repository.getJobExecution(previousBoot.id())).orElseThrow();
         assertEquals(ExecutionStatus.FAILED, recovered.status());
@@ -233,12 +240,30 @@ class OwnershipAndAuditTest {
         JobExecution restarted = operator.await(operator.restart(previousBoot.id(), OperatorCall.by("alice")),
                 Duration.ofMinutes(1));
         assertEquals(ExecutionStatus.COMPLETED, restarted.status());
-        // tidy up the other node's execution, so later recoveries of audit-node-2 find nothing of this test
-        RepositoryTestSupport.tx(() -> repository.recoverJobExecution(elsewhere.id(), new io.durablebatch.repository
-                .RecoveryRequest(OperationId.of("tidy-" + elsewhere.id()), ActorRef.of("test"),
-                        io.durablebatch.repository.ReasonCode.of("TEST"), io.durablebatch.repository.RecoveryResolution
-                                .ABANDONED, RepositoryTestSupport.tx(() -> repository.getJobExecution(elsewhere.id()))
-                                        .orElseThrow().version(), Instant.now())));
+        // tidy up, so later recoveries of these node ids find nothing of this test
+        tidy(elsewhere);
+        tidy(liveReplica);
+    }
+
+    /** Abandons an execution this test left active, unless a sweeper recovered it meanwhile. */
+    void tidy(JobExecution left) {
+        JobExecution current = RepositoryTestSupport.tx(() -> repository.getJobExecution(left.id())).orElseThrow();
+        if (current.status().isActive()) {
+            RepositoryTestSupport.tx(() -> repository.recoverJobExecution(left.id(), new io.durablebatch.repository
+                    .RecoveryRequest(OperationId.of("tidy-" + left.id()), ActorRef.of("test"),
+                            io.durablebatch.repository.ReasonCode.of("TEST"),
+                            io.durablebatch.repository.RecoveryResolution.ABANDONED, current.version(), Instant.now(),
+                            true)));
+        }
+    }
+
+    /** The lease of {@code id} ran out, as it does once its owner died. */
+    void expireLease(JobExecutionId id) throws SQLException {
+        try (Connection connection = dataSource.getConnection(); PreparedStatement statement = connection.prepareStatement(
+                "UPDATE dbatch_job_execution SET lease_expires_at = now() - interval '1 second' WHERE id = ?")) {
+            statement.setLong(1, id.value());
+            statement.executeUpdate();
+        }
     }
 
     /** An execution as a process that died would leave it: claimed, STARTED, never ended. */

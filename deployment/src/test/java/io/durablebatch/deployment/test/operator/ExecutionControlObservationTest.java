@@ -75,7 +75,18 @@ class ExecutionControlObservationTest {
 
         assertEquals(new ExecutionControl(started.id(), Signal.CONTINUE, ExecutionStatus.STARTED, started.version()),
                 control);
-        assertEquals(before, state.of(started.jobInstanceId()));
+        assertEquals(before, state.of(started.jobInstanceId()), "nothing but the lease changes");
+    }
+
+    @Test
+    void anObservationRenewsTheOwnersLeaseOnTheDatabaseClock() {
+        JobExecution started = given.ownedBy(OWNER, ExecutionStatus.STARTED);
+        String renewed = "SELECT lease_expires_at - statement_timestamp() > interval '29 seconds' AS renewed "
+                + "FROM {p}job_execution WHERE id = ?";
+        state.rows("UPDATE {p}job_execution SET lease_expires_at = now() WHERE id = ? RETURNING id", started.id().value());
+        tx(() -> repository.observeExecutionControl(started.id(), OWNER, now()));
+        assertEquals(true, state.rows(renewed, started.id().value()).get(0).get("renewed"),
+                "renewed for the 30 s lease duration");
     }
 
     @Test
@@ -168,7 +179,7 @@ class ExecutionControlObservationTest {
     void anOwnerWhoseExecutionWasRecoveredIsToldItIsNoLongerActive() {
         JobExecution started = given.ownedBy(OWNER, ExecutionStatus.STARTED);
         tx(() -> repository.recoverJobExecution(started.id(), new RecoveryRequest(OperationId.of("recover-" + started.id()),
-                OPERATOR, ReasonCode.of("OWNER_LOST"), RecoveryResolution.FAILED, started.version(), now())));
+                OPERATOR, ReasonCode.of("OWNER_LOST"), RecoveryResolution.FAILED, started.version(), now(), true)));
         state.assertRefusedChangingNothing(started.jobInstanceId(), RepositoryError.EXECUTION_NOT_ACTIVE,
                 () -> repository.observeExecutionControl(started.id(), OWNER, now()));
     }

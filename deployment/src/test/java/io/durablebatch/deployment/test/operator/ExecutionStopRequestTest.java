@@ -124,7 +124,7 @@ class ExecutionStopRequestTest {
         JobExecution started = given.ownedBy(OWNER, ExecutionStatus.STARTED);
         JobExecution recovered = tx(() -> repository.recoverJobExecution(started.id(), new RecoveryRequest(
                 OperationId.of("recover-" + started.id()), OPERATOR, ReasonCode.of("OWNER_LOST"),
-                RecoveryResolution.FAILED, started.version(), now()))).execution();
+                RecoveryResolution.FAILED, started.version(), now(), true))).execution();
         state.assertRefusedChangingNothing(started.jobInstanceId(), RepositoryError.EXECUTION_NOT_ACTIVE,
                 () -> repository.requestExecutionStop(started.id(), recovered.version(), OPERATOR, now()));
     }

@@ -168,7 +168,7 @@ class CustomTablePrefixTest {
         assertEquals(ExecutionStatus.STOPPING, stopping.status());
         tx(() -> repository.recoverJobExecution(running.id(), new RecoveryRequest(OperationId.of("recover-"
                 + running.id()), operator, ReasonCode.of("OWNER_LOST"), RecoveryResolution.FAILED, stopping.version(),
-                now())));
+                now(), true)));
         // definitions and retention
         DefinitionIdentity a = new DefinitionIdentity(job, "a", plan);
         tx(() -> {

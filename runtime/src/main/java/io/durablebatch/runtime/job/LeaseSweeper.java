@@ -1,0 +1,132 @@
+package io.durablebatch.runtime.job;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
+
+import org.jboss.logging.Logger;
+
+import io.durablebatch.job.OperatorCall;
+import io.durablebatch.operator.OperatorAction;
+import io.durablebatch.repository.JobName;
+import io.durablebatch.repository.JobRepository;
+import io.durablebatch.repository.ReasonCode;
+import io.durablebatch.repository.RecoveryRequest;
+import io.durablebatch.repository.RecoveryResolution;
+import io.durablebatch.repository.RecoveryResult;
+import io.durablebatch.runtime.DurableBatchConfig;
+import io.durablebatch.runtime.lease.LeaseStore;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.runtime.StartupEvent;
+
+/**
+ * Automatic recovery, on every node: at each sweep interval, one statement looks for an active
+ * execution whose lease ran out (on the database clock) and locks it with {@code SKIP LOCKED}, so
+ * nodes never recover the same execution twice nor wait on each other. It is recovered as FAILED
+ * (with its steps and partitions), audited with actor {@code system:lease} and reason
+ * {@code OWNER_LOST}, and, if the job's restart policy allows, restarted here as a new attempt in
+ * the same transaction. Executions whose lease is live are never touched.
+ */
+@Singleton
+public class LeaseSweeper {
+
+    private static final Logger LOG = Logger.getLogger(LeaseSweeper.class);
+    /** At most this many recoveries per sweep: a mass failure is worked off over a few sweeps. */
+    private static final int PER_SWEEP = 100;
+
+    /** What one recovery did. */
+    private record Swept(RecoveryResult recovery, JobName jobName, String owner, Optional<KernelJobOperator.Launch> restart) {
+    }
+
+    private final JobRepository repository;
+    private final LeaseStore leases;
+    private final OperatorAudit audit;
+    private final OwnerLossRestarts restarts;
+    private final boolean enabled;
+    private final Duration interval;
+    private ScheduledExecutorService sweeper;
+
+    LeaseSweeper(JobRepository repository, LeaseStore leases, OperatorAudit audit, OwnerLossRestarts restarts,
+            DurableBatchConfig config) {
+        this.repository = repository;
+        this.leases = leases;
+        this.audit = audit;
+        this.restarts = restarts;
+        this.enabled = config.lease().sweeperEnabled();
+        this.interval = config.lease().sweepInterval();
+        if (enabled && interval.toMillis() <= 0) {
+            throw new IllegalArgumentException("quarkus.durable-batch.lease.sweep-interval must be positive, got "
+                    + interval);
+        }
+    }
+
+    /** Starts sweeping once the job registry is loaded (restarts need the definitions). */
+    void onStart(@Observes StartupEvent event) {
+        if (!enabled) {
+            return;
+        }
+        ClassLoader classLoader = Thread.currentThread().getContextClassLoader();
+        sweeper = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "durable-batch-lease-sweeper");
+            thread.setDaemon(true);
+            thread.setContextClassLoader(classLoader);
+            return thread;
+        });
+        sweeper.scheduleWithFixedDelay(this::sweepQuietly, interval.toMillis(), interval.toMillis(),
+                TimeUnit.MILLISECONDS);
+    }
+
+    private void sweepQuietly() {
+        try {
+            sweep();
+        } catch (RuntimeException e) {
+            LOG.debugf(e, "Looking for executions whose lease ran out failed; trying again in %s", interval);
+        }
+    }
+
+    /** Recovers executions whose lease ran out, up to a bound; returns how many it recovered. */
+    public int sweep() {
+        int recovered = 0;
+        while (recovered < PER_SWEEP) {
+            Optional<Swept> swept = QuarkusTransaction.requiringNew().call(this::recoverOne);
+            if (swept.isEmpty()) {
+                return recovered;
+            }
+            recovered++;
+            RecoveryResult result = swept.get().recovery();
+            LOG.warnf("Recovered job '%s' execution %s as FAILED: its owner %s let its lease run out while it was %s",
+                    swept.get().jobName(), result.execution().id(), swept.get().owner(),
+                    result.decision().observedStatus());
+            swept.get().restart().ifPresent(launch -> restarts.run(launch, swept.get().jobName(), result.execution()));
+        }
+        return recovered;
+    }
+
+    private Optional<Swept> recoverOne() {
+        return leases.lockExpired().map(expired -> {
+            OperatorCall call = OperatorCall.of("lease-recovery:" + expired.id(), LeaseStore.ACTOR);
+            ReasonCode reason = ReasonCode.of(LeaseStore.OWNER_LOST);
+            RecoveryResult result = repository.recoverJobExecution(expired.id(), new RecoveryRequest(call.operationId(),
+                    call.actor(), reason, RecoveryResolution.FAILED, expired.version(), Instant.now()));
+            audit.append(OperatorAction.RECOVER, call, "recover|execution=" + expired.id() + "|version="
+                    + expired.version() + "|resolution=FAILED|reason=" + reason, result.execution(),
+                    "RECOVERED as FAILED: the lease of " + expired.owner() + " ran out");
+            return new Swept(result, expired.jobName(), expired.owner(),
+                    restarts.prepare(expired.jobName(), result.execution()));
+        });
+    }
+
+    @PreDestroy
+    void close() {
+        if (sweeper != null) {
+            sweeper.shutdownNow();
+        }
+    }
+}

@@ -1,0 +1,123 @@
+package io.durablebatch.runtime.lease;
+
+import static io.durablebatch.runtime.repository.ExecutionRows.ACTIVE_STATUSES;
+
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.durablebatch.operator.OwnerToken;
+import io.durablebatch.repository.ExecutionVersion;
+import io.durablebatch.repository.JobExecutionId;
+import io.durablebatch.repository.JobInstanceId;
+import io.durablebatch.repository.JobName;
+import io.durablebatch.repository.StepExecutionId;
+import io.durablebatch.runtime.schema.RepositoryTables;
+import io.durablebatch.runtime.sql.MetadataSql;
+
+/**
+ * The kernel's lease statements: renewing the leases a process holds, finding an execution whose
+ * lease ran out, and counting automatic restarts. Every comparison uses the database clock
+ * ({@code statement_timestamp()}), never a node's. Kernel-internal: not part of the repository API.
+ */
+@ApplicationScoped
+public class LeaseStore {
+
+    /** The actor of everything done because a lease ran out. */
+    public static final String ACTOR = "system:lease";
+
+    /** The reason recorded when an owner's lease ran out. */
+    public static final String OWNER_LOST = "OWNER_LOST";
+
+    /** What one renewal found: the executions still ours (with a pending stop, or not) and the steps still active. */
+    public record Renewal(Set<JobExecutionId> executions, Set<JobExecutionId> stopRequested, Set<StepExecutionId> steps) {
+    }
+
+    /** An active execution whose lease ran out, locked by the caller's transaction. */
+    public record Expired(JobExecutionId id, ExecutionVersion version, JobInstanceId instance, JobName jobName,
+            String owner) {
+    }
+
+    private final MetadataSql sql;
+    private final String renew;
+    private final String lockExpired;
+    private final String ownerLossRestarts;
+
+    LeaseStore(MetadataSql sql, RepositoryTables tables) {
+        this.sql = sql;
+        // One statement per renewal for everything this process runs. A row not returned is no longer
+        // ours to run (recovered, released or ended elsewhere). The lease is not versioned state: the
+        // version stays, so a renewal never conflicts with the owner's own transitions; only a pending
+        // stop request moves a STARTED execution to STOPPING (version + 1), as observing control does.
+        this.renew = tables.sql("""
+                WITH jobs AS (
+                    UPDATE {p}job_execution SET lease_expires_at = {lease},
+                        status = CASE WHEN %2$s THEN 'STOPPING' ELSE status END,
+                        last_updated = CASE WHEN %2$s THEN statement_timestamp() ELSE last_updated END,
+                        version = CASE WHEN %2$s THEN version + 1 ELSE version END
+                    WHERE id = ANY (?) AND owner_token = ? AND status IN %1$s
+                    RETURNING id, stop_requested_at IS NOT NULL AS stop_requested
+                ), steps AS (
+                    UPDATE {p}step_execution SET lease_expires_at = {lease}
+                    WHERE id = ANY (?) AND status IN %1$s
+                    RETURNING id
+                )
+                SELECT 'job' AS kind, id, stop_requested FROM jobs
+                UNION ALL SELECT 'step', id, false FROM steps
+                """.formatted(ACTIVE_STATUSES, "status = 'STARTED' AND stop_requested_at IS NOT NULL"));
+        // The sweeper's statement: the oldest expired lease that no other node is recovering right
+        // now. Served by the partial lease index, which holds only active, leased executions.
+        this.lockExpired = tables.sql("""
+                SELECT id, version, job_instance_id, job_name, owner_token FROM {p}job_execution
+                WHERE status IN %s AND lease_expires_at < statement_timestamp()
+                ORDER BY lease_expires_at LIMIT 1 FOR UPDATE SKIP LOCKED
+                """.formatted(ACTIVE_STATUSES));
+        this.ownerLossRestarts = tables.sql("""
+                SELECT count(*) FROM {p}operator_request
+                WHERE job_instance_id = ? AND action = 'RESTART' AND actor = ?
+                """);
+    }
+
+    /** Renews the leases of the executions (owned by {@code owner}) and step attempts this process runs. */
+    public Renewal renew(OwnerToken owner, Collection<JobExecutionId> executions, Collection<StepExecutionId> steps) {
+        List<Renewed> renewed = sql.query(renew, params -> params
+                .array("bigint", executions.stream().map(JobExecutionId::value).toArray())
+                .text(owner.value())
+                .array("bigint", steps.stream().map(StepExecutionId::value).toArray()),
+                row -> new Renewed(row.text("kind").equals("job"), row.bigint("id"), row.bool("stop_requested")));
+        Set<JobExecutionId> ours = new HashSet<>();
+        Set<JobExecutionId> stopping = new HashSet<>();
+        Set<StepExecutionId> activeSteps = new HashSet<>();
+        for (Renewed row : renewed) {
+            if (row.job()) {
+                ours.add(new JobExecutionId(row.id()));
+                if (row.stopRequested()) {
+                    stopping.add(new JobExecutionId(row.id()));
+                }
+            } else {
+                activeSteps.add(new StepExecutionId(row.id()));
+            }
+        }
+        return new Renewal(ours, stopping, activeSteps);
+    }
+
+    private record Renewed(boolean job, long id, boolean stopRequested) {
+    }
+
+    /** Locks the active execution whose lease ran out first, if any is left that no one else holds. */
+    public Optional<Expired> lockExpired() {
+        return sql.queryOne(lockExpired, MetadataSql.Binder.NONE, row -> new Expired(new JobExecutionId(row.bigint("id")),
+                new ExecutionVersion(row.bigint("version")), new JobInstanceId(row.bigint("job_instance_id")),
+                new JobName(row.text("job_name")), row.optionalText("owner_token").orElse("?")));
+    }
+
+    /** How many times the kernel restarted attempts of {@code instance} because their owner was lost. */
+    public long ownerLossRestarts(JobInstanceId instance) {
+        return sql.queryOne(ownerLossRestarts, params -> params.bigint(instance.value()).text(ACTOR),
+                row -> row.bigint("count")).orElse(0L);
+    }
+}
