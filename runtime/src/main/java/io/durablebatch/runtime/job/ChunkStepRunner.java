@@ -142,7 +142,15 @@ final class ChunkStepRunner {
     private static Committed commit(StepAttempt attempt, ChunkStep<Object, Object> step, ChunkWriter writer,
             ReadChunk chunk, SkipTally skips, Guard guard, long[] rollbacks) throws Exception {
         try {
-            Committed committed = commitOrScan(attempt, step, writer, chunk, skips, guard, rollbacks);
+            Committed committed;
+            try {
+                committed = commitOrScan(attempt, step, writer, chunk, skips, guard, rollbacks);
+            } catch (StepAttempt.AlreadyCommitted earlier) {
+                // an earlier try committed this chunk, its acknowledgement was lost; this try rolled
+                // back. The skips of that try are not known here: the chunk's skip counts are in its record.
+                LOG.debugf("A chunk of step '%s' had committed before its acknowledgement was lost", step.name());
+                committed = new Committed(earlier.recorded(), earlier.recorded().counters(), skips);
+            }
             committed.recorded().checkpoint().ifPresent(writer::committed);
             return committed;
         } catch (Exception e) {

@@ -10,6 +10,8 @@ import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.ExitStatus;
 import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.LifecycleTransition;
+import io.durablebatch.repository.RepositoryError;
+import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.repository.StepCounters;
 import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.StepProgress;
@@ -99,8 +101,12 @@ final class StepAttempt {
 
     /** Records the counters of a unit of work, and its checkpoint if any, in the caller's transaction. */
     StepExecution recordProgress(Optional<Checkpoint> checkpoint, StepCounters total) {
-        StepProgress progress = repository.recordStepProgress(snapshot.id(), snapshot.version(), checkpoint, total,
-                Instant.now());
+        StepProgress progress;
+        try {
+            progress = repository.recordStepProgress(snapshot.id(), snapshot.version(), checkpoint, total, Instant.now());
+        } catch (RepositoryException e) {
+            throw alreadyCommittedOr(e, checkpoint, total);
+        }
         if (progress.stopRequested()) {
             control.requestStop();
         }
@@ -112,8 +118,47 @@ final class StepAttempt {
         LifecycleTransition completed = LifecycleTransition.to(ExecutionStatus.COMPLETED, Instant.now())
                 .withCounters(total)
                 .withExitStatus(context.exitStatus().orElse(ExitStatus.defaultFor(ExecutionStatus.COMPLETED)));
-        return repository.transitionStepExecution(snapshot.id(), snapshot.version(),
-                checkpoint.map(completed::withCheckpoint).orElse(completed));
+        try {
+            return repository.transitionStepExecution(snapshot.id(), snapshot.version(),
+                    checkpoint.map(completed::withCheckpoint).orElse(completed));
+        } catch (RepositoryException e) {
+            throw alreadyCommittedOr(e, checkpoint, total);
+        }
+    }
+
+    /**
+     * A unit of work tried again after its commit failed finds the step one version further, at the
+     * very checkpoint and commit count it was about to record: the earlier try did commit, only its
+     * acknowledgement was lost. This try must roll back (its writes would be duplicates) and the step
+     * goes on from what was committed. Anything else is the refusal it is.
+     */
+    private RuntimeException alreadyCommittedOr(RepositoryException refusal, Optional<Checkpoint> checkpoint,
+            StepCounters total) {
+        if (refusal.error() != RepositoryError.VERSION_CONFLICT) {
+            return refusal;
+        }
+        Optional<StepExecution> current = repository.getStepExecution(snapshot.id());
+        boolean ours = current.isPresent() && current.get().version().value() == snapshot.version().value() + 1
+                && (current.get().status() == ExecutionStatus.STARTED || current.get().status() == ExecutionStatus.COMPLETED)
+                && current.get().checkpoint().equals(checkpoint.or(snapshot::checkpoint))
+                && current.get().counters().commitCount() == total.commitCount();
+        return ours ? new AlreadyCommitted(current.get()) : refusal;
+    }
+
+    /** Thrown inside a unit of work whose record an earlier, unacknowledged try already committed. */
+    static final class AlreadyCommitted extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final transient StepExecution recorded;
+
+        AlreadyCommitted(StepExecution recorded) {
+            super("step execution " + recorded.id() + " already recorded this unit of work (version "
+                    + recorded.version() + ")", null, false, false);
+            this.recorded = recorded;
+        }
+
+        StepExecution recorded() {
+            return recorded;
+        }
     }
 
     /** Adopts what a committed transaction recorded. */

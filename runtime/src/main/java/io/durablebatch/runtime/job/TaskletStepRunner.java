@@ -5,6 +5,7 @@ import java.util.Optional;
 import io.durablebatch.job.ChunkStep;
 import io.durablebatch.job.RepeatStatus;
 import io.durablebatch.job.TaskletStep;
+import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.StepCounters;
 import io.durablebatch.repository.StepExecution;
 import io.smallrye.faulttolerance.api.Guard;
@@ -29,14 +30,15 @@ final class TaskletStepRunner {
                     return attempt.stop();
                 }
                 rollbacks[0] = 0;
-                Committed committed = guard.call(() -> Transactions.inNew(() -> {
-                    RepeatStatus status = step.tasklet().execute(attempt.context());
-                    boolean finished = status != RepeatStatus.CONTINUABLE;
-                    StepCounters total = attempt.counters().plus(new StepCounters(0, 0, 0, 0, 0, 0, 1, rollbacks[0]));
-                    StepExecution recorded = finished ? attempt.recordCompletion(Optional.empty(), total)
-                            : attempt.recordProgress(Optional.empty(), total);
-                    return new Committed(recorded, total, finished);
-                }), Committed.class);
+                Committed committed;
+                try {
+                    committed = guard.call(() -> Transactions.inNew(() -> call(attempt, step, rollbacks[0])),
+                            Committed.class);
+                } catch (StepAttempt.AlreadyCommitted earlier) {
+                    // an earlier try committed this call, its acknowledgement was lost: go on from its record
+                    StepExecution recorded = earlier.recorded();
+                    committed = new Committed(recorded, recorded.counters(), recorded.status() != ExecutionStatus.STARTED);
+                }
                 attempt.committed(committed.recorded(), committed.total());
                 if (committed.finished()) {
                     return StepOutcome.of(committed.recorded());
@@ -45,5 +47,15 @@ final class TaskletStepRunner {
         } catch (Exception | Error failure) {
             return attempt.fail(failure, attempt.counters().plus(new StepCounters(0, 0, 0, 0, 0, 0, 0, rollbacks[0] + 1)));
         }
+    }
+
+    /** One call of the tasklet and its record, in the caller's transaction. */
+    private static Committed call(StepAttempt attempt, TaskletStep step, long rollbacks) throws Exception {
+        RepeatStatus status = step.tasklet().execute(attempt.context());
+        boolean finished = status != RepeatStatus.CONTINUABLE;
+        StepCounters total = attempt.counters().plus(new StepCounters(0, 0, 0, 0, 0, 0, 1, rollbacks));
+        StepExecution recorded = finished ? attempt.recordCompletion(Optional.empty(), total)
+                : attempt.recordProgress(Optional.empty(), total);
+        return new Committed(recorded, total, finished);
     }
 }

@@ -17,12 +17,27 @@ final class TransientFailures {
     }
 
     static boolean isTransient(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+        return isTransient(failure, 0);
+    }
+
+    /**
+     * Follows causes, suppressed exceptions and a batch's next exceptions: a commit that failed on a
+     * lost connection reaches the caller as the transaction manager's own exception, with the driver's
+     * one attached to it; a failed JDBC batch names its reason in the next exception.
+     */
+    private static boolean isTransient(Throwable failure, int depth) {
+        for (Throwable cause = failure; cause != null && depth < 16; cause = cause.getCause(), depth++) {
             if (cause instanceof RepositoryException repositoryException && repositoryException.isTransient()) {
                 return true;
             }
-            if (cause instanceof SQLException sql && (isTransientState(sql.getSQLState()) || isPoolExhausted(sql))) {
+            if (cause instanceof SQLException sql && (isTransientState(sql.getSQLState()) || isPoolExhausted(sql)
+                    || sql.getNextException() != null && isTransient(sql.getNextException(), depth + 1))) {
                 return true;
+            }
+            for (Throwable suppressed : cause.getSuppressed()) {
+                if (isTransient(suppressed, depth + 1)) {
+                    return true;
+                }
             }
             if (cause.getCause() == cause) {
                 break;
