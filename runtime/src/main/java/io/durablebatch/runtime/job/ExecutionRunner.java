@@ -44,7 +44,6 @@ final class ExecutionRunner {
     private final ExecutionHandle control;
     private final Bookkeeping bookkeeping;
     private final OwnerLossRestarts restarts;
-    private Optional<KernelJobOperator.Launch> restart = Optional.empty();
     private final OwnerToken owner;
     private JobExecution execution;
 
@@ -149,11 +148,15 @@ final class ExecutionRunner {
      * nothing more is recorded, the work is abandoned here. One whose end cannot be recorded for as
      * long as its lease lasts is left to recovery.
      */
+    /** The recorded end, and the restart created with it, if the restart policy asked for one. */
+    private record Ended(JobExecution execution, Optional<KernelJobOperator.Launch> restart) {
+    }
+
     private JobExecution finish(JobEnd end) {
         LifecycleTransition transition = LifecycleTransition.to(end.status(), Instant.now()).withExitStatus(end.exitStatus());
         LifecycleTransition ending = end.failure().map(transition::withFailure).orElse(transition);
         try {
-            bookkeeping.record("the end of job execution " + execution.id(), () -> {
+            Ended ended = bookkeeping.record("the end of job execution " + execution.id(), () -> {
                 ExecutionControl observed = repository.observeExecutionControl(execution.id(), owner, Instant.now());
                 ExecutionVersion version = observed.version();
                 LifecycleTransition recorded = ending;
@@ -175,15 +178,14 @@ final class ExecutionRunner {
                                     new ExecutionFailure("io.durablebatch.JobEnded", "its job execution ended "
                                             + end.status()))));
                 }
-                execution = repository.transitionJobExecution(execution.id(), version, recorded);
+                JobExecution recordedEnd = repository.transitionJobExecution(execution.id(), version, recorded);
                 // a job that failed for want of its repository restarts as after the loss of its owner
-                restart = execution.status() == ExecutionStatus.FAILED && control.repositoryLost()
-                        ? restarts.prepare(definition.name(), execution) : Optional.empty();
-                return execution;
+                return new Ended(recordedEnd, recordedEnd.status() == ExecutionStatus.FAILED && control.repositoryLost()
+                        ? restarts.prepare(definition.name(), recordedEnd) : Optional.empty());
             });
-            JobExecution ended = execution;
-            restart.ifPresent(launch -> restarts.run(launch, definition.name(), ended));
-            return ended;
+            execution = ended.execution();
+            ended.restart().ifPresent(launch -> restarts.run(launch, definition.name(), ended.execution()));
+            return execution;
         } catch (RepositoryException e) {
             if (e.error() == RepositoryError.EXECUTION_NOT_ACTIVE || e.error() == RepositoryError.OWNER_MISMATCH) {
                 JobExecution current = QuarkusTransaction.requiringNew().call(
