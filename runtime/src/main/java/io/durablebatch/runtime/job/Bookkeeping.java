@@ -32,9 +32,18 @@ final class Bookkeeping {
 
     /** Runs {@code record} in a new transaction, again while a failure may pass; throws the last failure after that. */
     <T> T record(String what, Supplier<T> record) {
+        return record(what, record, record);
+    }
+
+    /**
+     * Runs {@code first} in a new transaction and, while a failure may pass, {@code again} in another:
+     * a try after a failed commit must first look for what an unacknowledged earlier try recorded.
+     */
+    <T> T record(String what, Supplier<T> first, Supplier<T> again) {
         long deadline = System.nanoTime() + budget.toNanos();
         long backoff = FIRST_BACKOFF_MILLIS;
         int conflicts = 0;
+        Supplier<T> record = first;
         while (true) {
             try {
                 return QuarkusTransaction.requiringNew().call(record::get);
@@ -45,6 +54,7 @@ final class Bookkeeping {
                 if (!retry) {
                     throw e;
                 }
+                record = again;
                 if (!conflict) {
                     LOG.debugf("Recording %s failed transiently, trying again in %d ms: %s", what, backoff, e.getMessage());
                     sleep(backoff);

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 import jakarta.inject.Singleton;
 
@@ -30,7 +31,7 @@ import io.durablebatch.repository.JobExecutionId;
 import io.durablebatch.repository.JobInstanceId;
 import io.durablebatch.repository.JobName;
 import io.durablebatch.repository.JobRepository;
-import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.durablebatch.runtime.DurableBatchConfig;
 
 /**
  * Chooses and records the route of a flow after each node, in the repository's flow decisions:
@@ -52,18 +53,23 @@ public class FlowRoutes {
     }
 
     private final JobRepository repository;
+    private final Bookkeeping bookkeeping;
 
-    FlowRoutes(JobRepository repository) {
+    FlowRoutes(JobRepository repository, DurableBatchConfig config) {
         this.repository = repository;
+        this.bookkeeping = new Bookkeeping(config.lease().duration());
     }
 
     /** The route after a step that ended with {@code outcome} (not STOPPED), recorded. */
     Route afterStep(JobDefinition definition, JobExecution execution, Node step, StepOutcome outcome) {
         Route route = stepRoute(definition, step, outcome);
         InputDigest input = digest("step", step.id(), Optional.of(new Previous(step.id(), outcome.exitStatus())));
-        QuarkusTransaction.requiringNew().run(() -> append(definition, execution, step, route, input,
-                outcome.exitStatus()));
-        return route;
+        Supplier<Route> record = () -> {
+            append(definition, execution, step, route, input, outcome.exitStatus());
+            return route;
+        };
+        return bookkeeping.record("the route after step '" + step.id() + "'", record,
+                () -> recordedFrom(execution, step).map(earlier -> route).orElseGet(record));
     }
 
     /** A decision's route and the exit code it was chosen on. */
@@ -74,30 +80,44 @@ public class FlowRoutes {
     Decided atDecision(JobDefinition definition, JobExecution execution, Decision decision, Optional<Previous> previous,
             JobParameters parameters) {
         InputDigest input = digest("decision", decision.id(), previous);
-        return QuarkusTransaction.requiringNew().call(() -> {
-            Optional<FlowDecision> replayed = replayable(definition, execution, decision, input);
-            if (replayed.isPresent()) {
-                FlowDecision earlier = replayed.get();
-                LOG.infof("Decision '%s' of job '%s' replays the route to '%s' (exit %s) taken by execution %s",
-                        decision.id(), definition.name(), earlier.toNode().orElseThrow(), earlier.outcome().code(),
-                        earlier.jobExecutionId());
-                Route route = Route.to(FlowTransitionKind.DECISION, earlier.toNode().orElseThrow().value());
-                append(definition, execution, decision, route, input, earlier.outcome());
-                return new Decided(route, earlier.outcome());
-            }
-            ExitStatus outcome;
-            Route route;
-            try {
-                outcome = ExitStatus.of(decision.decider().decide(new Context(definition.name(), parameters, execution,
-                        decision.id(), previous)));
-                route = decisionRoute(definition, decision, outcome);
-            } catch (Exception e) {
-                outcome = ExitStatus.defaultFor(ExecutionStatus.FAILED);
-                route = Route.end(FlowTransitionKind.FAIL, JobEnd.failed(outcome, ExecutionFailure.of(e)));
-            }
-            append(definition, execution, decision, route, input, outcome);
-            return new Decided(route, outcome);
-        });
+        Supplier<Decided> decide = () -> decide(definition, execution, decision, previous, parameters, input);
+        // a decider runs once per execution: after a commit whose acknowledgement was lost, its
+        // recorded route stands
+        return bookkeeping.record("the route of decision '" + decision.id() + "'", decide,
+                () -> recordedFrom(execution, decision).map(earlier -> new Decided(
+                        decisionRoute(definition, decision, earlier.outcome()), earlier.outcome())).orElseGet(decide));
+    }
+
+    /** The decision this execution already recorded from {@code node}, if an earlier try committed it. */
+    private Optional<FlowDecision> recordedFrom(JobExecution execution, Node node) {
+        return repository.flowDecisions(execution.id()).stream()
+                .filter(decision -> decision.fromNode().value().equals(node.id())).findFirst();
+    }
+
+    private Decided decide(JobDefinition definition, JobExecution execution, Decision decision,
+            Optional<Previous> previous, JobParameters parameters, InputDigest input) {
+        Optional<FlowDecision> replayed = replayable(definition, execution, decision, input);
+        if (replayed.isPresent()) {
+            FlowDecision earlier = replayed.get();
+            LOG.infof("Decision '%s' of job '%s' replays the route to '%s' (exit %s) taken by execution %s",
+                    decision.id(), definition.name(), earlier.toNode().orElseThrow(), earlier.outcome().code(),
+                    earlier.jobExecutionId());
+            Route route = Route.to(FlowTransitionKind.DECISION, earlier.toNode().orElseThrow().value());
+            append(definition, execution, decision, route, input, earlier.outcome());
+            return new Decided(route, earlier.outcome());
+        }
+        ExitStatus outcome;
+        Route route;
+        try {
+            outcome = ExitStatus.of(decision.decider().decide(new Context(definition.name(), parameters, execution,
+                    decision.id(), previous)));
+            route = decisionRoute(definition, decision, outcome);
+        } catch (Exception e) {
+            outcome = ExitStatus.defaultFor(ExecutionStatus.FAILED);
+            route = Route.end(FlowTransitionKind.FAIL, JobEnd.failed(outcome, ExecutionFailure.of(e)));
+        }
+        append(definition, execution, decision, route, input, outcome);
+        return new Decided(route, outcome);
     }
 
     private Optional<FlowDecision> replayable(JobDefinition definition, JobExecution execution, Decision decision,

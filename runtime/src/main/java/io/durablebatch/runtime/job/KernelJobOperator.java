@@ -120,9 +120,30 @@ public class KernelJobOperator implements JobOperator {
         return new Launch(claimed, definition, parameters, false);
     }
 
+    /**
+     * A request launched already. If its launch committed but the caller never learnt it (a lost
+     * commit acknowledgement), the attempt waits, STARTING, claimed by this process yet run by no
+     * thread: the retried request runs it.
+     */
     private Launch replayed(OperatorRecord record, JobDefinition definition, JobParameters parameters) {
         JobExecutionId id = record.target().jobExecutionId().orElseThrow();
-        return new Launch(existing(id), definition, parameters, true);
+        JobExecution launched = existing(id);
+        boolean orphanedHere = launched.status() == ExecutionStatus.STARTING && running.find(id).isEmpty()
+                && ownedHere(id);
+        return new Launch(launched, definition, parameters, !orphanedHere);
+    }
+
+    /** Whether this process's owner token holds the active execution {@code id} (renewing its lease). */
+    private boolean ownedHere(JobExecutionId id) {
+        try {
+            repository.observeExecutionControl(id, identity.owner(), Instant.now());
+            return true;
+        } catch (RepositoryException e) {
+            if (e.error() == RepositoryError.OWNER_MISMATCH || e.error() == RepositoryError.EXECUTION_NOT_ACTIVE) {
+                return false;
+            }
+            throw e;
+        }
     }
 
     /** Runs a launched attempt here, once the transaction that created it committed. */

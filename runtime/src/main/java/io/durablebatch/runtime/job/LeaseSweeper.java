@@ -13,6 +13,7 @@ import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
 
+import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.OperatorCall;
 import io.durablebatch.operator.OperatorAction;
 import io.durablebatch.repository.JobName;
@@ -29,7 +30,9 @@ import io.quarkus.runtime.StartupEvent;
 /**
  * Automatic recovery, on every node: at each sweep interval, one statement looks for an active
  * execution whose lease ran out (on the database clock) and locks it with {@code SKIP LOCKED}, so
- * nodes never recover the same execution twice nor wait on each other. It is recovered as FAILED
+ * nodes never recover the same execution twice nor wait on each other. A node takes executions of
+ * the jobs it defines, so it can restart them; those of a job no live node defines any more, once
+ * their lease ran out ten times over. It is recovered as FAILED
  * (with its steps and partitions), audited with actor {@code system:lease} and reason
  * {@code OWNER_LOST}, and, if the job's restart policy allows, restarted here as a new attempt in
  * the same transaction. Executions whose lease is live are never touched.
@@ -49,12 +52,14 @@ public class LeaseSweeper {
     private final LeaseStore leases;
     private final OperatorAudit audit;
     private final OwnerLossRestarts restarts;
+    private final JobRegistry registry;
     private final boolean enabled;
     private final Duration interval;
     private ScheduledExecutorService sweeper;
 
     LeaseSweeper(JobRepository repository, LeaseStore leases, OperatorAudit audit, OwnerLossRestarts restarts,
-            DurableBatchConfig config) {
+            JobRegistry registry, DurableBatchConfig config) {
+        this.registry = registry;
         this.repository = repository;
         this.leases = leases;
         this.audit = audit;
@@ -110,7 +115,7 @@ public class LeaseSweeper {
     }
 
     private Optional<Swept> recoverOne() {
-        return leases.lockExpired().map(expired -> {
+        return leases.lockExpired(registry.definitions().stream().map(JobDefinition::name).toList()).map(expired -> {
             OperatorCall call = OperatorCall.of("lease-recovery:" + expired.id(), LeaseStore.ACTOR);
             ReasonCode reason = ReasonCode.of(LeaseStore.OWNER_LOST);
             RecoveryResult result = repository.recoverJobExecution(expired.id(), new RecoveryRequest(call.operationId(),

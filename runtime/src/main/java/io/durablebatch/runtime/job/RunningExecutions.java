@@ -126,10 +126,13 @@ public class RunningExecutions {
         }
     }
 
-    /** Runs a recorded STARTING execution on the kernel's threads. */
+    /** Runs a recorded STARTING execution on the kernel's threads, unless it runs here already. */
     ExecutionHandle submit(JobExecution execution, JobDefinition definition, JobParameters parameters) {
         ExecutionHandle handle = new ExecutionHandle(execution.id());
-        running.put(execution.id(), handle);
+        ExecutionHandle already = running.putIfAbsent(execution.id(), handle);
+        if (already != null) {
+            return already; // two retries of one request: one runner per execution
+        }
         executor.execute(() -> run(handle, new ExecutionRunner(repository, steps, routes, definition, parameters, handle,
                 identity.owner(), execution, restarts)));
         return handle;

@@ -16,6 +16,7 @@ import io.durablebatch.repository.JobExecutionId;
 import io.durablebatch.repository.JobInstanceId;
 import io.durablebatch.repository.JobName;
 import io.durablebatch.repository.StepExecutionId;
+import io.durablebatch.runtime.DurableBatchConfig;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.MetadataSql;
 
@@ -47,7 +48,7 @@ public class LeaseStore {
     private final String lockExpired;
     private final String ownerLossRestarts;
 
-    LeaseStore(MetadataSql sql, RepositoryTables tables) {
+    LeaseStore(MetadataSql sql, RepositoryTables tables, DurableBatchConfig config) {
         this.sql = sql;
         // One statement per renewal for everything this process runs. A row not returned is no longer
         // ours to run (recovered, released or ended elsewhere). The lease is not versioned state: the
@@ -71,11 +72,14 @@ public class LeaseStore {
                 """.formatted(ACTIVE_STATUSES, "status = 'STARTED' AND stop_requested_at IS NOT NULL"));
         // The sweeper's statement: the oldest expired lease that no other node is recovering right
         // now. Served by the partial lease index, which holds only active, leased executions.
+        // A node takes the executions of the jobs it defines, which it can restart; those of jobs no live
+        // node defines any more only once their lease ran out ten times over.
         this.lockExpired = tables.sql("""
                 SELECT id, version, job_instance_id, job_name, owner_token FROM {p}job_execution
                 WHERE status IN %s AND lease_expires_at < statement_timestamp()
+                  AND (job_name = ANY (?) OR lease_expires_at < statement_timestamp() - interval '%d milliseconds')
                 ORDER BY lease_expires_at LIMIT 1 FOR UPDATE SKIP LOCKED
-                """.formatted(ACTIVE_STATUSES));
+                """.formatted(ACTIVE_STATUSES, 10 * config.lease().duration().toMillis()));
         this.ownerLossRestarts = tables.sql("""
                 SELECT count(*) FROM {p}operator_request
                 WHERE job_instance_id = ? AND action = 'RESTART' AND actor = ?
@@ -108,9 +112,13 @@ public class LeaseStore {
     private record Renewed(boolean job, long id, boolean stopRequested) {
     }
 
-    /** Locks the active execution whose lease ran out first, if any is left that no one else holds. */
-    public Optional<Expired> lockExpired() {
-        return sql.queryOne(lockExpired, MetadataSql.Binder.NONE, row -> new Expired(new JobExecutionId(row.bigint("id")),
+    /**
+     * Locks the active execution whose lease ran out first, of the jobs this node defines (or of any
+     * job, once its lease ran out ten times over), if one is left that no other node holds.
+     */
+    public Optional<Expired> lockExpired(Collection<JobName> defined) {
+        return sql.queryOne(lockExpired, params -> params.array("varchar", defined.stream().map(JobName::value)
+                .toArray()), row -> new Expired(new JobExecutionId(row.bigint("id")),
                 new ExecutionVersion(row.bigint("version")), new JobInstanceId(row.bigint("job_instance_id")),
                 new JobName(row.text("job_name")), row.optionalText("owner_token").orElse("?")));
     }
