@@ -1,6 +1,7 @@
 package io.durablebatch.runtime.job;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 import jakarta.inject.Singleton;
@@ -104,11 +105,12 @@ public class StepRunners {
 
     private Start start(Step step, JobExecution execution) {
         Optional<StepExecution> latest = history.latestAttempt(execution, step);
-        if (latest.isPresent() && latest.get().jobExecutionId().equals(execution.id()) && latest.get().status().isActive()
-                && !(step instanceof PartitionedStep)) {
+        if (latest.isPresent() && latest.get().jobExecutionId().equals(execution.id()) && latest.get().status().isActive()) {
             // an earlier try of this start committed but its acknowledgement was lost: a node runs once
-            // per execution, so the attempt is ours; it resumes its own recorded checkpoint
-            return new Start(latest, latest, Optional.empty());
+            // per execution, so the attempt is ours. It resumes its own recorded checkpoint; a
+            // partitioned step, the plan of the attempt an earlier execution left unfinished.
+            return new Start(latest, step instanceof PartitionedStep ? unfinishedEarlier(execution, step) : latest,
+                    Optional.empty());
         }
         if (latest.isPresent() && latest.get().status() == ExecutionStatus.COMPLETED
                 && !latest.get().jobExecutionId().equals(execution.id()) && !step.settings().allowStartIfComplete()) {
@@ -118,6 +120,21 @@ public class StepRunners {
         StepExecution created = history.createAttempt(execution, step);
         return new Start(Optional.of(started(created, resumes.flatMap(StepExecution::checkpoint))), resumes,
                 Optional.empty());
+    }
+
+    /** The latest attempt of {@code step} in an earlier execution of the instance, unless it completed. */
+    private Optional<StepExecution> unfinishedEarlier(JobExecution execution, Step step) {
+        List<JobExecution> executions = repository.jobExecutions(execution.jobInstanceId());
+        for (int i = executions.size() - 1; i >= 0; i--) {
+            if (!executions.get(i).id().equals(execution.id())) {
+                Optional<StepExecution> attempt = repository.stepExecutions(executions.get(i).id()).stream()
+                        .filter(candidate -> candidate.stepName().equals(step.name())).reduce((first, later) -> later);
+                if (attempt.isPresent()) {
+                    return attempt.filter(found -> found.status() != ExecutionStatus.COMPLETED);
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     /** Moves a new attempt to STARTED, recording the checkpoint it resumes. Joins the caller's transaction. */
