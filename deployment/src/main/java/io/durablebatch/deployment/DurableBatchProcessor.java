@@ -10,6 +10,7 @@ import io.durablebatch.runtime.flow.FlowDecisionStore;
 import io.durablebatch.runtime.flow.FlowStore;
 import io.durablebatch.runtime.partition.PartitionAggregationStore;
 import io.durablebatch.runtime.partition.PartitionAssignmentStore;
+import io.durablebatch.runtime.partition.PartitionLeaseStore;
 import io.durablebatch.runtime.partition.PartitionStore;
 import io.durablebatch.runtime.operator.ExecutionControlStore;
 import io.durablebatch.runtime.operator.OperatorAuditStore;
@@ -52,6 +53,7 @@ class DurableBatchProcessor {
             PartitionStore.class,
             PartitionAssignmentStore.class,
             PartitionAggregationStore.class,
+            PartitionLeaseStore.class,
             OperatorAuditStore.class,
             ExecutionControlStore.class,
             RetentionHoldStore.class,

@@ -17,11 +17,16 @@ import io.durablebatch.repository.StepExecutionId;
  * completed, status, exit status and counters are those of the worker's durable step execution
  * (a worker ABANDONED by an operator counts as FAILED). A partition carried over by a restart keeps
  * the worker its result came from and names the partition it continues in {@code restartedFrom}.
+ * <p>
+ * A partition whose worker lost its lease (its process died) is released: unassigned again, it names
+ * that worker in {@code previousWorker} (whose checkpoint the next worker resumes) and counts its
+ * releases in {@code releaseCount}.
  */
 public record StepPartition(StepPartitionId id, StepExecutionId parentStepExecutionId, int ordinal,
         PartitionPlanEntry entry, ExecutionStatus status, Optional<StepExecutionId> worker, ExitStatus exitStatus,
         StepCounters counters, Optional<StepPartitionId> restartedFrom, Instant createdAt,
-        Optional<Instant> assignedAt, Optional<Instant> completedAt, Instant lastUpdated, ExecutionVersion version) {
+        Optional<Instant> assignedAt, Optional<Instant> completedAt, Instant lastUpdated, ExecutionVersion version,
+        Optional<StepExecutionId> previousWorker, int releaseCount) {
 
     /** Whether the partition still waits for a worker. */
     public boolean isUnassigned() {

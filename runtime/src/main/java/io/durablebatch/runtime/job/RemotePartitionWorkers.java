@@ -44,7 +44,8 @@ import io.quarkus.runtime.StartupEvent;
  * <p>
  * A plan is only taken part in when this process defines the job with the definition the execution
  * runs (same plan fingerprint): a worker step must be the same code as the parent expects. Workers
- * observe stop requests at their chunk commits; shutting this process down stops them there too.
+ * observe stop requests at their chunk commits. Shutting this process down stops them there too, and
+ * hands their partitions back to the plan, so the job they helped goes on with other workers.
  */
 @Singleton
 public class RemotePartitionWorkers {
@@ -202,6 +203,11 @@ public class RemotePartitionWorkers {
         @Override
         public void requestStop() {
             stopRequested = true;
+        }
+
+        @Override
+        public boolean leaving() {
+            return shuttingDown && !stopRequested;
         }
     }
 

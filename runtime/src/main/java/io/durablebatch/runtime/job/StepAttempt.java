@@ -40,14 +40,10 @@ final class StepAttempt {
                 started);
     }
 
-    /** An attempt resuming a checkpoint: a partition's worker resumes the previous worker of its partition. */
-    StepAttempt(JobRepository repository, Step step, StepContextImpl context, Optional<StepExecution> resumes,
-            Optional<Checkpoint> resumeFrom, StopSignal control, StepExecution started) {
-        this(repository, new Bookkeeping(java.time.Duration.ofSeconds(30)), step, context, resumes, resumeFrom, control,
-                started);
-    }
-
-    /** An attempt whose end records are retried for {@code bookkeeping}'s budget. */
+    /**
+     * An attempt resuming a checkpoint (a partition's worker resumes the previous worker of its
+     * partition), whose records are retried for {@code bookkeeping}'s budget.
+     */
     StepAttempt(JobRepository repository, Bookkeeping bookkeeping, Step step, StepContextImpl context,
             Optional<StepExecution> resumes, Optional<Checkpoint> resumeFrom, StopSignal control, StepExecution started) {
         this.repository = repository;

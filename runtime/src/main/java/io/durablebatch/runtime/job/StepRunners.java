@@ -22,6 +22,7 @@ import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.StepExecutionId;
 import io.durablebatch.runtime.DurableBatchConfig;
+import io.durablebatch.runtime.partition.PartitionLeaseStore;
 
 /**
  * Starts a step node's attempt and hands it to the runner of its kind. On a restart, a node whose
@@ -44,15 +45,16 @@ public class StepRunners {
     private final PartitionWorker partitionWorker;
     private final PartitionedStepRunner partitions;
 
-    StepRunners(JobRepository repository, FlowStepHistory history, StepLeases leases, DurableBatchConfig config) {
+    StepRunners(JobRepository repository, FlowStepHistory history, StepLeases leases, PartitionLeaseStore partitionLeases,
+            DurableBatchConfig config) {
         this.repository = repository;
         this.leases = leases;
         this.bookkeeping = new Bookkeeping(config.lease().duration());
         this.history = history;
         this.chunks = new ChunkStepRunner(new ProgressLog.Factory(config.progress().logInterval()));
-        this.partitionWorker = new PartitionWorker(repository, this);
-        this.partitions = new PartitionedStepRunner(repository, partitionWorker, config.partitions().localWorkers(),
-                config.control().pollInterval());
+        this.partitionWorker = new PartitionWorker(repository, partitionLeases, this);
+        this.partitions = new PartitionedStepRunner(repository, partitionLeases, partitionWorker,
+                config.partitions().localWorkers(), config.control().pollInterval());
     }
 
     /** How the kernel retries its own records: for as long as a lease lasts. */

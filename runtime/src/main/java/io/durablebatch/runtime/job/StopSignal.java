@@ -19,4 +19,12 @@ interface StopSignal {
      */
     default void repositoryLost(Throwable failure) {
     }
+
+    /**
+     * Whether the stop is this process leaving (it shuts down) rather than the execution being asked
+     * to stop: a partition worker then hands its partition back to the plan for another process.
+     */
+    default boolean leaving() {
+        return false;
+    }
 }

@@ -49,10 +49,18 @@ public class PartitionAssignmentStore {
                 + "WHERE p.id = ? AND p.version = ? AND p.status = 'STARTING' AND " + WORKER_ELIGIBLE + returning);
         // The queue pattern: the first unassigned partition in entry order that no concurrent claimer
         // holds. SKIP LOCKED lets workers in many processes claim side by side without waiting on one
-        // another or on any shared row; the partial index holds only unassigned partitions.
-        this.claim = tables.sql(ASSIGN + "FROM (SELECT id FROM {p}step_partition WHERE parent_step_execution_id = ? "
-                + "AND status = 'STARTING' ORDER BY ordinal LIMIT 1 FOR UPDATE SKIP LOCKED) next, "
-                + "{p}step_execution parent, {p}step_execution w WHERE p.id = next.id AND " + WORKER_ELIGIBLE + returning);
+        // another; the partial index holds only unassigned partitions. The parent's row is share-locked
+        // first (claimers share it): a parent that ends (an UPDATE of its row) waits for the claims in
+        // flight and then sees them, and a claim behind its end reads its new status and claims
+        // nothing, so no partition is ever claimed under a parent that has stopped handing out work.
+        // Both locking reads are materialized: each runs once and yields at most one row.
+        this.claim = tables.sql("WITH parent AS MATERIALIZED (SELECT id, status, job_execution_id "
+                + "FROM {p}step_execution WHERE id = ? FOR SHARE), "
+                + "next AS MATERIALIZED (SELECT id FROM {p}step_partition "
+                + "WHERE parent_step_execution_id = (SELECT id FROM parent) AND status = 'STARTING' "
+                + "ORDER BY ordinal LIMIT 1 FOR UPDATE SKIP LOCKED) "
+                + ASSIGN + "FROM parent, {p}step_execution w WHERE p.id = (SELECT id FROM next) AND "
+                + WORKER_ELIGIBLE + returning);
         // The result is read from the assigned worker's durable row, never from the caller; the
         // UPDATE locks the partition, so a partition is completed once.
         this.complete = tables.sql("UPDATE {p}step_partition p SET status = " + WORKER_RESULT_STATUS + ", "
@@ -86,8 +94,8 @@ public class PartitionAssignmentStore {
      */
     public Optional<StepPartition> claim(StepExecutionId parent, StepExecutionId worker) {
         Instant now = storedTime(Instant.now());
-        Optional<StepPartition> claimed = sql.queryOne(claim, params -> params.time(now).time(now)
-                .bigint(parent.value()).bigint(worker.value()), PartitionRows::partition);
+        Optional<StepPartition> claimed = sql.queryOne(claim, params -> params.bigint(parent.value()).time(now)
+                .time(now).bigint(worker.value()), PartitionRows::partition);
         if (claimed.isEmpty()) {
             WorkerFacts facts = workerFacts(parent, worker);
             if (facts.parentStatus().isPresent() && !facts.planned()) {

@@ -23,7 +23,8 @@ final class PartitionRows {
 
     static final String COLUMNS = "id, parent_step_execution_id, ordinal, partition_key, input, status, "
             + "worker_step_execution_id, exit_code, exit_description, " + String.join(", ", COUNTER_COLUMNS)
-            + ", restarted_from, created_at, assigned_at, completed_at, last_updated, version";
+            + ", restarted_from, created_at, assigned_at, completed_at, last_updated, version"
+            + ", previous_worker_step_execution_id, release_count";
 
     /** Worker statuses that carry a result: the worker ended (an operator may have abandoned it since). */
     static final String WORKER_ENDED = "('STOPPED', 'FAILED', 'COMPLETED', 'ABANDONED')";
@@ -65,7 +66,9 @@ final class PartitionRows {
                 row.optionalBigint("worker_step_execution_id").map(StepExecutionId::new), ExecutionRows.exitStatus(row),
                 ExecutionRows.counters(row), row.optionalBigint("restarted_from").map(StepPartitionId::new),
                 row.time("created_at"), row.optionalTime("assigned_at"), row.optionalTime("completed_at"),
-                row.time("last_updated"), new ExecutionVersion(row.bigint("version")));
+                row.time("last_updated"), new ExecutionVersion(row.bigint("version")),
+                row.optionalBigint("previous_worker_step_execution_id").map(StepExecutionId::new),
+                row.integer("release_count"));
     }
 
     /** The plan in unsigned key byte order, the order {@code ORDER BY partition_key} gives on bytea. */

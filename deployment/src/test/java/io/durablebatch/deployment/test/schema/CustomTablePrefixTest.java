@@ -35,6 +35,7 @@ import io.durablebatch.operator.OperatorRecordDraft;
 import io.durablebatch.operator.OperatorTarget;
 import io.durablebatch.operator.OwnerToken;
 import io.durablebatch.partition.PartitionPlanEntry;
+import io.durablebatch.partition.StepPartition;
 import io.durablebatch.repository.ActorRef;
 import io.durablebatch.repository.DefinitionIdentity;
 import io.durablebatch.repository.DefinitionUpgrade;
@@ -52,11 +53,13 @@ import io.durablebatch.repository.ReasonCode;
 import io.durablebatch.repository.RecoveryRequest;
 import io.durablebatch.repository.RecoveryResolution;
 import io.durablebatch.repository.RequestDigest;
+import io.durablebatch.repository.StepCounters;
 import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.StepName;
 import io.durablebatch.retention.PurgePlanRequest;
 import io.durablebatch.retention.RetentionAction;
 import io.durablebatch.retention.RetentionRecordDraft;
+import io.durablebatch.runtime.partition.PartitionLeaseStore;
 import io.durablebatch.runtime.schema.SchemaMigrations;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -82,6 +85,9 @@ class CustomTablePrefixTest {
 
     @Inject
     StoredState state;
+
+    @Inject
+    PartitionLeaseStore partitionLeases;
 
     @Test
     void everyTableIsCreatedUnderThePrefix() {
@@ -156,7 +162,10 @@ class CustomTablePrefixTest {
         StepExecution parent = given.stepIn(running.id(), "partitioned", ExecutionStatus.STARTED);
         tx(() -> repository.createStepPartitionPlan(parent.id(), List.of(PartitionPlanEntry.of("a", new byte[0]))));
         StepExecution worker = given.stepIn(running.id(), "worker", ExecutionStatus.STARTING);
-        tx(() -> repository.claimNextStepPartition(parent.id(), worker.id())).orElseThrow();
+        StepPartition taken = tx(() -> repository.claimNextStepPartition(parent.id(), worker.id())).orElseThrow();
+        // leases: a worker whose process leaves hands its partition back, audited
+        given.endStep(worker, ExecutionStatus.STOPPED, "STOPPED", StepCounters.ZERO);
+        assertTrue(tx(() -> partitionLeases.handBack(taken.id(), worker.id(), now())));
         // operator control, then recovery as if the owner had died while stopping
         tx(() -> {
             repository.requestExecutionStop(running.id(), running.version(), operator, now());

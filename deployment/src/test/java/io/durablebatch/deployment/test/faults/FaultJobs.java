@@ -1,0 +1,175 @@
+package io.durablebatch.deployment.test.faults;
+
+import static io.durablebatch.job.Steps.chunk;
+import static io.durablebatch.job.Steps.partitioned;
+import static io.durablebatch.job.Steps.tasklet;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.IntStream;
+
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+
+import io.agroal.api.AgroalDataSource;
+import io.durablebatch.item.ItemReader;
+import io.durablebatch.item.ItemWriter;
+import io.durablebatch.job.Job;
+import io.durablebatch.job.JobDefinition;
+import io.durablebatch.job.RepeatStatus;
+import io.durablebatch.job.StepContext;
+import io.durablebatch.partition.PartitionPlanEntry;
+import io.durablebatch.repository.Checkpoint;
+
+/**
+ * The small jobs the fault sweeps run, writing into {@code fault_target}, which has no key: every
+ * item written twice would show as two rows, so the sweeps can check that every item is there once.
+ * <ul>
+ * <li>{@value #CHUNK_THEN_TASKLET}: a chunk step of {@value #CHUNK_ITEMS} items in chunks of
+ * {@value #COMMIT_INTERVAL} (five chunks, the last one short), then a tasklet that writes one
+ * marker row (id {@value #CHUNK_ITEMS}) in its transaction.</li>
+ * <li>{@value #PARTITIONED}: a partitioned step of {@value #PARTITIONS} partitions of
+ * {@value #PER_PARTITION} items each (three chunks each), run by {@value #WORKERS} local workers, so
+ * that one worker runs two partitions while the other runs one.</li>
+ * </ul>
+ */
+@Singleton
+public class FaultJobs {
+
+    static final String CHUNK_THEN_TASKLET = "faultChunkThenTasklet";
+    static final String PARTITIONED = "faultPartitioned";
+    static final int COMMIT_INTERVAL = 10;
+    static final int CHUNK_ITEMS = 45;
+    static final int PARTITIONS = 3;
+    static final int PER_PARTITION = 25;
+    static final int WORKERS = 2;
+
+    @Inject
+    AgroalDataSource dataSource;
+
+    @Produces
+    JobDefinition chunkThenTasklet() {
+        return Job.named(CHUNK_THEN_TASKLET)
+                .start(chunk("load", COMMIT_INTERVAL)
+                        .reader(context -> new RangeReader(run(context), 0, CHUNK_ITEMS))
+                        .writer(new TargetWriter(dataSource))
+                        .build())
+                .next(tasklet("mark", context -> {
+                    new TargetWriter(dataSource).write(List.of(new Row(run(context), CHUNK_ITEMS)));
+                    return RepeatStatus.FINISHED;
+                }))
+                .build();
+    }
+
+    @Produces
+    JobDefinition partitionedLoad() {
+        return Job.named(PARTITIONED)
+                .start(partitioned("load", context -> plan(),
+                        chunk("loadRange", COMMIT_INTERVAL).reader(FaultJobs::rangeOfPartition)
+                                .writer(new TargetWriter(dataSource)).build())
+                        .withWorkers(WORKERS))
+                .build();
+    }
+
+    /** The rows every item of a completed run of {@code job} leaves, each exactly once. */
+    static int expectedRows(String job) {
+        return job.equals(PARTITIONED) ? PARTITIONS * PER_PARTITION : CHUNK_ITEMS + 1;
+    }
+
+    static void createTarget(AgroalDataSource dataSource) throws SQLException {
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE IF NOT EXISTS fault_target (run varchar(64) NOT NULL, id bigint NOT NULL)");
+            statement.execute("CREATE INDEX IF NOT EXISTS fault_target_run_ix ON fault_target (run)");
+        }
+    }
+
+    /** The rows of {@code run}, and how many distinct ids they hold. */
+    static long[] rowsAndDistinctIds(AgroalDataSource dataSource, String run) throws SQLException {
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement count = connection.prepareStatement(
+                        "SELECT count(*), count(DISTINCT id) FROM fault_target WHERE run = ?")) {
+            count.setString(1, run);
+            try (ResultSet rows = count.executeQuery()) {
+                rows.next();
+                return new long[] { rows.getLong(1), rows.getLong(2) };
+            }
+        }
+    }
+
+    private static String run(StepContext context) {
+        return context.parameters().string("run");
+    }
+
+    private static List<PartitionPlanEntry> plan() {
+        return IntStream.range(0, PARTITIONS).mapToObj(p -> PartitionPlanEntry.of("p" + p,
+                (p * PER_PARTITION + "," + (p + 1) * PER_PARTITION).getBytes(StandardCharsets.UTF_8))).toList();
+    }
+
+    private static RangeReader rangeOfPartition(StepContext context) {
+        String[] range = context.partition().orElseThrow().input().split(",");
+        return new RangeReader(run(context), Long.parseLong(range[0]), Long.parseLong(range[1]));
+    }
+
+    /** One item: a row of a run. */
+    record Row(String run, long id) {
+    }
+
+    /** Reads the ids [from, to) of a run; the checkpoint is the next id, as 8 bytes. */
+    static final class RangeReader implements ItemReader<Row> {
+        private final String run;
+        private final long from;
+        private final long to;
+        private long next;
+
+        RangeReader(String run, long from, long to) {
+            this.run = run;
+            this.from = from;
+            this.to = to;
+        }
+
+        @Override
+        public void open(Optional<Checkpoint> checkpoint) {
+            next = checkpoint.map(c -> ByteBuffer.wrap(c.bytes()).getLong()).orElse(from);
+        }
+
+        @Override
+        public Row read() {
+            return next < to ? new Row(run, next++) : null;
+        }
+
+        @Override
+        public Checkpoint checkpoint() {
+            return Checkpoint.of(ByteBuffer.allocate(Long.BYTES).putLong(next).array());
+        }
+    }
+
+    /** Inserts rows with one JDBC batch, on the connection enlisted in the caller's transaction. */
+    static final class TargetWriter implements ItemWriter<Row> {
+        private final AgroalDataSource dataSource;
+
+        TargetWriter(AgroalDataSource dataSource) {
+            this.dataSource = dataSource;
+        }
+
+        @Override
+        public void write(List<? extends Row> items) throws SQLException {
+            try (Connection connection = dataSource.getConnection();
+                    PreparedStatement insert = connection.prepareStatement("INSERT INTO fault_target (run, id) VALUES (?, ?)")) {
+                for (Row item : items) {
+                    insert.setString(1, item.run());
+                    insert.setLong(2, item.id());
+                    insert.addBatch();
+                }
+                insert.executeBatch();
+            }
+        }
+    }
+}

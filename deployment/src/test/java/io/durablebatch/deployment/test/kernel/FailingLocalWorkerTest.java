@@ -1,0 +1,195 @@
+package io.durablebatch.deployment.test.kernel;
+
+import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
+import static io.durablebatch.deployment.test.kernel.KernelTestSupport.call;
+import static io.durablebatch.deployment.test.kernel.KernelTestSupport.distinctIds;
+import static io.durablebatch.deployment.test.kernel.KernelTestSupport.freshRun;
+import static io.durablebatch.deployment.test.kernel.KernelTestSupport.rangePlan;
+import static io.durablebatch.deployment.test.kernel.KernelTestSupport.rows;
+import static io.durablebatch.job.Steps.chunk;
+import static io.durablebatch.job.Steps.partitioned;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.agroal.api.AgroalDataSource;
+import io.durablebatch.deployment.test.RepositoryTestSupport;
+import io.durablebatch.deployment.test.kernel.KernelTestSupport.RangeReader;
+import io.durablebatch.deployment.test.kernel.KernelTestSupport.Row;
+import io.durablebatch.deployment.test.kernel.KernelTestSupport.TargetWriter;
+import io.durablebatch.item.ItemReader;
+import io.durablebatch.job.Job;
+import io.durablebatch.job.JobDefinition;
+import io.durablebatch.job.JobOperator;
+import io.durablebatch.job.StepContext;
+import io.durablebatch.partition.StepPartition;
+import io.durablebatch.repository.Checkpoint;
+import io.durablebatch.repository.ExecutionFailure;
+import io.durablebatch.repository.ExecutionStatus;
+import io.durablebatch.repository.JobExecution;
+import io.durablebatch.repository.JobRepository;
+import io.durablebatch.repository.StepExecution;
+import io.quarkus.test.QuarkusUnitTest;
+
+/**
+ * A local worker thread that fails (here with an Error that escapes its step runner) stops the
+ * handing out of work, but the parent ends only once its other workers have: no step of the execution
+ * is ever left active under an ended parent, and the parent records the thread's failure.
+ */
+class FailingLocalWorkerTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = new QuarkusUnitTest()
+            .withApplicationRoot(jar -> jar.addClasses(RepositoryTestSupport.class, KernelTestSupport.class, Jobs.class,
+                    WorkerCrash.class, CrashingReader.class))
+            .overrideConfigKey("quarkus.durable-batch.control.poll-interval", "100ms");
+
+    static final int PARTITIONS = 4;
+    static final int PER_PARTITION = 100;
+
+    /** Runs whose first partition crashes its worker thread, once. */
+    static final Set<String> CRASHING = ConcurrentHashMap.newKeySet();
+    /** Counted down once the second partition of a run is being written. */
+    static final Map<String, CountDownLatch> SECOND_RUNNING = new ConcurrentHashMap<>();
+
+    /** What no step runner records: it escapes the worker thread. */
+    static final class WorkerCrash extends Error {
+        private static final long serialVersionUID = 1L;
+
+        WorkerCrash(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * Reads a partition's range; closing the reader of a crashing run's first partition throws, once
+     * the second partition is being written, out of the step runner (which has ended the step).
+     */
+    static final class CrashingReader implements ItemReader<Row> {
+        private final RangeReader range;
+        private final String run;
+        private final boolean first;
+
+        CrashingReader(StepContext context) {
+            this.range = KernelTestSupport.rangeOf(context);
+            this.run = context.parameters().string("run");
+            this.first = context.partition().orElseThrow().ordinal() == 1;
+        }
+
+        @Override
+        public void open(Optional<Checkpoint> checkpoint) {
+            range.open(checkpoint);
+        }
+
+        @Override
+        public Row read() {
+            return range.read();
+        }
+
+        @Override
+        public Checkpoint checkpoint() {
+            return range.checkpoint();
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            if (first && CRASHING.remove(run)) {
+                SECOND_RUNNING.get(run).await(10, TimeUnit.SECONDS);
+                throw new WorkerCrash("injected crash of the worker thread of run " + run);
+            }
+        }
+    }
+
+    @Singleton
+    static class Jobs {
+        @Inject
+        AgroalDataSource dataSource;
+
+        @Produces
+        JobDefinition crashingWorker() {
+            TargetWriter target = new TargetWriter(dataSource);
+            return Job.named("crashingWorker")
+                    .start(partitioned("load", context -> rangePlan(PARTITIONS, PER_PARTITION),
+                            chunk("loadRange", 10).reader(CrashingReader::new)
+                                    .writer((List<? extends Row> items) -> {
+                                        long first = items.get(0).id();
+                                        if (first >= PER_PARTITION && first < 2 * PER_PARTITION) {
+                                            SECOND_RUNNING.get(items.get(0).run()).countDown();
+                                            Thread.sleep(40);
+                                        }
+                                        target.write(items);
+                                    }).build())
+                            .withWorkers(2))
+                    .build();
+        }
+    }
+
+    @Inject
+    JobOperator operator;
+
+    @Inject
+    JobRepository repository;
+
+    @Inject
+    AgroalDataSource dataSource;
+
+    @BeforeEach
+    void createTarget() throws SQLException {
+        KernelTestSupport.createTarget(dataSource);
+    }
+
+    @Test
+    void theParentEndsOnlyAfterItsOtherWorkersAndLeavesNoStepActive() throws SQLException {
+        String run = freshRun();
+        CRASHING.add(run);
+        SECOND_RUNNING.put(run, new CountDownLatch(1));
+
+        JobExecution failed = operator.runAndWait("crashingWorker", KernelTestSupport.run(run), call());
+
+        assertEquals(ExecutionStatus.FAILED, failed.status());
+        List<StepExecution> steps = tx(() -> repository.stepExecutions(failed.id()));
+        assertEquals(List.of(), steps.stream().filter(s -> s.status().isActive()).toList(),
+                "no step of the execution is left active");
+        StepExecution parent = steps.stream().filter(s -> s.stepName().value().equals("load")).findFirst().orElseThrow();
+        List<StepPartition> plan = tx(() -> repository.stepPartitionPlan(parent.id()));
+        assertEquals(List.of(), plan.stream().filter(p -> p.status() == ExecutionStatus.STARTED).toList(),
+                "no partition of the ended parent is left running");
+        assertEquals(ExecutionStatus.FAILED, parent.status());
+        assertEquals(WorkerCrash.class.getName(), parent.failure().map(ExecutionFailure::type).orElseThrow(),
+                "the parent records the thread's failure");
+        StepPartition crashed = plan.get(0);
+        StepPartition other = plan.get(1);
+        assertEquals(ExecutionStatus.COMPLETED, crashed.status(),
+                "the crashed thread's worker had completed its partition, which was completed from it");
+        assertEquals(ExecutionStatus.COMPLETED, other.status(), "the other worker finished its partition");
+        StepExecution otherWorker = steps.stream().filter(s -> s.id().equals(other.worker().orElseThrow()))
+                .findFirst().orElseThrow();
+        assertFalse(parent.endedAt().orElseThrow().isBefore(otherWorker.endedAt().orElseThrow()),
+                "the parent ended after the other worker");
+        assertTrue(plan.subList(2, PARTITIONS).stream().allMatch(StepPartition::isUnassigned),
+                "no more work was handed out after the crash: " + plan);
+
+        JobExecution restarted = operator.await(operator.restart(failed.id(), call()), Duration.ofSeconds(30));
+        assertEquals(ExecutionStatus.COMPLETED, restarted.status());
+        assertEquals(PARTITIONS * PER_PARTITION, rows(dataSource, run));
+        assertEquals(PARTITIONS * PER_PARTITION, distinctIds(dataSource, run));
+    }
+}
