@@ -1,33 +1,28 @@
 package io.durablebatch.deployment.test.faults;
 
+import static io.durablebatch.deployment.test.kernel.KernelTestSupport.rangePartitions;
 import static io.durablebatch.job.Steps.chunk;
-import static io.durablebatch.job.Steps.partitioned;
 import static io.durablebatch.job.Steps.tasklet;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
-import java.util.Optional;
-import java.util.stream.IntStream;
 
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
 import io.agroal.api.AgroalDataSource;
-import io.durablebatch.item.ItemReader;
+import io.durablebatch.deployment.test.kernel.KernelTestSupport.RangeReader;
+import io.durablebatch.deployment.test.kernel.KernelTestSupport.Row;
 import io.durablebatch.item.ItemWriter;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.RepeatStatus;
 import io.durablebatch.job.StepContext;
-import io.durablebatch.partition.PartitionPlanEntry;
-import io.durablebatch.repository.Checkpoint;
 
 /**
  * The small jobs the fault sweeps run, writing into {@code fault_target}, which has no key: every
@@ -72,9 +67,7 @@ public class FaultJobs {
     @Produces
     JobDefinition partitionedLoad() {
         return Job.named(PARTITIONED)
-                .start(partitioned("load", context -> plan(),
-                        chunk("loadRange", COMMIT_INTERVAL).reader(FaultJobs::rangeOfPartition)
-                                .writer(new TargetWriter(dataSource)).build())
+                .start(rangePartitions(PARTITIONS, PER_PARTITION, COMMIT_INTERVAL, new TargetWriter(dataSource))
                         .withWorkers(WORKERS))
                 .build();
     }
@@ -106,49 +99,6 @@ public class FaultJobs {
 
     private static String run(StepContext context) {
         return context.parameters().string("run");
-    }
-
-    private static List<PartitionPlanEntry> plan() {
-        return IntStream.range(0, PARTITIONS).mapToObj(p -> PartitionPlanEntry.of("p" + p,
-                (p * PER_PARTITION + "," + (p + 1) * PER_PARTITION).getBytes(StandardCharsets.UTF_8))).toList();
-    }
-
-    private static RangeReader rangeOfPartition(StepContext context) {
-        String[] range = context.partition().orElseThrow().input().split(",");
-        return new RangeReader(run(context), Long.parseLong(range[0]), Long.parseLong(range[1]));
-    }
-
-    /** One item: a row of a run. */
-    record Row(String run, long id) {
-    }
-
-    /** Reads the ids [from, to) of a run; the checkpoint is the next id, as 8 bytes. */
-    static final class RangeReader implements ItemReader<Row> {
-        private final String run;
-        private final long from;
-        private final long to;
-        private long next;
-
-        RangeReader(String run, long from, long to) {
-            this.run = run;
-            this.from = from;
-            this.to = to;
-        }
-
-        @Override
-        public void open(Optional<Checkpoint> checkpoint) {
-            next = checkpoint.map(c -> ByteBuffer.wrap(c.bytes()).getLong()).orElse(from);
-        }
-
-        @Override
-        public Row read() {
-            return next < to ? new Row(run, next++) : null;
-        }
-
-        @Override
-        public Checkpoint checkpoint() {
-            return Checkpoint.of(ByteBuffer.allocate(Long.BYTES).putLong(next).array());
-        }
     }
 
     /** Inserts rows with one JDBC batch, on the connection enlisted in the caller's transaction. */

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.agroal.api.AgroalDataSource;
 import io.durablebatch.deployment.test.RepositoryTestSupport;
+import io.durablebatch.deployment.test.kernel.KernelTestSupport;
 import io.durablebatch.deployment.test.faults.FaultSweep.Outcome;
 import io.durablebatch.deployment.test.faults.FaultSweep.Resolution;
 import io.durablebatch.job.JobOperator;
@@ -65,7 +66,7 @@ class RepositoryFaultSweepTest {
     @RegisterExtension
     static final QuarkusUnitTest APP = new QuarkusUnitTest()
             .withApplicationRoot(jar -> jar.addClasses(RepositoryTestSupport.class, FaultInjectingDriver.class,
-                    FaultJobs.class, FaultSweep.class))
+                    FaultJobs.class, FaultSweep.class, KernelTestSupport.class))
             .overrideConfigKey("quarkus.datasource.jdbc.driver", FaultInjectingDriver.class.getName())
             .overrideConfigKey("quarkus.durable-batch.schema.table-prefix", TABLE_PREFIX)
             .overrideConfigKey("quarkus.durable-batch.lease.duration", LEASE_SECONDS + "s")

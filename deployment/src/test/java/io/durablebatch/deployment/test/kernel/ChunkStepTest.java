@@ -19,7 +19,6 @@ import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -30,23 +29,22 @@ import io.durablebatch.deployment.test.kernel.KernelTestSupport.Row;
 import io.durablebatch.deployment.test.kernel.KernelTestSupport.TargetWriter;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
-import io.durablebatch.job.JobOperator;
 import io.durablebatch.job.JobParameters;
 import io.durablebatch.repository.Checkpoint;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.StepCounters;
 import io.durablebatch.repository.StepExecution;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.quarkus.test.QuarkusUnitTest;
 
 /** Chunk-oriented steps: one transaction and one metadata statement per chunk, restart from the checkpoint. */
-class ChunkStepTest {
+class ChunkStepTest extends KernelTest {
 
     @RegisterExtension
     static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(RepositoryTestSupport.class, KernelTestSupport.class, Jobs.class));
+            .withApplicationRoot(jar -> jar.addClasses(RepositoryTestSupport.class, KernelTest.class,
+                    KernelTestSupport.class, Jobs.class));
 
     /** The metadata statement count seen by each write of a run. */
     static final Map<String, List<Long>> STATEMENTS_AT_WRITE = new ConcurrentHashMap<>();
@@ -74,20 +72,6 @@ class ChunkStepTest {
                             .build())
                     .build();
         }
-    }
-
-    @Inject
-    JobOperator operator;
-
-    @Inject
-    JobRepository repository;
-
-    @Inject
-    AgroalDataSource dataSource;
-
-    @BeforeEach
-    void createTarget() throws SQLException {
-        KernelTestSupport.createTarget(dataSource);
     }
 
     static JobParameters parameters(String run, long size) {

@@ -2,16 +2,17 @@ package io.durablebatch.deployment.test.kernel;
 
 import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
+import static io.durablebatch.deployment.test.kernel.KernelTestSupport.awaitPlannedParent;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.call;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.distinctIds;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.freshRun;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.opens;
-import static io.durablebatch.deployment.test.kernel.KernelTestSupport.rangePlan;
+import static io.durablebatch.deployment.test.kernel.KernelTestSupport.pausing;
+import static io.durablebatch.deployment.test.kernel.KernelTestSupport.rangePartitions;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.rows;
-import static io.durablebatch.job.Steps.chunk;
-import static io.durablebatch.job.Steps.partitioned;
+import static io.durablebatch.deployment.test.kernel.KernelTestSupport.startOtherProcessWorker;
+import static io.durablebatch.deployment.test.kernel.KernelTestSupport.step;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
@@ -30,7 +31,6 @@ import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -40,18 +40,14 @@ import io.durablebatch.deployment.test.kernel.KernelTestSupport.Row;
 import io.durablebatch.deployment.test.kernel.KernelTestSupport.TargetWriter;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
-import io.durablebatch.job.JobOperator;
 import io.durablebatch.partition.StepPartition;
 import io.durablebatch.repository.Checkpoint;
 import io.durablebatch.repository.ExecutionFailure;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobExecutionId;
-import io.durablebatch.repository.JobRepository;
-import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.StepCounters;
 import io.durablebatch.repository.StepExecution;
-import io.durablebatch.repository.StepName;
 import io.durablebatch.runtime.partition.PartitionLeaseStore;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.quarkus.test.QuarkusUnitTest;
@@ -63,11 +59,12 @@ import io.quarkus.test.QuarkusUnitTest;
  * of another process would act through the repository: it claims a partition, commits one chunk, and
  * is never heard of again.
  */
-class DeadPartitionWorkersTest {
+class DeadPartitionWorkersTest extends KernelTest {
 
     @RegisterExtension
     static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(RepositoryTestSupport.class, KernelTestSupport.class, Jobs.class))
+            .withApplicationRoot(jar -> jar.addClasses(RepositoryTestSupport.class, KernelTest.class,
+                    KernelTestSupport.class, Jobs.class))
             .overrideConfigKey("quarkus.durable-batch.lease.duration", "2s")
             .overrideConfigKey("quarkus.durable-batch.control.poll-interval", "100ms");
 
@@ -82,14 +79,8 @@ class DeadPartitionWorkersTest {
 
         @Produces
         JobDefinition leasedPartitions() {
-            TargetWriter target = new TargetWriter(dataSource);
             return Job.named("leasedPartitions")
-                    .start(partitioned("load", context -> rangePlan(PARTITIONS, PER_PARTITION),
-                            chunk("loadRange", CHUNK).reader(KernelTestSupport::rangeOf)
-                                    .writer((List<? extends Row> items) -> {
-                                        Thread.sleep(20);
-                                        target.write(items);
-                                    }).build())
+                    .start(rangePartitions(PARTITIONS, PER_PARTITION, CHUNK, pausing(20, new TargetWriter(dataSource)))
                             .withWorkers(1))
                     .build();
         }
@@ -100,33 +91,19 @@ class DeadPartitionWorkersTest {
     }
 
     @Inject
-    JobOperator operator;
-
-    @Inject
-    JobRepository repository;
-
-    @Inject
-    AgroalDataSource dataSource;
-
-    @Inject
     RepositoryTables tables;
-
-    @BeforeEach
-    void createTarget() throws SQLException {
-        KernelTestSupport.createTarget(dataSource);
-    }
 
     @Test
     void aPartitionWhoseWorkerDiedIsResumedByALocalWorkerAndTheJobCompletesInTheSameExecution() throws Exception {
         String run = freshRun();
         JobExecutionId execution = operator.start("leasedPartitions", KernelTestSupport.run(run), call());
-        StepExecution parent = awaitPlannedParent(execution);
+        StepExecution parent = awaitPlannedParent(repository, execution);
         DeadWorker dead = workerThatDiesAfterOneChunk(execution, parent, run);
 
         JobExecution ended = operator.await(execution, Duration.ofSeconds(30));
 
         assertEquals(ExecutionStatus.COMPLETED, ended.status(), "completed in the same execution");
-        assertEquals(ExecutionStatus.COMPLETED, step(execution, "load").status());
+        assertEquals(ExecutionStatus.COMPLETED, step(repository, execution, "load").status());
         assertOwnerLost(dead);
         StepPartition released = partition(parent, dead.partition().ordinal());
         assertEquals(ExecutionStatus.COMPLETED, released.status());
@@ -147,14 +124,14 @@ class DeadPartitionWorkersTest {
     void aStopEndsTheWaitForADeadWorkerAndARestartCompletes() throws Exception {
         String run = freshRun();
         JobExecutionId execution = operator.start("leasedPartitions", KernelTestSupport.run(run), call());
-        StepExecution parent = awaitPlannedParent(execution);
+        StepExecution parent = awaitPlannedParent(repository, execution);
         DeadWorker dead = workerThatDiesAfterOneChunk(execution, parent, run);
 
         operator.stop(execution, call());
         JobExecution stopped = operator.await(execution, Duration.ofSeconds(30));
 
         assertEquals(ExecutionStatus.STOPPED, stopped.status(), "the stop ended the wait");
-        assertEquals(ExecutionStatus.STOPPED, step(execution, "load").status());
+        assertEquals(ExecutionStatus.STOPPED, step(repository, execution, "load").status());
         assertOwnerLost(dead);
         StepPartition released = partition(parent, dead.partition().ordinal());
         assertTrue(released.isUnassigned(), "left to the restart: " + released);
@@ -174,11 +151,7 @@ class DeadPartitionWorkersTest {
      * the checkpoint in one transaction) and then never renews its lease again.
      */
     DeadWorker workerThatDiesAfterOneChunk(JobExecutionId execution, StepExecution parent, String run) {
-        StepExecution started = tx(() -> {
-            StepExecution created = repository.createStepExecution(execution, StepName.of("loadRange"));
-            return repository.transitionStepExecution(created.id(), created.version(),
-                    LifecycleTransition.to(ExecutionStatus.STARTED, now()));
-        });
+        StepExecution started = startOtherProcessWorker(repository, execution);
         StepPartition claimed = tx(() -> repository.claimNextStepPartition(parent.id(), started.id())).orElseThrow();
         long from = Long.parseLong(new String(claimed.entry().input(), StandardCharsets.UTF_8).split(",")[0]);
         long next = from + CHUNK;
@@ -208,24 +181,6 @@ class DeadPartitionWorkersTest {
         List<StepExecution> active = tx(() -> repository.stepExecutions(execution)).stream()
                 .filter(s -> s.status().isActive()).toList();
         assertEquals(List.of(), active, "no step of the execution is left active");
-    }
-
-    StepExecution awaitPlannedParent(JobExecutionId execution) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (true) {
-            Optional<StepExecution> parent = tx(() -> repository.stepExecutions(execution)).stream()
-                    .filter(s -> s.stepName().value().equals("load")).findFirst();
-            if (parent.isPresent() && !tx(() -> repository.stepPartitionPlan(parent.get().id())).isEmpty()) {
-                return parent.get();
-            }
-            assertFalse(System.nanoTime() > deadline, "the parent never published its plan");
-            Thread.sleep(5);
-        }
-    }
-
-    StepExecution step(JobExecutionId execution, String name) {
-        return tx(() -> repository.stepExecutions(execution)).stream()
-                .filter(s -> s.stepName().value().equals(name)).findFirst().orElseThrow();
     }
 
     StepPartition partition(StepExecution parent, int ordinal) {

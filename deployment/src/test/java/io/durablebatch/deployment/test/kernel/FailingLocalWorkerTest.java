@@ -4,10 +4,8 @@ import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.call;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.distinctIds;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.freshRun;
-import static io.durablebatch.deployment.test.kernel.KernelTestSupport.rangePlan;
+import static io.durablebatch.deployment.test.kernel.KernelTestSupport.rangePartitions;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.rows;
-import static io.durablebatch.job.Steps.chunk;
-import static io.durablebatch.job.Steps.partitioned;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -26,7 +24,6 @@ import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -38,14 +35,12 @@ import io.durablebatch.deployment.test.kernel.KernelTestSupport.TargetWriter;
 import io.durablebatch.item.ItemReader;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
-import io.durablebatch.job.JobOperator;
 import io.durablebatch.job.StepContext;
 import io.durablebatch.partition.StepPartition;
 import io.durablebatch.repository.Checkpoint;
 import io.durablebatch.repository.ExecutionFailure;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.StepExecution;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -54,12 +49,12 @@ import io.quarkus.test.QuarkusUnitTest;
  * handing out of work, but the parent ends only once its other workers have: no step of the execution
  * is ever left active under an ended parent, and the parent records the thread's failure.
  */
-class FailingLocalWorkerTest {
+class FailingLocalWorkerTest extends KernelTest {
 
     @RegisterExtension
     static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(RepositoryTestSupport.class, KernelTestSupport.class, Jobs.class,
-                    WorkerCrash.class, CrashingReader.class))
+            .withApplicationRoot(jar -> jar.addClasses(RepositoryTestSupport.class, KernelTest.class,
+                    KernelTestSupport.class, Jobs.class, WorkerCrash.class, CrashingReader.class))
             .overrideConfigKey("quarkus.durable-batch.control.poll-interval", "100ms");
 
     static final int PARTITIONS = 4;
@@ -127,33 +122,17 @@ class FailingLocalWorkerTest {
         JobDefinition crashingWorker() {
             TargetWriter target = new TargetWriter(dataSource);
             return Job.named("crashingWorker")
-                    .start(partitioned("load", context -> rangePlan(PARTITIONS, PER_PARTITION),
-                            chunk("loadRange", 10).reader(CrashingReader::new)
-                                    .writer((List<? extends Row> items) -> {
-                                        long first = items.get(0).id();
-                                        if (first >= PER_PARTITION && first < 2 * PER_PARTITION) {
-                                            SECOND_RUNNING.get(items.get(0).run()).countDown();
-                                            Thread.sleep(40);
-                                        }
-                                        target.write(items);
-                                    }).build())
-                            .withWorkers(2))
+                    .start(rangePartitions(PARTITIONS, PER_PARTITION, 10, CrashingReader::new,
+                            (List<? extends Row> items) -> {
+                                long first = items.get(0).id();
+                                if (first >= PER_PARTITION && first < 2 * PER_PARTITION) {
+                                    SECOND_RUNNING.get(items.get(0).run()).countDown();
+                                    Thread.sleep(40);
+                                }
+                                target.write(items);
+                            }).withWorkers(2))
                     .build();
         }
-    }
-
-    @Inject
-    JobOperator operator;
-
-    @Inject
-    JobRepository repository;
-
-    @Inject
-    AgroalDataSource dataSource;
-
-    @BeforeEach
-    void createTarget() throws SQLException {
-        KernelTestSupport.createTarget(dataSource);
     }
 
     @Test

@@ -23,7 +23,6 @@ import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -38,22 +37,20 @@ import io.durablebatch.item.file.DelimitedFileItemWriter;
 import io.durablebatch.item.file.FlatFileParseException;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
-import io.durablebatch.job.JobOperator;
 import io.durablebatch.job.StepContext;
 import io.durablebatch.repository.Checkpoint;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.StepExecution;
 import io.quarkus.test.QuarkusUnitTest;
 
 /** Steps over files: a malformed CSV line, and a restartable file writer whose output is exactly once. */
-class FileStepsTest {
+class FileStepsTest extends KernelTest {
 
     @RegisterExtension
     static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(RepositoryTestSupport.class, KernelTestSupport.class, Jobs.class,
-                    FailingAfterWrite.class));
+            .withApplicationRoot(jar -> jar.addClasses(RepositoryTestSupport.class, KernelTest.class,
+                    KernelTestSupport.class, Jobs.class, FailingAfterWrite.class));
 
     /** Runs whose file writer fails after writing chunk 3 once (transiently) or chunk 6 (permanently). */
     static final Set<String> TRANSIENT_AT_CHUNK_3 = ConcurrentHashMap.newKeySet();
@@ -134,20 +131,6 @@ class FileStepsTest {
         public void close() throws Exception {
             delegate.close();
         }
-    }
-
-    @Inject
-    JobOperator operator;
-
-    @Inject
-    JobRepository repository;
-
-    @Inject
-    AgroalDataSource dataSource;
-
-    @BeforeEach
-    void createTarget() throws SQLException {
-        KernelTestSupport.createTarget(dataSource);
     }
 
     static Path ordersFile(String malformedId) throws IOException {

@@ -1,13 +1,19 @@
 package io.durablebatch.deployment.test.kernel;
 
+import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
+import static io.durablebatch.job.Steps.chunk;
+import static io.durablebatch.job.Steps.partitioned;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.nio.ByteBuffer;
-import java.util.stream.IntStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -15,25 +21,38 @@ import java.util.Queue;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Function;
 import java.util.function.LongPredicate;
+import java.util.function.Predicate;
+import java.util.stream.IntStream;
 
 import javax.sql.DataSource;
 
-import io.durablebatch.job.PartitionContext;
-import io.durablebatch.job.StepContext;
-import io.durablebatch.partition.PartitionPlanEntry;
 import io.durablebatch.item.ItemReader;
 import io.durablebatch.item.ItemWriter;
 import io.durablebatch.job.JobParameters;
 import io.durablebatch.job.OperatorCall;
+import io.durablebatch.job.PartitionContext;
+import io.durablebatch.job.PartitionedStep;
+import io.durablebatch.job.StepContext;
+import io.durablebatch.partition.PartitionPlanEntry;
+import io.durablebatch.partition.StepPartition;
 import io.durablebatch.repository.Checkpoint;
+import io.durablebatch.repository.ExecutionStatus;
+import io.durablebatch.repository.JobExecutionId;
+import io.durablebatch.repository.JobRepository;
+import io.durablebatch.repository.LifecycleTransition;
+import io.durablebatch.repository.StepExecution;
+import io.durablebatch.repository.StepName;
 
 /**
  * Test readers and writers for the kernel tests: a restartable range reader that records where it
  * was opened, and a JDBC batch writer into {@code kernel_target}, with failure injection by run.
- * Every test uses its own run id, so tests sharing the database never see each other's rows.
+ * Every test uses its own run id, so tests sharing the database never see each other's rows. The
+ * rows, the range reader and the range plan are public for the fault sweeps, which run the same
+ * shapes of job into a table of their own.
  */
-final class KernelTestSupport {
+public final class KernelTestSupport {
 
     /** Where each run's readers were opened: "run@offset". */
     static final Queue<String> OPENS = new ConcurrentLinkedQueue<>();
@@ -67,6 +86,15 @@ final class KernelTestSupport {
         return single(dataSource, "SELECT count(*) FROM kernel_target WHERE run = ?", run);
     }
 
+    /** Waits up to 30 seconds until {@code run} has written at least {@code atLeast} rows. */
+    static void awaitRows(DataSource dataSource, String run, long atLeast) throws SQLException, InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (rows(dataSource, run) < atLeast) {
+            assertTrue(System.nanoTime() < deadline, "the job never reached " + atLeast + " rows");
+            Thread.sleep(10);
+        }
+    }
+
     static long distinctIds(DataSource dataSource, String run) throws SQLException {
         return single(dataSource, "SELECT count(DISTINCT id) FROM kernel_target WHERE run = ?", run);
     }
@@ -87,24 +115,84 @@ final class KernelTestSupport {
     }
 
     /** One item: a row of a run. */
-    record Row(String run, long id) {
+    public record Row(String run, long id) {
     }
 
-    /** Reads the ids [0, size) of a run; the checkpoint is the next id, as 8 bytes. */
     /** {@code partitions} partitions of {@code perPartition} ids each, keyed "p0", "p1", ...; input "from,to". */
-    static List<PartitionPlanEntry> rangePlan(int partitions, int perPartition) {
+    public static List<PartitionPlanEntry> rangePlan(int partitions, int perPartition) {
         return IntStream.range(0, partitions).mapToObj(p -> PartitionPlanEntry.of("p" + p,
                 (p * perPartition + "," + (p + 1) * perPartition).getBytes(StandardCharsets.UTF_8))).toList();
     }
 
     /** A reader of the id range its partition's input names, for the run of the job's "run" parameter. */
-    static RangeReader rangeOf(StepContext context) {
+    public static RangeReader rangeOf(StepContext context) {
         PartitionContext partition = context.partition().orElseThrow();
         String[] range = partition.input().split(",");
         return new RangeReader(context.parameters().string("run"), Long.parseLong(range[0]), Long.parseLong(range[1]));
     }
 
-    static final class RangeReader implements ItemReader<Row> {
+    /**
+     * The partitioned step "load" over {@link #rangePlan}: its "loadRange" workers read their range in
+     * chunks of {@code chunkSize} with {@code reader} and write them with {@code writer}.
+     */
+    static PartitionedStep rangePartitions(int partitions, int perPartition, int chunkSize,
+            Function<StepContext, ? extends ItemReader<Row>> reader, ItemWriter<Row> writer) {
+        return partitioned("load", context -> rangePlan(partitions, perPartition),
+                chunk("loadRange", chunkSize).reader(reader).writer(writer).build());
+    }
+
+    /** {@link #rangePartitions} whose workers read with {@link #rangeOf}. */
+    public static PartitionedStep rangePartitions(int partitions, int perPartition, int chunkSize,
+            ItemWriter<Row> writer) {
+        return rangePartitions(partitions, perPartition, chunkSize, KernelTestSupport::rangeOf, writer);
+    }
+
+    /** Writes with {@code writer} after a pause of {@code millis}, so a chunk takes time. */
+    static ItemWriter<Row> pausing(long millis, ItemWriter<Row> writer) {
+        return items -> {
+            Thread.sleep(millis);
+            writer.write(items);
+        };
+    }
+
+    /** The step of an execution named {@code name}. */
+    static StepExecution step(JobRepository repository, JobExecutionId execution, String name) {
+        return tx(() -> repository.stepExecutions(execution)).stream().filter(s -> s.stepName().value().equals(name))
+                .findFirst().orElseThrow();
+    }
+
+    /** The parent step "load", once it has published its plan. */
+    static StepExecution awaitPlannedParent(JobRepository repository, JobExecutionId execution)
+            throws InterruptedException {
+        return awaitParent(repository, execution, plan -> !plan.isEmpty(), "the parent never published its plan");
+    }
+
+    /** The parent step "load", once its plan satisfies {@code ready}; fails after 20 seconds with {@code never}. */
+    static StepExecution awaitParent(JobRepository repository, JobExecutionId execution,
+            Predicate<List<StepPartition>> ready, String never) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (true) {
+            Optional<StepExecution> parent = tx(() -> repository.stepExecutions(execution)).stream()
+                    .filter(s -> s.stepName().value().equals("load")).findFirst();
+            if (parent.isPresent() && ready.test(tx(() -> repository.stepPartitionPlan(parent.get().id())))) {
+                return parent.get();
+            }
+            assertTrue(System.nanoTime() < deadline, never);
+            Thread.sleep(5);
+        }
+    }
+
+    /** As a worker of another process starts: a "loadRange" step execution, STARTED, ready to claim a partition. */
+    static StepExecution startOtherProcessWorker(JobRepository repository, JobExecutionId execution) {
+        return tx(() -> {
+            StepExecution created = repository.createStepExecution(execution, StepName.of("loadRange"));
+            return repository.transitionStepExecution(created.id(), created.version(),
+                    LifecycleTransition.to(ExecutionStatus.STARTED, now()));
+        });
+    }
+
+    /** Reads the ids [0, size) of a run; the checkpoint is the next id, as 8 bytes. */
+    public static final class RangeReader implements ItemReader<Row> {
         private final String run;
         private final long from;
         private final long size;
@@ -115,7 +203,7 @@ final class KernelTestSupport {
         }
 
         /** Reads the ids [from, to). */
-        RangeReader(String run, long from, long to) {
+        public RangeReader(String run, long from, long to) {
             this.run = run;
             this.from = from;
             this.size = to;

@@ -1,15 +1,16 @@
 package io.durablebatch.deployment.test.kernel;
 
+import static io.durablebatch.deployment.test.kernel.KernelTestSupport.awaitRows;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.call;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.distinctIds;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.freshRun;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.opens;
+import static io.durablebatch.deployment.test.kernel.KernelTestSupport.pausing;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.rows;
 import static io.durablebatch.job.Steps.chunk;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 
@@ -17,23 +18,19 @@ import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.agroal.api.AgroalDataSource;
 import io.durablebatch.deployment.test.RepositoryTestSupport;
 import io.durablebatch.deployment.test.kernel.KernelTestSupport.RangeReader;
-import io.durablebatch.deployment.test.kernel.KernelTestSupport.Row;
 import io.durablebatch.deployment.test.kernel.KernelTestSupport.TargetWriter;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
-import io.durablebatch.job.JobOperator;
 import io.durablebatch.job.JobParameters;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobExecutionId;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.ReasonCode;
 import io.durablebatch.repository.RecoveryResolution;
 import io.durablebatch.repository.RecoveryResult;
@@ -43,11 +40,12 @@ import io.durablebatch.runtime.job.RunningExecutions;
 import io.quarkus.test.QuarkusUnitTest;
 
 /** Stop at a chunk boundary, graceful shutdown, abandon and recovery through the JobOperator. */
-class OperatorControlTest {
+class OperatorControlTest extends KernelTest {
 
     @RegisterExtension
     static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(RepositoryTestSupport.class, KernelTestSupport.class, Jobs.class));
+            .withApplicationRoot(jar -> jar.addClasses(RepositoryTestSupport.class, KernelTest.class,
+                    KernelTestSupport.class, Jobs.class));
 
     static final int ITEMS = 3000;
     static final int CHUNK = 10;
@@ -60,43 +58,17 @@ class OperatorControlTest {
         /** A slow chunk step: 300 chunks of 10, 5 ms each. */
         @Produces
         JobDefinition slow() {
-            TargetWriter target = new TargetWriter(dataSource);
             return Job.named("slow")
                     .start(chunk("load", CHUNK)
                             .reader(context -> new RangeReader(context.parameters().string("run"), ITEMS))
-                            .writer((List<? extends Row> items) -> {
-                                Thread.sleep(5);
-                                target.write(items);
-                            })
+                            .writer(pausing(5, new TargetWriter(dataSource)))
                             .build())
                     .build();
         }
     }
 
     @Inject
-    JobOperator operator;
-
-    @Inject
-    JobRepository repository;
-
-    @Inject
     RunningExecutions running;
-
-    @Inject
-    AgroalDataSource dataSource;
-
-    @BeforeEach
-    void createTarget() throws SQLException {
-        KernelTestSupport.createTarget(dataSource);
-    }
-
-    void awaitRows(String run, long atLeast) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (rows(dataSource, run) < atLeast) {
-            assertTrue(System.nanoTime() < deadline, "the job never reached " + atLeast + " rows");
-            Thread.sleep(10);
-        }
-    }
 
     StepExecution onlyStep(JobExecution execution) {
         return RepositoryTestSupport.tx(() -> repository.stepExecutions(execution.id())).get(0);
@@ -122,7 +94,7 @@ class OperatorControlTest {
     void aStoppedExecutionEndsStoppedAtAChunkBoundaryAndRestarts() throws Exception {
         String run = freshRun();
         JobExecutionId id = operator.start("slow", KernelTestSupport.run(run), call());
-        awaitRows(run, 200);
+        awaitRows(dataSource, run, 200);
         operator.stop(id, call());
         assertStoppedAtAChunkBoundaryAndRestartCompletes(run, operator.await(id, Duration.ofSeconds(30)));
     }
@@ -131,7 +103,7 @@ class OperatorControlTest {
     void shutdownStopsRunningExecutionsAtTheirNextChunkBoundary() throws Exception {
         String run = freshRun();
         JobExecutionId id = operator.start("slow", KernelTestSupport.run(run), call());
-        awaitRows(run, 200);
+        awaitRows(dataSource, run, 200);
         assertEquals(List.of(), running.stopAll(Duration.ofSeconds(30)), "every execution stopped in time");
         assertStoppedAtAChunkBoundaryAndRestartCompletes(run, operator.await(id, Duration.ofSeconds(1)));
     }
@@ -140,7 +112,7 @@ class OperatorControlTest {
     void anAbandonedExecutionsInstanceNeverRunsAgain() throws Exception {
         String run = freshRun();
         JobExecutionId id = operator.start("slow", KernelTestSupport.run(run), call());
-        awaitRows(run, 100);
+        awaitRows(dataSource, run, 100);
         operator.stop(id, call());
         operator.await(id, Duration.ofSeconds(30));
         JobExecution abandoned = operator.abandon(id, call());
@@ -171,7 +143,7 @@ class OperatorControlTest {
     void aRunningExecutionIsNotRecoveredByItsOwnProcess() throws Exception {
         String run = freshRun();
         JobExecutionId id = operator.start("slow", KernelTestSupport.run(run), call());
-        awaitRows(run, 50);
+        awaitRows(dataSource, run, 50);
         JobExecution current = RepositoryTestSupport.tx(() -> repository.getJobExecution(id)).orElseThrow();
         var refusal = RepositoryTestSupport.assertRefused(io.durablebatch.repository.RepositoryError.EXECUTION_LEASE_LIVE,
                 () -> operator.recover(id, current.version(), RecoveryResolution.FAILED, ReasonCode.of("OWNER_LOST"),

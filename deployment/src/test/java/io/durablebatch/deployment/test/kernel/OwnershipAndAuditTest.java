@@ -1,5 +1,6 @@
 package io.durablebatch.deployment.test.kernel;
 
+import static io.durablebatch.deployment.test.kernel.KernelTestSupport.awaitRows;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.freshRun;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.rows;
 import static io.durablebatch.job.Steps.chunk;
@@ -20,7 +21,6 @@ import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -31,7 +31,6 @@ import io.durablebatch.deployment.test.kernel.KernelTestSupport.Row;
 import io.durablebatch.deployment.test.kernel.KernelTestSupport.TargetWriter;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
-import io.durablebatch.job.JobOperator;
 import io.durablebatch.job.JobParameters;
 import io.durablebatch.job.OperatorCall;
 import io.durablebatch.operator.OperatorAction;
@@ -42,7 +41,6 @@ import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobExecutionId;
 import io.durablebatch.repository.JobName;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.OperationId;
 import io.durablebatch.repository.RecoveryDecision;
 import io.durablebatch.repository.RepositoryError;
@@ -51,11 +49,12 @@ import io.durablebatch.runtime.job.StartupRecovery;
 import io.quarkus.test.QuarkusUnitTest;
 
 /** Ownership, durable stop requests, the control poller, the operator audit and startup recovery. */
-class OwnershipAndAuditTest {
+class OwnershipAndAuditTest extends KernelTest {
 
     @RegisterExtension
     static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(RepositoryTestSupport.class, KernelTestSupport.class, Jobs.class))
+            .withApplicationRoot(jar -> jar.addClasses(RepositoryTestSupport.class, KernelTest.class,
+                    KernelTestSupport.class, Jobs.class))
             .overrideConfigKey("quarkus.durable-batch.node-id", "audit-node")
             // startup recovery is tested alone: no sweeper recovers the executions it is given
             .overrideConfigKey("quarkus.durable-batch.lease.sweeper-enabled", "false")
@@ -92,24 +91,10 @@ class OwnershipAndAuditTest {
     }
 
     @Inject
-    JobOperator operator;
-
-    @Inject
-    JobRepository repository;
-
-    @Inject
     KernelIdentity identity;
 
     @Inject
     StartupRecovery startupRecovery;
-
-    @Inject
-    AgroalDataSource dataSource;
-
-    @BeforeEach
-    void createTarget() throws SQLException {
-        KernelTestSupport.createTarget(dataSource);
-    }
 
     String ownerOf(JobExecutionId id) throws SQLException {
         try (Connection connection = dataSource.getConnection(); PreparedStatement statement = connection.prepareStatement(
@@ -119,14 +104,6 @@ class OwnershipAndAuditTest {
                 row.next();
                 return row.getString(1);
             }
-        }
-    }
-
-    void awaitRows(String run, long atLeast) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (rows(dataSource, run) < atLeast) {
-            assertTrue(System.nanoTime() < deadline, "the job never reached " + atLeast + " rows");
-            Thread.sleep(10);
         }
     }
 
@@ -154,7 +131,7 @@ class OwnershipAndAuditTest {
     void aStopRequestedByAnotherProcessIsSeenAtTheNextChunkCommit() throws Exception {
         String run = freshRun();
         JobExecutionId id = operator.start("owned", KernelTestSupport.run(run), OperatorCall.by("alice"));
-        awaitRows(run, 200);
+        awaitRows(dataSource, run, 200);
         // as an operator's process would: a durable request only, no signal to this process
         RepositoryTestSupport.tx(() -> {
             JobExecution current = repository.getJobExecution(id).orElseThrow();
@@ -196,7 +173,7 @@ class OwnershipAndAuditTest {
     void operatorRequestsAreAuditedWithTheirActor() throws Exception {
         String run = freshRun();
         JobExecutionId id = operator.start("owned", KernelTestSupport.run(run), OperatorCall.by("alice"));
-        awaitRows(run, 100);
+        awaitRows(dataSource, run, 100);
         OperatorCall stop = OperatorCall.of("stop-" + run, "carol");
         operator.stop(id, stop);
         operator.stop(id, stop); // a retry is answered from the record

@@ -4,41 +4,33 @@ import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.call;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.distinctIds;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.freshRun;
-import static io.durablebatch.deployment.test.kernel.KernelTestSupport.rangePlan;
+import static io.durablebatch.deployment.test.kernel.KernelTestSupport.pausing;
+import static io.durablebatch.deployment.test.kernel.KernelTestSupport.rangePartitions;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.rows;
-import static io.durablebatch.job.Steps.chunk;
-import static io.durablebatch.job.Steps.partitioned;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.function.Predicate;
 
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.agroal.api.AgroalDataSource;
 import io.durablebatch.deployment.test.RepositoryTestSupport;
-import io.durablebatch.deployment.test.kernel.KernelTestSupport.Row;
 import io.durablebatch.deployment.test.kernel.KernelTestSupport.TargetWriter;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
-import io.durablebatch.job.JobOperator;
 import io.durablebatch.partition.StepPartition;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobExecutionId;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.StepExecution;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.quarkus.test.QuarkusUnitTest;
@@ -48,11 +40,12 @@ import io.quarkus.test.QuarkusUnitTest;
  * than failing: here its aggregation is cancelled by the statement timeout (SQL state 57014) while
  * another transaction holds its row, and succeeds once the row is free.
  */
-class PartitionParentTransientFailureTest {
+class PartitionParentTransientFailureTest extends KernelTest {
 
     @RegisterExtension
     static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(RepositoryTestSupport.class, KernelTestSupport.class, Jobs.class))
+            .withApplicationRoot(jar -> jar.addClasses(RepositoryTestSupport.class, KernelTest.class,
+                    KernelTestSupport.class, Jobs.class))
             .overrideConfigKey("quarkus.durable-batch.statements.timeout", "1s")
             .overrideConfigKey("quarkus.durable-batch.control.poll-interval", "200ms");
 
@@ -66,35 +59,15 @@ class PartitionParentTransientFailureTest {
 
         @Produces
         JobDefinition blockedAggregation() {
-            TargetWriter target = new TargetWriter(dataSource);
             return Job.named("blockedAggregation")
-                    .start(partitioned("load", context -> rangePlan(PARTITIONS, PER_PARTITION),
-                            chunk("loadRange", 10).reader(KernelTestSupport::rangeOf)
-                                    .writer((List<? extends Row> items) -> {
-                                        Thread.sleep(30);
-                                        target.write(items);
-                                    }).build())
+                    .start(rangePartitions(PARTITIONS, PER_PARTITION, 10, pausing(30, new TargetWriter(dataSource)))
                             .withWorkers(PARTITIONS))
                     .build();
         }
     }
 
     @Inject
-    JobOperator operator;
-
-    @Inject
-    JobRepository repository;
-
-    @Inject
-    AgroalDataSource dataSource;
-
-    @Inject
     RepositoryTables tables;
-
-    @BeforeEach
-    void createTarget() throws SQLException {
-        KernelTestSupport.createTarget(dataSource);
-    }
 
     @Test
     void anAggregationThatTimesOutIsRetriedAtTheNextPoll() throws Exception {
@@ -126,15 +99,6 @@ class PartitionParentTransientFailureTest {
 
     /** The parent step, once its plan satisfies {@code ready}. */
     StepExecution awaitParent(JobExecutionId execution, Predicate<List<StepPartition>> ready) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (true) {
-            Optional<StepExecution> parent = tx(() -> repository.stepExecutions(execution)).stream()
-                    .filter(s -> s.stepName().value().equals("load")).findFirst();
-            if (parent.isPresent() && ready.test(tx(() -> repository.stepPartitionPlan(parent.get().id())))) {
-                return parent.get();
-            }
-            assertTrue(System.nanoTime() < deadline, "the plan never got there");
-            Thread.sleep(5);
-        }
+        return KernelTestSupport.awaitParent(repository, execution, ready, "the plan never got there");
     }
 }

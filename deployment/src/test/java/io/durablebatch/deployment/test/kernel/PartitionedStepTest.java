@@ -1,13 +1,12 @@
 package io.durablebatch.deployment.test.kernel;
 
-import static io.durablebatch.deployment.test.kernel.KernelTestSupport.rangePlan;
+import static io.durablebatch.deployment.test.kernel.KernelTestSupport.awaitRows;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.call;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.distinctIds;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.freshRun;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.opens;
+import static io.durablebatch.deployment.test.kernel.KernelTestSupport.rangePartitions;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.rows;
-import static io.durablebatch.job.Steps.chunk;
-import static io.durablebatch.job.Steps.partitioned;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -20,32 +19,29 @@ import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.agroal.api.AgroalDataSource;
 import io.durablebatch.deployment.test.RepositoryTestSupport;
-import io.durablebatch.deployment.test.kernel.KernelTestSupport.RangeReader;
 import io.durablebatch.deployment.test.kernel.KernelTestSupport.Row;
 import io.durablebatch.deployment.test.kernel.KernelTestSupport.TargetWriter;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
-import io.durablebatch.job.JobOperator;
 import io.durablebatch.partition.StepPartition;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobExecutionId;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.StepExecution;
 import io.quarkus.test.QuarkusUnitTest;
 
 /** Partitioned steps: plan, local workers, aggregate; a restart reruns only the unfinished partitions. */
-class PartitionedStepTest {
+class PartitionedStepTest extends KernelTest {
 
     @RegisterExtension
     static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(RepositoryTestSupport.class, KernelTestSupport.class, Jobs.class));
+            .withApplicationRoot(jar -> jar.addClasses(RepositoryTestSupport.class, KernelTest.class,
+                    KernelTestSupport.class, Jobs.class));
 
     static final int PARTITIONS = 8;
     static final int PER_PARTITION = 1000;
@@ -60,31 +56,14 @@ class PartitionedStepTest {
         JobDefinition partitionedLoad() {
             TargetWriter target = new TargetWriter(dataSource);
             return Job.named("partitionedLoad")
-                    .start(partitioned("load", context -> rangePlan(PARTITIONS, PER_PARTITION),
-                            chunk("loadRange", 100).reader(KernelTestSupport::rangeOf)
-                                    .writer((List<? extends Row> items) -> {
-                                        if (items.get(0).run().startsWith("slow")) {
-                                            Thread.sleep(5);
-                                        }
-                                        target.write(items);
-                                    }).build())
-                            .withWorkers(3))
+                    .start(rangePartitions(PARTITIONS, PER_PARTITION, 100, (List<? extends Row> items) -> {
+                        if (items.get(0).run().startsWith("slow")) {
+                            Thread.sleep(5);
+                        }
+                        target.write(items);
+                    }).withWorkers(3))
                     .build();
         }
-    }
-
-    @Inject
-    JobOperator operator;
-
-    @Inject
-    JobRepository repository;
-
-    @Inject
-    AgroalDataSource dataSource;
-
-    @BeforeEach
-    void createTarget() throws SQLException {
-        KernelTestSupport.createTarget(dataSource);
     }
 
     List<StepExecution> steps(JobExecution execution) {
@@ -154,11 +133,7 @@ class PartitionedStepTest {
     void aStoppedPartitionedStepRestartsWhereEachPartitionStopped() throws Exception {
         String run = "slow-" + freshRun();
         JobExecutionId id = operator.start("partitionedLoad", KernelTestSupport.run(run), call());
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (rows(dataSource, run) < 1500) {
-            assertTrue(System.nanoTime() < deadline);
-            Thread.sleep(10);
-        }
+        awaitRows(dataSource, run, 1500);
         operator.stop(id, call());
         JobExecution stopped = operator.await(id, Duration.ofSeconds(30));
         assertEquals(ExecutionStatus.STOPPED, stopped.status());
