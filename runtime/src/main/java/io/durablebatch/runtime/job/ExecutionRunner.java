@@ -148,6 +148,15 @@ final class ExecutionRunner {
      * nothing more is recorded, the work is abandoned here. One whose end cannot be recorded for as
      * long as its lease lasts is left to recovery.
      */
+    /** The restart an end whose acknowledgement was lost would have created with it, in its own transaction. */
+    private void restartIfRepositoryLost(JobExecution ended) {
+        if (ended.status() == ExecutionStatus.FAILED && control.repositoryLost()) {
+            bookkeeping.record("the restart of job execution " + ended.id(),
+                    () -> restarts.prepare(definition.name(), ended))
+                    .ifPresent(launch -> restarts.run(launch, definition.name(), ended));
+        }
+    }
+
     /** The recorded end, and the restart created with it, if the restart policy asked for one. */
     private record Ended(JobExecution execution, Optional<KernelJobOperator.Launch> restart) {
     }
@@ -190,6 +199,14 @@ final class ExecutionRunner {
             if (e.error() == RepositoryError.EXECUTION_NOT_ACTIVE || e.error() == RepositoryError.OWNER_MISMATCH) {
                 JobExecution current = QuarkusTransaction.requiringNew().call(
                         () -> repository.getJobExecution(execution.id()).orElseThrow());
+                boolean recovered = QuarkusTransaction.requiringNew().call(
+                        () -> repository.recoveryDecision(execution.id()).isPresent());
+                if (control.lostBecause().isEmpty() && current.status() == ending.target() && !recovered) {
+                    // our own end, committed on a try whose acknowledgement was lost: it stands
+                    execution = current;
+                    restartIfRepositoryLost(current);
+                    return current;
+                }
                 LOG.warnf("Job '%s' execution %s is no longer this process's to run: it is %s (%s). The work done "
                         + "here is abandoned; nothing more is recorded by %s", definition.name(), execution.id(),
                         current.status(), control.lostBecause().orElse(e.getMessage()), owner);
