@@ -1,6 +1,7 @@
 package io.durablebatch.demo;
 
 import java.io.IOException;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -9,50 +10,82 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The packaged demo application running in a child JVM, so a test can kill it like a crash
- * (SIGKILL) or stop it like an orchestrator (SIGTERM), then start another one on the same database.
+ * (SIGKILL), stop it like an orchestrator (SIGTERM) or freeze it like a long GC pause or a suspended
+ * VM (SIGSTOP, then SIGCONT), then start another one on the same database.
  */
 final class ChildApplication implements AutoCloseable {
 
     static final Path JAR = Path.of("target/quarkus-app/quarkus-run.jar");
 
+    private final String name;
     private final Process process;
     private final Path log;
     private final int port;
 
-    private ChildApplication(Process process, Path log, int port) {
+    private ChildApplication(String name, Process process, Path log, int port) {
+        this.name = name;
         this.process = process;
         this.log = log;
         this.port = port;
     }
 
+    /**
+     * Starts the application and waits until it is ready. {@code properties} are system properties
+     * of the child; they override the defaults here (the shared test database, the input directory,
+     * DEBUG logging of the kernel), the datasource URL included. The log is {@code target/<name>.log};
+     * {@code name} may contain a directory.
+     */
     static ChildApplication start(String name, int port, Map<String, String> properties) throws Exception {
         if (!Files.exists(JAR)) {
             throw new IllegalStateException(JAR + " is missing: the integration tests run after the package phase");
         }
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Dquarkus.http.port=" + port,
-                "-Dquarkus.datasource.jdbc.url=" + System.getProperty("it.db.url"),
-                "-Dquarkus.datasource.username=" + System.getProperty("it.db.username", "postgres"),
-                "-Dquarkus.datasource.password=" + System.getProperty("it.db.password", "postgres"),
-                "-Ddemo.input-directory=target/it-input",
-                "-Dquarkus.log.category.\"io.durablebatch.runtime.job\".level=DEBUG"));
-        properties.forEach((key, value) -> command.add("-D" + key + "=" + value));
+        Map<String, String> effective = new LinkedHashMap<>();
+        effective.put("quarkus.http.port", Integer.toString(port));
+        effective.put("quarkus.datasource.jdbc.url", System.getProperty("it.db.url"));
+        effective.put("quarkus.datasource.username", System.getProperty("it.db.username", "postgres"));
+        effective.put("quarkus.datasource.password", System.getProperty("it.db.password", "postgres"));
+        effective.put("demo.input-directory", "target/it-input");
+        effective.put("quarkus.log.category.\"io.durablebatch.runtime.job\".level", "DEBUG");
+        effective.putAll(properties);
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        effective.forEach((key, value) -> command.add("-D" + key + "=" + value));
         command.addAll(List.of("-jar", JAR.toString()));
         Path log = Path.of("target", name + ".log");
+        Files.createDirectories(log.getParent());
         Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        ChildApplication child = new ChildApplication(process, log, port);
+        ChildApplication child = new ChildApplication(name, process, log, port);
         child.awaitReady();
         return child;
     }
 
+    /** A TCP port nothing listens on right now, for a child's HTTP server. */
+    static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    String name() {
+        return name;
+    }
+
     String baseUri() {
         return "http://127.0.0.1:" + port;
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
     }
 
     private void awaitReady() throws Exception {
@@ -91,12 +124,34 @@ final class ChildApplication implements AutoCloseable {
         return process.exitValue();
     }
 
+    /**
+     * SIGSTOP: every thread of the process freezes where it is, its connections and open transactions
+     * stay open, as in a long GC pause or a suspended VM. {@link #resume()} wakes it up.
+     */
+    void suspend() throws IOException, InterruptedException {
+        signal("STOP");
+    }
+
+    /** SIGCONT: a {@linkplain #suspend() suspended} process carries on where it stopped. */
+    void resume() throws IOException, InterruptedException {
+        signal("CONT");
+    }
+
+    private void signal(String signal) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid())).redirectErrorStream(true).start();
+        String output = new String(kill.getInputStream().readAllBytes());
+        if (kill.waitFor() != 0) {
+            throw new IllegalStateException("kill -" + signal + " " + pid() + " failed: " + output);
+        }
+    }
+
     String log() throws IOException {
         return Files.readString(log);
     }
 
     @Override
     public void close() throws InterruptedException {
+        // SIGKILL ends a suspended process as well
         if (process.isAlive()) {
             kill();
         }

@@ -66,11 +66,11 @@ class RemotePartitionWorkersIT {
 
             StoredStep parent = step(execution, "import");
             assertEquals("COMPLETED", parent.status());
-            List<StoredPartition> partitions = DemoDatabase.partitions(parent.id());
+            List<StoredPartition> partitions = DemoDatabase.shared().partitions(parent.id());
             assertEquals(FILES, partitions.size());
             assertTrue(partitions.stream().allMatch(p -> p.status().equals("COMPLETED")), partitions.toString());
             Set<Long> workers = new HashSet<>();
-            DemoDatabase.steps(execution).stream().filter(s -> s.name().equals("importFile"))
+            DemoDatabase.shared().steps(execution).stream().filter(s -> s.name().equals("importFile"))
                     .forEach(s -> workers.add(s.id()));
             assertEquals(FILES, workers.size(), "one worker step attempt per partition: each ran exactly once");
 
@@ -88,6 +88,6 @@ class RemotePartitionWorkersIT {
         }
         assertEquals(ORDERS, importedRows(day));
         assertEquals(ORDERS, distinctIds(day), "no order was imported twice");
-        assertEquals(ORDERS, DemoDatabase.count("SELECT orders FROM demo_daily_summary WHERE placed_on = ?", day));
+        assertEquals(ORDERS, DemoDatabase.shared().count("SELECT orders FROM demo_daily_summary WHERE placed_on = ?", day));
     }
 }
