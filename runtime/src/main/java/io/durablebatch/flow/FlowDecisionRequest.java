@@ -3,10 +3,10 @@ package io.durablebatch.flow;
 import java.time.Instant;
 import java.util.Optional;
 
+import io.durablebatch.Checks;
 import io.durablebatch.repository.ExitStatus;
 import io.durablebatch.repository.JobExecutionId;
 import io.durablebatch.repository.PlanFingerprint;
-import io.durablebatch.runtime.Checks;
 
 /**
  * One transition the flow already validated against its plan, to append before its target starts:

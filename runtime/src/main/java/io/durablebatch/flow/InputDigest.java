@@ -1,8 +1,7 @@
 package io.durablebatch.flow;
 
+import io.durablebatch.Checks;
 import io.durablebatch.repository.Sha256Digest;
-import io.durablebatch.runtime.Checks;
-import io.durablebatch.runtime.Sha256;
 
 /**
  * The SHA-256 digest of the durable input a flow decision was made on (for a decider, typically the
@@ -22,6 +21,6 @@ public final class InputDigest extends Sha256Digest {
     /** The digest of {@code input}, the canonical bytes of a decision's durable input. */
     public static InputDigest sha256(byte[] input) {
         Checks.notNull(input, "input");
-        return new InputDigest(Sha256.of(input));
+        return new InputDigest(Sha256Digest.digestOf(input));
     }
 }

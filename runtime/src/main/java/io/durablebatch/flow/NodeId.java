@@ -1,6 +1,6 @@
 package io.durablebatch.flow;
 
-import io.durablebatch.runtime.Checks;
+import io.durablebatch.Checks;
 
 /**
  * The stable logical id of a node in a job plan. Unlike the step name, which is for display and may

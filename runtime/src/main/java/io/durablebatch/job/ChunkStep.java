@@ -7,10 +7,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 
+import io.durablebatch.Checks;
 import io.durablebatch.item.ItemProcessor;
 import io.durablebatch.item.ItemReader;
 import io.durablebatch.item.ItemWriter;
-import io.durablebatch.runtime.Checks;
 
 /**
  * A chunk-oriented step: items are read one at a time, processed, and written in chunks of

@@ -1,6 +1,6 @@
 package io.durablebatch.job;
 
-import io.durablebatch.runtime.Checks;
+import io.durablebatch.Checks;
 
 /**
  * A node that runs no step: its {@link Decider} picks the exit code the node's transitions match.

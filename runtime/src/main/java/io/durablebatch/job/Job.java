@@ -7,10 +7,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 
+import io.durablebatch.Checks;
 import io.durablebatch.repository.DefinitionIdentity;
 import io.durablebatch.repository.JobName;
 import io.durablebatch.repository.PlanFingerprint;
-import io.durablebatch.runtime.Checks;
 
 /**
  * Declares a job: its name, revision and flow of nodes. Expose the result as a CDI bean (a

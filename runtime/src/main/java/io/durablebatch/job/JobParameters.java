@@ -5,10 +5,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
+import io.durablebatch.Checks;
 import io.durablebatch.repository.JobInstanceKey;
 import io.durablebatch.repository.JobName;
 import io.durablebatch.repository.ParameterValue;
-import io.durablebatch.runtime.Checks;
 
 /**
  * The identifying parameters of a launch: with the job name they form the {@link JobInstanceKey},

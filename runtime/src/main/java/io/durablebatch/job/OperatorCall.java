@@ -2,9 +2,9 @@ package io.durablebatch.job;
 
 import java.util.UUID;
 
+import io.durablebatch.Checks;
 import io.durablebatch.repository.ActorRef;
 import io.durablebatch.repository.OperationId;
-import io.durablebatch.runtime.Checks;
 
 /**
  * Who asks the {@link JobOperator} for something, and the idempotency key of the request:

@@ -2,7 +2,7 @@ package io.durablebatch.job;
 
 import java.util.OptionalInt;
 
-import io.durablebatch.runtime.Checks;
+import io.durablebatch.Checks;
 
 /**
  * A step whose work is split by a {@link Partitioner} into partitions, each run by a worker step

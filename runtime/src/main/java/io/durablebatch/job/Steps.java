@@ -1,6 +1,6 @@
 package io.durablebatch.job;
 
-import io.durablebatch.runtime.Checks;
+import io.durablebatch.Checks;
 
 /** Factories of the node kinds; statically import them to declare jobs. */
 public final class Steps {

@@ -1,6 +1,6 @@
 package io.durablebatch.job;
 
-import io.durablebatch.runtime.Checks;
+import io.durablebatch.Checks;
 
 /** A step that calls one {@link Tasklet} until it is finished. */
 public final class TaskletStep implements Step {

@@ -2,7 +2,7 @@ package io.durablebatch.job;
 
 import java.util.Optional;
 
-import io.durablebatch.runtime.Checks;
+import io.durablebatch.Checks;
 
 /**
  * One edge of a job's flow: when the node {@code from} ends with an exit code matching {@code on},

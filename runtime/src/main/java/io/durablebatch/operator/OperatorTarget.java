@@ -2,9 +2,9 @@ package io.durablebatch.operator;
 
 import java.util.Optional;
 
+import io.durablebatch.Checks;
 import io.durablebatch.repository.JobExecutionId;
 import io.durablebatch.repository.JobInstanceId;
-import io.durablebatch.runtime.Checks;
 
 /** What an operator request acted on: an instance, and the execution when there is one. */
 public record OperatorTarget(JobInstanceId jobInstanceId, Optional<JobExecutionId> jobExecutionId) {

@@ -1,6 +1,6 @@
 package io.durablebatch.operator;
 
-import io.durablebatch.runtime.Checks;
+import io.durablebatch.Checks;
 
 /**
  * The identity of the process that runs an execution, e.g. {@code node-a/boot-7f3c}. It is

@@ -2,11 +2,11 @@ package io.durablebatch.partition;
 
 import java.util.Optional;
 
+import io.durablebatch.Checks;
 import io.durablebatch.flow.NodeId;
 import io.durablebatch.repository.JobExecutionId;
 import io.durablebatch.repository.JobName;
 import io.durablebatch.repository.StepExecutionId;
-import io.durablebatch.runtime.Checks;
 
 /**
  * A partition plan that still hands out work: its parent step is STARTED in a STARTED job execution

@@ -1,6 +1,6 @@
 package io.durablebatch.partition;
 
-import io.durablebatch.runtime.Checks;
+import io.durablebatch.Checks;
 
 /** Opaque identifier of one partition of a partition plan, assigned by the repository. */
 public record StepPartitionId(long value) {

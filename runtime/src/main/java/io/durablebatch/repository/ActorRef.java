@@ -1,6 +1,6 @@
 package io.durablebatch.repository;
 
-import io.durablebatch.runtime.Checks;
+import io.durablebatch.Checks;
 
 /** Who asked for an audited action: a user, a service account or {@code system:startup}. */
 public record ActorRef(String value) {

@@ -3,7 +3,7 @@ package io.durablebatch.repository;
 import java.util.Arrays;
 import java.util.HexFormat;
 
-import io.durablebatch.runtime.Checks;
+import io.durablebatch.Checks;
 
 /**
  * The opaque restart state a step commits with its progress (a reader's position, typically).

@@ -1,6 +1,6 @@
 package io.durablebatch.repository;
 
-import io.durablebatch.runtime.Checks;
+import io.durablebatch.Checks;
 
 /**
  * The exact restart-relevant definition of a job: its name, a revision label chosen by the user and

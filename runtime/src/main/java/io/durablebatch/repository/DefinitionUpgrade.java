@@ -1,6 +1,6 @@
 package io.durablebatch.repository;
 
-import io.durablebatch.runtime.Checks;
+import io.durablebatch.Checks;
 
 /**
  * One explicit directed edge "a checkpoint made under {@code from} may be restarted under

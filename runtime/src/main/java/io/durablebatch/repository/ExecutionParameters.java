@@ -10,8 +10,8 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import io.durablebatch.runtime.Checks;
-import io.durablebatch.runtime.ParameterCodec;
+import io.durablebatch.Checks;
+import io.durablebatch.repository.ParameterCodec;
 
 /**
  * The non-identifying parameters of one attempt: they travel with the job execution and never

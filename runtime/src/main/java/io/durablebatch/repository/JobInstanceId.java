@@ -1,6 +1,6 @@
 package io.durablebatch.repository;
 
-import io.durablebatch.runtime.Checks;
+import io.durablebatch.Checks;
 
 /** Opaque identifier of a job instance, assigned by the repository. */
 public record JobInstanceId(long value) {

@@ -9,9 +9,8 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import io.durablebatch.runtime.Checks;
-import io.durablebatch.runtime.ParameterCodec;
-import io.durablebatch.runtime.Sha256;
+import io.durablebatch.Checks;
+import io.durablebatch.repository.ParameterCodec;
 
 /**
  * The identity of a job instance: the job name and its identifying parameters.
@@ -37,7 +36,7 @@ public final class JobInstanceKey {
         this.jobName = Checks.notNull(jobName, "jobName");
         this.parameters = ParameterCodec.canonical(parameters);
         this.canonicalBytes = encode(jobName, this.parameters);
-        this.digest = Sha256.of(canonicalBytes);
+        this.digest = Sha256Digest.digestOf(canonicalBytes);
     }
 
     public static JobInstanceKey of(JobName jobName, Map<String, ?> parameters) {

@@ -1,6 +1,6 @@
 package io.durablebatch.repository;
 
-import io.durablebatch.runtime.Checks;
+import io.durablebatch.Checks;
 
 /** The name of a job: the first half of a job instance's identity. */
 public record JobName(String value) {

@@ -3,7 +3,7 @@ package io.durablebatch.repository;
 import java.time.Instant;
 import java.util.Optional;
 
-import io.durablebatch.runtime.Checks;
+import io.durablebatch.Checks;
 
 /**
  * One lifecycle transition, applied by compare-and-swap: the target status, when it happened, and

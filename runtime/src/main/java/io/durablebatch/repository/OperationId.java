@@ -1,6 +1,6 @@
 package io.durablebatch.repository;
 
-import io.durablebatch.runtime.Checks;
+import io.durablebatch.Checks;
 
 /**
  * A caller-chosen idempotency key: repeating a request with the same operation id returns the

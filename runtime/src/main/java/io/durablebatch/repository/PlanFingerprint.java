@@ -2,7 +2,7 @@ package io.durablebatch.repository;
 
 import java.util.HexFormat;
 
-import io.durablebatch.runtime.Checks;
+import io.durablebatch.Checks;
 
 /** The SHA-256 fingerprint of a job plan's canonical form: exactly 32 bytes. */
 public final class PlanFingerprint extends Sha256Digest {

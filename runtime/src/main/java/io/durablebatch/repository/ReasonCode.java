@@ -1,6 +1,6 @@
 package io.durablebatch.repository;
 
-import io.durablebatch.runtime.Checks;
+import io.durablebatch.Checks;
 
 /** A short machine-readable reason recorded with an audited decision, e.g. {@code OWNER_LOST}. */
 public record ReasonCode(String value) {

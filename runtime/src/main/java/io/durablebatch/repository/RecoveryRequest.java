@@ -2,7 +2,7 @@ package io.durablebatch.repository;
 
 import java.time.Instant;
 
-import io.durablebatch.runtime.Checks;
+import io.durablebatch.Checks;
 
 /**
  * A request to resolve an orphaned (active, owner gone) or ambiguous ({@code UNKNOWN}) execution.

@@ -1,6 +1,6 @@
 package io.durablebatch.repository;
 
-import io.durablebatch.runtime.Checks;
+import io.durablebatch.Checks;
 
 /** A refusal or failure of a repository operation, carrying its {@link RepositoryError} code. */
 public final class RepositoryException extends RuntimeException {

@@ -2,8 +2,7 @@ package io.durablebatch.repository;
 
 import java.nio.charset.StandardCharsets;
 
-import io.durablebatch.runtime.Checks;
-import io.durablebatch.runtime.Sha256;
+import io.durablebatch.Checks;
 
 /**
  * The SHA-256 digest of an audited request in the caller's canonical form: exactly 32 bytes. An
@@ -23,6 +22,6 @@ public final class RequestDigest extends Sha256Digest {
     /** The digest of a request's canonical text, e.g. {@code "stop|execution=42|version=3"}. */
     public static RequestDigest sha256(String canonicalRequest) {
         Checks.notNull(canonicalRequest, "canonicalRequest");
-        return new RequestDigest(Sha256.of(canonicalRequest.getBytes(StandardCharsets.UTF_8)));
+        return new RequestDigest(Sha256Digest.digestOf(canonicalRequest.getBytes(StandardCharsets.UTF_8)));
     }
 }

@@ -1,6 +1,6 @@
 package io.durablebatch.repository;
 
-import io.durablebatch.runtime.Checks;
+import io.durablebatch.Checks;
 
 /** The item counters of a step execution, each an absolute value (never a delta). */
 public record StepCounters(long readCount, long writeCount, long filterCount, long readSkipCount,

@@ -1,6 +1,6 @@
 package io.durablebatch.repository;
 
-import io.durablebatch.runtime.Checks;
+import io.durablebatch.Checks;
 
 /** Opaque identifier of a step execution, assigned by the repository. */
 public record StepExecutionId(long value) {

@@ -1,6 +1,6 @@
 package io.durablebatch.repository;
 
-import io.durablebatch.runtime.Checks;
+import io.durablebatch.Checks;
 
 /** The durable name of a step, as recorded on each of its step executions. */
 public record StepName(String value) {

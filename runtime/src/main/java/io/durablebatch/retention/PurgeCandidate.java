@@ -3,11 +3,11 @@ package io.durablebatch.retention;
 import java.time.Instant;
 import java.util.Optional;
 
+import io.durablebatch.Checks;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.ExecutionVersion;
 import io.durablebatch.repository.JobInstanceId;
 import io.durablebatch.repository.JobName;
-import io.durablebatch.runtime.Checks;
 
 /**
  * One instance a survey found purgeable, with what it observed of it.

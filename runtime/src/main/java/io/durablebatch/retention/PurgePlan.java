@@ -4,8 +4,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
+import io.durablebatch.Checks;
 import io.durablebatch.repository.JobInstanceId;
-import io.durablebatch.runtime.Checks;
 
 /**
  * A bounded batch of instances to purge, each with what a survey observed of it. Applying it

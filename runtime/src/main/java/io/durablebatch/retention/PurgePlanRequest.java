@@ -5,10 +5,10 @@ import java.util.EnumSet;
 import java.util.Optional;
 import java.util.Set;
 
+import io.durablebatch.Checks;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.JobInstanceId;
 import io.durablebatch.repository.JobName;
-import io.durablebatch.runtime.Checks;
 
 /**
  * Which instances a purge survey looks for: at most {@code limit} instances, created before

@@ -2,7 +2,7 @@ package io.durablebatch.retention;
 
 import java.util.List;
 
-import io.durablebatch.runtime.Checks;
+import io.durablebatch.Checks;
 
 /**
  * The result of a purge survey: at most {@code request.limit()} candidates in instance id order.

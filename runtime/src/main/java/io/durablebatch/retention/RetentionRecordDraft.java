@@ -3,11 +3,11 @@ package io.durablebatch.retention;
 import java.time.Instant;
 import java.util.Optional;
 
+import io.durablebatch.Checks;
 import io.durablebatch.repository.ActorRef;
 import io.durablebatch.repository.JobInstanceId;
 import io.durablebatch.repository.OperationId;
 import io.durablebatch.repository.RequestDigest;
-import io.durablebatch.runtime.Checks;
 
 /**
  * One retention operation to record in the transaction it audits: the action and its operation id

@@ -16,10 +16,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
+import io.durablebatch.Checks;
 import io.durablebatch.item.ItemReader;
+import io.durablebatch.item.support.CheckpointFormat;
 import io.durablebatch.repository.Checkpoint;
-import io.durablebatch.runtime.Checks;
-import io.durablebatch.runtime.item.CheckpointFormat;
 
 /**
  * Reads a delimited flat file (CSV, TSV, ...), one record per non-blank line, restartable by byte

@@ -13,10 +13,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
+import io.durablebatch.Checks;
 import io.durablebatch.item.RestartableItemWriter;
+import io.durablebatch.item.support.CheckpointFormat;
 import io.durablebatch.repository.Checkpoint;
-import io.durablebatch.runtime.Checks;
-import io.durablebatch.runtime.item.CheckpointFormat;
 
 /**
  * Writes items as the records of a delimited flat file, one line each, restartable by byte offset.

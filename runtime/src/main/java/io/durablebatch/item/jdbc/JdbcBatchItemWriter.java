@@ -8,8 +8,8 @@ import java.util.List;
 
 import javax.sql.DataSource;
 
+import io.durablebatch.Checks;
 import io.durablebatch.item.ItemWriter;
-import io.durablebatch.runtime.Checks;
 
 /**
  * Writes a chunk with one JDBC batch: the statement is bound once per item ({@code addBatch}) and

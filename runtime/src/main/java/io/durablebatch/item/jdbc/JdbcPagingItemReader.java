@@ -13,10 +13,10 @@ import java.util.OptionalLong;
 
 import javax.sql.DataSource;
 
+import io.durablebatch.Checks;
 import io.durablebatch.item.ItemReader;
+import io.durablebatch.item.support.CheckpointFormat;
 import io.durablebatch.repository.Checkpoint;
-import io.durablebatch.runtime.Checks;
-import io.durablebatch.runtime.item.CheckpointFormat;
 
 /**
  * Reads the rows of a query page by page with keyset pagination on a unique {@link SortKey}:

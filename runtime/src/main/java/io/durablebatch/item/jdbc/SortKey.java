@@ -8,8 +8,8 @@ import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.regex.Pattern;
 
+import io.durablebatch.Checks;
 import io.durablebatch.repository.Checkpoint;
-import io.durablebatch.runtime.Checks;
 
 /**
  * The unique, non-null column a {@link JdbcPagingItemReader} orders by and resumes after: a page is

@@ -1,6 +1,6 @@
 package io.durablebatch.item.jdbc;
 
-import io.durablebatch.runtime.Checks;
+import io.durablebatch.Checks;
 
 /** Checks of the SQL text a reader or writer is configured with. */
 final class SqlFragments {

@@ -4,8 +4,8 @@ import java.util.List;
 
 import jakarta.persistence.EntityManager;
 
+import io.durablebatch.Checks;
 import io.durablebatch.item.ItemWriter;
-import io.durablebatch.runtime.Checks;
 
 /**
  * Writes a chunk through JPA: persists or merges each item, then flushes once, so the chunk's SQL

@@ -4,10 +4,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
+import io.durablebatch.Checks;
 import io.durablebatch.item.ItemReader;
+import io.durablebatch.item.support.CheckpointFormat;
 import io.durablebatch.repository.Checkpoint;
-import io.durablebatch.runtime.Checks;
-import io.durablebatch.runtime.item.CheckpointFormat;
 
 /**
  * Reads the items of an in-memory list, restartable by index: the checkpoint is the index of the

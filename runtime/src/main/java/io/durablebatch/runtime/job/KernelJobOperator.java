@@ -8,6 +8,7 @@ import java.util.concurrent.TimeoutException;
 
 import jakarta.inject.Singleton;
 
+import io.durablebatch.Checks;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.JobOperator;
 import io.durablebatch.job.JobParameters;
@@ -27,7 +28,6 @@ import io.durablebatch.repository.RecoveryResolution;
 import io.durablebatch.repository.RecoveryResult;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
-import io.durablebatch.runtime.Checks;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**

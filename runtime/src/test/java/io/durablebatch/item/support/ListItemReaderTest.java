@@ -13,8 +13,8 @@ import java.util.OptionalLong;
 
 import org.junit.jupiter.api.Test;
 
+import io.durablebatch.item.support.CheckpointFormat;
 import io.durablebatch.repository.Checkpoint;
-import io.durablebatch.runtime.item.CheckpointFormat;
 
 class ListItemReaderTest {
 

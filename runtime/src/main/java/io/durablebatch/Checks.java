@@ -1,10 +1,11 @@
-package io.durablebatch.runtime;
+package io.durablebatch;
 
 import java.util.Objects;
 
 /**
- * Argument checks shared by the public value records, so that every refusal of a bad input names
- * the field it came from in the same words.
+ * Argument checks shared by the public value records and builders, so that every refusal of a bad
+ * input names the field it came from in the same words. Part of the API, beside the values it
+ * guards: code that builds such values (a reader, a step, a test) may use it too. Depends on nothing.
  */
 public final class Checks {
 

@@ -1,4 +1,4 @@
-package io.durablebatch.runtime;
+package io.durablebatch.repository;
 
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -15,6 +15,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
 
+import io.durablebatch.Checks;
+
 import io.durablebatch.repository.ParameterValue;
 
 /**
@@ -22,7 +24,7 @@ import io.durablebatch.repository.ParameterValue;
  * parameters) and execution parameters (non-identifying ones): the count, then each parameter in
  * the byte order of its UTF-8 name as length-prefixed name, type tag and value.
  */
-public final class ParameterCodec {
+final class ParameterCodec {
 
     public static final int MAX_PARAMETER_NAME_LENGTH = 100;
     public static final int MAX_PARAMETERS = 100;

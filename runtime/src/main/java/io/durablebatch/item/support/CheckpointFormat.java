@@ -1,16 +1,17 @@
-package io.durablebatch.runtime.item;
+package io.durablebatch.item.support;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 
+import io.durablebatch.Checks;
 import io.durablebatch.repository.Checkpoint;
-import io.durablebatch.runtime.Checks;
 
 /**
  * How each built-in reader and writer encodes its position as a {@link Checkpoint}: one tag byte
  * naming the format, then the position. The tag makes a checkpoint handed to the wrong reader (or
  * written by an older format) fail with a clear message instead of seeking to a meaningless place.
- * A format that changes gets a new constant with a new tag; tags are never reused.
+ * A format that changes gets a new constant with a new tag; tags are never reused. Public, so a
+ * custom reader can tag its own checkpoints the same way and recognise the built-in ones.
  */
 public enum CheckpointFormat {
 
