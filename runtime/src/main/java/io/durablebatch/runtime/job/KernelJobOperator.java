@@ -213,14 +213,8 @@ public class KernelJobOperator implements JobOperator {
             throw new RepositoryException(RepositoryError.EXECUTION_LEASE_LIVE, "job execution " + execution
                     + " runs in this process, which is alive: stop it instead of recovering it");
         }
-        String request = "recover|execution=" + execution + "|version=" + observedVersion + "|resolution=" + resolution
-                + "|reason=" + reason + (ownerDeclaredDead ? "|owner=dead" : "");
-        return QuarkusTransaction.requiringNew().call(() -> {
-            RecoveryResult result = repository.recoverJobExecution(execution, recovery);
-            // appending the same request again returns its record: a replayed recovery stays one record
-            audit.append(OperatorAction.RECOVER, call, request, result.execution(), "RECOVERED as " + resolution);
-            return result;
-        });
+        return QuarkusTransaction.requiringNew().call(() -> audit.recover(execution, recovery,
+                "RECOVERED as " + resolution));
     }
 
     private JobExecution existing(JobExecutionId id) {

@@ -15,9 +15,7 @@ import org.jboss.logging.Logger;
 
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.OperatorCall;
-import io.durablebatch.operator.OperatorAction;
 import io.durablebatch.repository.JobName;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.ReasonCode;
 import io.durablebatch.repository.RecoveryRequest;
 import io.durablebatch.repository.RecoveryResolution;
@@ -48,7 +46,6 @@ public class LeaseSweeper {
     private record Swept(RecoveryResult recovery, JobName jobName, String owner, Optional<KernelJobOperator.Launch> restart) {
     }
 
-    private final JobRepository repository;
     private final LeaseStore leases;
     private final OperatorAudit audit;
     private final OwnerLossRestarts restarts;
@@ -57,10 +54,9 @@ public class LeaseSweeper {
     private final Duration interval;
     private ScheduledExecutorService sweeper;
 
-    LeaseSweeper(JobRepository repository, LeaseStore leases, OperatorAudit audit, OwnerLossRestarts restarts,
+    LeaseSweeper(LeaseStore leases, OperatorAudit audit, OwnerLossRestarts restarts,
             JobRegistry registry, DurableBatchConfig config) {
         this.registry = registry;
-        this.repository = repository;
         this.leases = leases;
         this.audit = audit;
         this.restarts = restarts;
@@ -118,10 +114,8 @@ public class LeaseSweeper {
         return leases.lockExpired(registry.definitions().stream().map(JobDefinition::name).toList()).map(expired -> {
             OperatorCall call = OperatorCall.of("lease-recovery:" + expired.id(), LeaseStore.ACTOR);
             ReasonCode reason = ReasonCode.of(LeaseStore.OWNER_LOST);
-            RecoveryResult result = repository.recoverJobExecution(expired.id(), new RecoveryRequest(call.operationId(),
-                    call.actor(), reason, RecoveryResolution.FAILED, expired.version(), Instant.now()));
-            audit.append(OperatorAction.RECOVER, call, "recover|execution=" + expired.id() + "|version="
-                    + expired.version() + "|resolution=FAILED|reason=" + reason, result.execution(),
+            RecoveryResult result = audit.recover(expired.id(), new RecoveryRequest(call.operationId(), call.actor(),
+                    reason, RecoveryResolution.FAILED, expired.version(), Instant.now()),
                     "RECOVERED as FAILED: the lease of " + expired.owner() + " ran out");
             return new Swept(result, expired.jobName(), expired.owner(),
                     restarts.prepare(expired.jobName(), result.execution()));

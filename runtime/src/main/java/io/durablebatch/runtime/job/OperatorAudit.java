@@ -12,6 +12,9 @@ import io.durablebatch.operator.OperatorRecordDraft;
 import io.durablebatch.operator.OperatorTarget;
 import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobRepository;
+import io.durablebatch.repository.JobExecutionId;
+import io.durablebatch.repository.RecoveryRequest;
+import io.durablebatch.repository.RecoveryResult;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.repository.RequestDigest;
@@ -40,6 +43,19 @@ public class OperatorAudit {
                     + " was used for another " + action + " request than '" + canonicalRequest + "'");
         }
         return record;
+    }
+
+    /**
+     * Recovers an execution and appends the record of the request, in the caller's transaction:
+     * whoever asks (an operator, startup recovery, the lease sweeper), a recovery is one audited
+     * request, and the same request replayed stays one record.
+     */
+    RecoveryResult recover(JobExecutionId id, RecoveryRequest request, String outcome) {
+        RecoveryResult result = repository.recoverJobExecution(id, request);
+        append(OperatorAction.RECOVER, new OperatorCall(request.operationId(), request.actor()), "recover|execution="
+                + id + "|version=" + request.observedVersion() + "|resolution=" + request.resolution() + "|reason="
+                + request.reason() + (request.ownerDeclaredDead() ? "|owner=dead" : ""), result.execution(), outcome);
+        return result;
     }
 
     /** Appends the record of an applied request. Joins the caller's transaction. */

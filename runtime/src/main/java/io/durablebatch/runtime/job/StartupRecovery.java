@@ -11,10 +11,8 @@ import jakarta.interceptor.Interceptor;
 import org.jboss.logging.Logger;
 
 import io.durablebatch.job.OperatorCall;
-import io.durablebatch.operator.OperatorAction;
 import io.durablebatch.repository.ExecutionVersion;
 import io.durablebatch.repository.JobExecutionId;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.ReasonCode;
 import io.durablebatch.repository.RecoveryRequest;
 import io.durablebatch.repository.RecoveryResolution;
@@ -46,16 +44,14 @@ public class StartupRecovery {
     private record LeftBehind(JobExecutionId id, ExecutionVersion version, String owner) {
     }
 
-    private final JobRepository repository;
     private final OperatorAudit audit;
     private final KernelIdentity identity;
     private final MetadataSql sql;
     private final boolean enabled;
     private final String leftBehind;
 
-    StartupRecovery(JobRepository repository, OperatorAudit audit, KernelIdentity identity, MetadataSql sql,
+    StartupRecovery(OperatorAudit audit, KernelIdentity identity, MetadataSql sql,
             RepositoryTables tables, DurableBatchConfig config) {
-        this.repository = repository;
         this.audit = audit;
         this.identity = identity;
         this.sql = sql;
@@ -103,15 +99,10 @@ public class StartupRecovery {
         OperatorCall call = OperatorCall.of("startup-recovery:" + execution.id() + ":" + identity.owner(), ACTOR);
         ReasonCode reason = ReasonCode.of("PREVIOUS_BOOT");
         try {
-            RecoveryResult result = QuarkusTransaction.requiringNew().call(() -> {
-                RecoveryResult recovered = repository.recoverJobExecution(execution.id(), new RecoveryRequest(
-                        call.operationId(), call.actor(), reason, RecoveryResolution.FAILED, execution.version(),
-                        Instant.now()));
-                audit.append(OperatorAction.RECOVER, call, "recover|execution=" + execution.id() + "|version="
-                        + execution.version() + "|resolution=FAILED|reason=" + reason, recovered.execution(),
-                        "RECOVERED as FAILED: left active by " + execution.owner());
-                return recovered;
-            });
+            RecoveryResult result = QuarkusTransaction.requiringNew().call(() -> audit.recover(execution.id(),
+                    new RecoveryRequest(call.operationId(), call.actor(), reason, RecoveryResolution.FAILED,
+                            execution.version(), Instant.now()),
+                    "RECOVERED as FAILED: left active by " + execution.owner()));
             LOG.infof("Recovered job execution %s, left %s by %s, as FAILED: restart it to resume from its checkpoints",
                     execution.id(), result.decision().observedStatus(), execution.owner());
             return true;

@@ -15,7 +15,7 @@ import io.durablebatch.runtime.repository.ExecutionRows;
 import io.durablebatch.runtime.sql.SqlRow;
 
 /** Column lists, SQL fragments and the row mapper of the partition table: one place that knows its shape. */
-final class PartitionRows {
+public final class PartitionRows {
 
     /** The counters a partition copies from its worker and a parent sums over its partitions. */
     static final List<String> COUNTER_COLUMNS = List.of("read_count", "write_count", "filter_count",
@@ -27,10 +27,10 @@ final class PartitionRows {
             + ", previous_worker_step_execution_id, release_count";
 
     /** Worker statuses that carry a result: the worker ended (an operator may have abandoned it since). */
-    static final String WORKER_ENDED = "('STOPPED', 'FAILED', 'COMPLETED', 'ABANDONED')";
+    public static final String WORKER_ENDED = "('STOPPED', 'FAILED', 'COMPLETED', 'ABANDONED')";
 
     /** The status a partition takes from its ended worker {@code w}: an abandoned worker did not finish. */
-    static final String WORKER_RESULT_STATUS = "CASE w.status WHEN 'ABANDONED' THEN 'FAILED' ELSE w.status END";
+    public static final String WORKER_RESULT_STATUS = "CASE w.status WHEN 'ABANDONED' THEN 'FAILED' ELSE w.status END";
 
     /**
      * Whether worker {@code w} (bound by the one parameter) may take partition {@code p} of parent step
@@ -53,7 +53,7 @@ final class PartitionRows {
     }
 
     /** {@code SET} assignments that copy the exit status and counters of worker {@code w}. */
-    static String resultOfWorker() {
+    public static String resultOfWorker() {
         return "exit_code = w.exit_code, exit_description = w.exit_description, " + COUNTER_COLUMNS.stream()
                 .map(column -> column + " = w." + column).collect(Collectors.joining(", "));
     }

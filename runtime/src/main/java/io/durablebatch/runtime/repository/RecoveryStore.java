@@ -1,5 +1,8 @@
 package io.durablebatch.runtime.repository;
 
+import static io.durablebatch.runtime.partition.PartitionRows.WORKER_ENDED;
+import static io.durablebatch.runtime.partition.PartitionRows.WORKER_RESULT_STATUS;
+import static io.durablebatch.runtime.partition.PartitionRows.resultOfWorker;
 import static io.durablebatch.runtime.repository.ExecutionRows.UNRESOLVED_STATUSES;
 import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
 
@@ -69,13 +72,12 @@ public class RecoveryStore {
         this.resolveSteps = tables.sql("UPDATE {p}step_execution SET status = ?, exit_code = ?, exit_description = ?, "
                 + "failure_type = COALESCE(failure_type, ?), failure_message = COALESCE(failure_message, ?), ended_at = COALESCE(ended_at, ?), last_updated = ?, version = version + 1 "
                 + "WHERE job_execution_id = ? AND status IN " + UNRESOLVED_STATUSES);
-        // Partitions take the result of the workers just resolved (an abandoned worker counts as FAILED).
-        this.resolvePartitions = tables.sql("UPDATE {p}step_partition p SET "
-                + "status = CASE w.status WHEN 'ABANDONED' THEN 'FAILED' ELSE w.status END, "
-                + "exit_code = w.exit_code, exit_description = w.exit_description, completed_at = w.ended_at, "
-                + "last_updated = w.last_updated, version = p.version + 1 FROM {p}step_execution w "
-                + "WHERE w.job_execution_id = ? AND p.worker_step_execution_id = w.id AND p.status = 'STARTED' "
-                + "AND w.status IN ('FAILED', 'ABANDONED')");
+        // Partitions take the result of their ended workers, those just resolved included (an abandoned
+        // worker counts as FAILED): no partition of a recovered execution stays STARTED.
+        this.resolvePartitions = tables.sql("UPDATE {p}step_partition p SET status = " + WORKER_RESULT_STATUS + ", "
+                + resultOfWorker() + ", completed_at = w.ended_at, last_updated = w.last_updated, "
+                + "version = p.version + 1 FROM {p}step_execution w WHERE w.job_execution_id = ? "
+                + "AND p.worker_step_execution_id = w.id AND p.status = 'STARTED' AND w.status IN " + WORKER_ENDED);
         this.insertDecision = tables.sql("INSERT INTO {p}recovery_decision (" + DECISION_COLUMNS + ") "
                 + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     }

@@ -137,6 +137,11 @@ class PartitionRestartTest {
                 + current.id()), ActorRef.of("operator"), ReasonCode.of("OWNER_LOST"), RecoveryResolution.FAILED,
                 current.version(), now())));
         assertEquals(ExecutionStatus.FAILED, tx(() -> repository.getStepExecution(orphan.id())).orElseThrow().status());
+        // the partitions settle with their workers: none of a recovered job stays STARTED
+        Map<Integer, StepPartition> settled = byOrdinal(tx(() -> repository.stepPartitionPlan(first.parent().id())));
+        assertEquals(ExecutionStatus.FAILED, settled.get(2).status(), "the recovered worker's result");
+        assertEquals(ExecutionStatus.COMPLETED, settled.get(3).status(), "the finished worker's result");
+        assertTrue(settled.get(4).isUnassigned(), "unassigned work stays unassigned");
 
         JobExecution restart = given.attemptIn(first.execution().jobInstanceId(), ExecutionStatus.STARTED);
         StepExecution parent = given.stepIn(restart.id(), "partitioned", ExecutionStatus.STARTED);
