@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.AfterAll;
@@ -31,6 +32,9 @@ class DatabaseOutageTortureIT {
 
     static final long ORDERS = 300_000;
     static final int FILES = 4;
+
+    private static final Pattern OUTAGE = Pattern.compile(
+            "(?i)connection|terminat|shut ?down|I/O error|SQL state (08|57P)|not accept");
 
     enum Outage {
         /** {@code pg_ctl restart -m fast}: every connection is cut, open transactions roll back, back in a second. */
@@ -63,12 +67,6 @@ class DatabaseOutageTortureIT {
     @EnumSource(Outage.class)
     void theJobCompletesAfterAnOutageWithEveryOrderImportedOnce(Outage outage) throws Exception {
         assumeTrue(outage != Outage.DOWN_60S || Torture.full(), "the 60 s outage runs with -Dtorture=full");
-        // Open finding: connections killed every few hundred ms exhaust a chunk's retries within
-        // about 1.5 s, and the job ends FAILED without its owner-loss restart in about half the runs.
-        // The same finding shows, less often, after a restart or a short outage (a worker's retries run
-        // out during it): until it is fixed, every outage scenario is an open finding in CI.
-        assumeTrue(Torture.gaps(), "open finding (a job failed for want of its repository is not always "
-                + "restarted): runs with -Dtorture.gaps=true");
         SplittableRandom random = new SplittableRandom(Torture.seed());
         DemoDatabase database = cluster.database().withTablePrefix(TABLES);
         Input input = Input.fresh(ORDERS, FILES);
@@ -92,6 +90,8 @@ class DatabaseOutageTortureIT {
                 if (attempt.id() != completed.id()) {
                     assertEquals("FAILED", attempt.status(), "an attempt before the completed one\n"
                             + Torture.history(database, instance));
+                    assertTrue(namesTheOutage(database, attempt), "the failure of attempt " + attempt.id()
+                            + " names the outage, or the lost lease it caused\n" + Torture.history(database, instance));
                 }
                 Torture.assertStepsResolved(database, attempt.id());
             }
@@ -135,6 +135,19 @@ class DatabaseOutageTortureIT {
     private static Map<String, String> onCluster(String nodeId) {
         return Torture.node(TABLES, nodeId, "quarkus.datasource.jdbc.url", cluster.jdbcUrl(), "quarkus.datasource.username",
                 "postgres", "quarkus.datasource.password", "postgres");
+    }
+
+    /**
+     * Whether a failed attempt says why: a step's failure names the lost connection (a terminated
+     * session, a server shutting down, an I/O error, SQL state class 08 or 57P), or the attempt was
+     * recovered after its owner's lease ran out during the outage.
+     */
+    private static boolean namesTheOutage(DemoDatabase database, StoredExecution attempt) throws SQLException {
+        if (database.recovery(attempt.id()).filter(r -> r.decision().contains("OWNER_LOST")).isPresent()) {
+            return true;
+        }
+        return database.steps(attempt.id()).stream().map(DemoDatabase.StoredStep::failure)
+                .anyMatch(failure -> failure != null && OUTAGE.matcher(failure).find());
     }
 
     private static String recovery(DemoDatabase database, StoredExecution execution) {

@@ -1,7 +1,6 @@
 package io.durablebatch.demo;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -37,10 +36,6 @@ class SuspendedOwnerTortureIT {
 
     @Test
     void anOwnerWokenAfterItsRestartCompletedCommitsNothingMore() throws Exception {
-        // Open finding: an owner frozen in the middle of a transaction keeps its row locks, and the
-        // restart's inserts of the same keys wait for it until the transaction timeout fails them.
-        // The runtime does not end a lost owner's database sessions yet.
-        assumeTrue(Torture.gaps(), "open finding (frozen owner's row locks): runs with -Dtorture.gaps=true");
         String tables = "torture_stop_late_";
         DemoDatabase database = Torture.sharedDatabase(tables);
         SplittableRandom random = new SplittableRandom(Torture.seed());

@@ -41,6 +41,9 @@ final class Torture {
 
     static final Duration SWEEP_INTERVAL = Duration.ofSeconds(1);
 
+    /** How long a frozen owner's open transaction keeps its row locks before the server ends it. */
+    static final Duration IDLE_IN_TRANSACTION = Duration.ofSeconds(5);
+
     /** The first line of a log record (stack traces and continuation lines are left out of a story). */
     private static final Pattern LOG_RECORD = Pattern.compile("\\d{4}-\\d{2}-\\d{2} ");
 
@@ -48,14 +51,6 @@ final class Torture {
             "(?i)WARN|ERROR|lease|recover|restart|fenc|no longer|ended|started|owner|release|transient|connection");
 
     private Torture() {
-    }
-
-    /**
-     * Whether to run the scenarios the runtime does not pass yet ({@code -Dtorture.gaps=true}): open
-     * findings, skipped otherwise with the reason (docs: operating.adoc, "Torture tests").
-     */
-    static boolean gaps() {
-        return Boolean.parseBoolean(System.getProperty("torture.gaps", "false"));
     }
 
     static boolean full() {
@@ -100,6 +95,7 @@ final class Torture {
         properties.put("quarkus.durable-batch.lease.sweep-interval", SWEEP_INTERVAL.toSeconds() + "s");
         properties.put("quarkus.durable-batch.lease.restart-on-owner-loss", "5");
         properties.put("quarkus.durable-batch.control.poll-interval", "500ms");
+        properties.put("quarkus.durable-batch.statements.idle-in-transaction-timeout", IDLE_IN_TRANSACTION.toSeconds() + "s");
         properties.put("quarkus.log.category.\"io.durablebatch\".level", "DEBUG");
         for (int i = 0; i + 1 < more.length; i += 2) {
             properties.put(more[i], more[i + 1]);

@@ -135,6 +135,17 @@ public interface DurableBatchConfig {
          */
         @WithDefault("30s")
         Duration timeout();
+
+        /**
+         * The longest a session of the repository's datasource may sit idle inside an open
+         * transaction before PostgreSQL ends it (its {@code idle_in_transaction_session_timeout}),
+         * releasing its row locks. A frozen owner (a long GC pause, a suspended VM) otherwise keeps
+         * the locks of its half-done chunk, and the recovery and restart of its execution wait for
+         * them without end. Defaults to the transaction manager's default timeout
+         * ({@code quarkus.transaction-manager.default-transaction-timeout}): a transaction idle that
+         * long can no longer commit anyway. Zero leaves the server's setting alone.
+         */
+        Optional<Duration> idleInTransactionTimeout();
     }
 
     interface Recovery {

@@ -176,6 +176,9 @@ final class ChunkStepRunner {
     /** The chunk's transaction: process, write, record progress. */
     private static Committed writeAndRecord(StepAttempt attempt, ChunkStep<Object, Object> step, ChunkWriter writer,
             ReadChunk chunk, SkipTally skips, Map<Integer, Exception> writeSkips, long rollbacks) throws Exception {
+        if (rollbacks > 0) {
+            attempt.adoptEarlierCommit();
+        }
         writer.beginAttempt();
         List<Object> outputs = new ArrayList<>(chunk.items().size());
         long filtered = 0;

@@ -74,6 +74,10 @@ final class ExecutionRunner {
         } catch (Throwable e) {
             // an Error of user code fails the job like an exception: nothing may escape unrecorded
             end = JobEnd.failed(ExitStatus.defaultFor(ExecutionStatus.FAILED), ExecutionFailure.of(e));
+            if (TransientFailures.isTransient(e)) {
+                // bookkeeping that ran out of its lease's budget: the job failed for want of its repository
+                control.repositoryLost(e);
+            }
             if (control.lostBecause().isEmpty()) {
                 LOG.errorf(e, "Job '%s' execution %s failed", definition.name(), execution.id());
             }
@@ -140,14 +144,6 @@ final class ExecutionRunner {
         });
     }
 
-    /**
-     * Records the end, from the status and version observed in the same transaction: a stop request
-     * or an observation of the heartbeat may have moved the execution (to STOPPING) meanwhile. No step
-     * of the execution may still be active: the end of a job is never recorded over a running child.
-     * An execution that is no longer ours (recovered elsewhere after our lease ran out) is fenced:
-     * nothing more is recorded, the work is abandoned here. One whose end cannot be recorded for as
-     * long as its lease lasts is left to recovery.
-     */
     /** The restart an end whose acknowledgement was lost would have created with it, in its own transaction. */
     private void restartIfRepositoryLost(JobExecution ended) {
         if (ended.status() == ExecutionStatus.FAILED && control.repositoryLost()) {
@@ -161,6 +157,14 @@ final class ExecutionRunner {
     private record Ended(JobExecution execution, Optional<KernelJobOperator.Launch> restart) {
     }
 
+    /**
+     * Records the end, from the status and version observed in the same transaction: a stop request
+     * or an observation of the heartbeat may have moved the execution (to STOPPING) meanwhile. No step
+     * of the execution may still be active: the end of a job is never recorded over a running child.
+     * An execution that is no longer ours (recovered elsewhere after our lease ran out) is fenced:
+     * nothing more is recorded, the work is abandoned here. One whose end cannot be recorded for as
+     * long as its lease lasts is left to recovery.
+     */
     private JobExecution finish(JobEnd end) {
         LifecycleTransition transition = LifecycleTransition.to(end.status(), Instant.now()).withExitStatus(end.exitStatus());
         LifecycleTransition ending = end.failure().map(transition::withFailure).orElse(transition);
@@ -201,8 +205,9 @@ final class ExecutionRunner {
                         () -> repository.getJobExecution(execution.id()).orElseThrow());
                 boolean recovered = QuarkusTransaction.requiringNew().call(
                         () -> repository.recoveryDecision(execution.id()).isPresent());
-                if (control.lostBecause().isEmpty() && current.status() == ending.target() && !recovered) {
-                    // our own end, committed on a try whose acknowledgement was lost: it stands
+                if (current.status() == ending.target() && !recovered) {
+                    // our own end, committed on a try whose acknowledgement was lost (the heartbeat may
+                    // have seen it first and called the execution lost): it stands, with its restart
                     execution = current;
                     restartIfRepositoryLost(current);
                     return current;

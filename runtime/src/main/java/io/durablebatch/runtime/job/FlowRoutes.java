@@ -113,6 +113,10 @@ public class FlowRoutes {
                     decision.id(), previous)));
             route = decisionRoute(definition, decision, outcome);
         } catch (Exception e) {
+            if (TransientFailures.isTransient(e)) {
+                // the database is out of reach, not the decider wrong: the route is decided again
+                throw e instanceof RuntimeException runtime ? runtime : new TransientDecisionFailure(decision, e);
+            }
             outcome = ExitStatus.defaultFor(ExecutionStatus.FAILED);
             route = Route.end(FlowTransitionKind.FAIL, JobEnd.failed(outcome, ExecutionFailure.of(e)));
         }
@@ -239,6 +243,15 @@ public class FlowRoutes {
         @Override
         public Optional<ExitStatus> previousExitStatus() {
             return previous.map(Previous::exitStatus);
+        }
+    }
+
+    /** A decider's checked failure that only says the database was out of reach, for the bookkeeping to retry. */
+    static final class TransientDecisionFailure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        TransientDecisionFailure(Decision decision, Exception cause) {
+            super("decider of '" + decision.id() + "' failed transiently: " + cause.getMessage(), cause);
         }
     }
 }

@@ -210,6 +210,10 @@ final class PartitionWorker {
      */
     private boolean endAfter(Throwable failure, Plan plan, Claim claim) {
         StepExecutionId worker = claim.worker().id();
+        if (TransientFailures.isTransient(failure)) {
+            // the partition failed for want of the repository: the job restarts as after a lost owner
+            plan.control().repositoryLost(failure);
+        }
         try {
             boolean ended = steps.bookkeeping().record("the failure of worker step execution " + worker,
                     () -> failIfActive(worker, failure));

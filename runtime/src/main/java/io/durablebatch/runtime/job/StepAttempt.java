@@ -141,6 +141,24 @@ final class StepAttempt {
         return ours ? new AlreadyCommitted(current.get()) : refusal;
     }
 
+    /**
+     * Called first in a unit of work tried again after a failure: throws {@link AlreadyCommitted} if
+     * the failed try did commit (its acknowledgement lost with the connection), before the work
+     * repeats its business writes, which a unique key refuses as duplicates (a failure that is not
+     * transient, so the step would fail) and a table without one would take twice until the record's
+     * version check rolled them back. One statement, on retries only. The record is this attempt's
+     * unit of work when the step stands one version and one commit further, still running or
+     * completed: nothing else moves the version of a step this process runs that way.
+     */
+    void adoptEarlierCommit() {
+        Optional<StepExecution> current = repository.getStepExecution(snapshot.id());
+        if (current.isPresent() && current.get().version().value() == snapshot.version().value() + 1
+                && (current.get().status() == ExecutionStatus.STARTED || current.get().status() == ExecutionStatus.COMPLETED)
+                && current.get().counters().commitCount() == counters.commitCount() + 1) {
+            throw new AlreadyCommitted(current.get());
+        }
+    }
+
     /** Thrown inside a unit of work whose record an earlier, unacknowledged try already committed. */
     static final class AlreadyCommitted extends RuntimeException {
         private static final long serialVersionUID = 1L;

@@ -51,6 +51,9 @@ final class TaskletStepRunner {
 
     /** One call of the tasklet and its record, in the caller's transaction. */
     private static Committed call(StepAttempt attempt, TaskletStep step, long rollbacks) throws Exception {
+        if (rollbacks > 0) {
+            attempt.adoptEarlierCommit();
+        }
         RepeatStatus status = step.tasklet().execute(attempt.context());
         boolean finished = status != RepeatStatus.CONTINUABLE;
         StepCounters total = attempt.counters().plus(new StepCounters(0, 0, 0, 0, 0, 0, 1, rollbacks));

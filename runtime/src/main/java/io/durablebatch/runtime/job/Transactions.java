@@ -28,18 +28,19 @@ final class Transactions {
      */
     static <T> Optional<T> commitIfPresent(Supplier<Optional<T>> work) {
         QuarkusTransaction.begin();
-        boolean commit = false;
+        Optional<T> result;
         try {
-            Optional<T> result = work.get();
-            commit = result.isPresent();
-            return result;
-        } finally {
-            if (commit) {
-                QuarkusTransaction.commit();
-            } else {
-                QuarkusTransaction.rollback();
-            }
+            result = work.get();
+        } catch (RuntimeException | Error failure) {
+            rollBackAfter(failure);
+            throw failure;
         }
+        if (result.isPresent()) {
+            QuarkusTransaction.commit();
+        } else {
+            QuarkusTransaction.rollback();
+        }
+        return result;
     }
 
     /**
@@ -50,8 +51,22 @@ final class Transactions {
         QuarkusTransaction.begin();
         try {
             work.call();
-        } finally {
+        } catch (Exception | Error failure) {
+            rollBackAfter(failure);
+            throw failure;
+        }
+        QuarkusTransaction.rollback();
+    }
+
+    /**
+     * Rolls back after the work failed; a rollback that fails too (on the same lost connection) is
+     * kept as suppressed, so the work's failure, which says what happened, is what the caller sees.
+     */
+    private static void rollBackAfter(Throwable failure) {
+        try {
             QuarkusTransaction.rollback();
+        } catch (RuntimeException e) {
+            failure.addSuppressed(e);
         }
     }
 

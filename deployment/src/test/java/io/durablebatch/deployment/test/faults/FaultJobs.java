@@ -25,8 +25,9 @@ import io.durablebatch.job.RepeatStatus;
 import io.durablebatch.job.StepContext;
 
 /**
- * The small jobs the fault sweeps run, writing into {@code fault_target}, which has no key: every
- * item written twice would show as two rows, so the sweeps can check that every item is there once.
+ * The small jobs the fault sweeps run, writing into {@code fault_rows}, keyed by run and item as a
+ * business table is: an item written twice is refused by the key (and the sweeps call a step failed
+ * by a duplicate key a violation), so the sweeps can check that every item is there once.
  * <ul>
  * <li>{@value #CHUNK_THEN_TASKLET}: a chunk step of {@value #CHUNK_ITEMS} items in chunks of
  * {@value #COMMIT_INTERVAL} (five chunks, the last one short), then a tasklet that writes one
@@ -79,8 +80,11 @@ public class FaultJobs {
 
     static void createTarget(AgroalDataSource dataSource) throws SQLException {
         try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
-            statement.execute("CREATE TABLE IF NOT EXISTS fault_target (run varchar(64) NOT NULL, id bigint NOT NULL)");
-            statement.execute("CREATE INDEX IF NOT EXISTS fault_target_run_ix ON fault_target (run)");
+            statement.execute("""
+                    CREATE TABLE IF NOT EXISTS fault_rows (
+                        run varchar(64) NOT NULL,
+                        id bigint NOT NULL,
+                        PRIMARY KEY (run, id))""");
         }
     }
 
@@ -88,7 +92,7 @@ public class FaultJobs {
     static long[] rowsAndDistinctIds(AgroalDataSource dataSource, String run) throws SQLException {
         try (Connection connection = dataSource.getConnection();
                 PreparedStatement count = connection.prepareStatement(
-                        "SELECT count(*), count(DISTINCT id) FROM fault_target WHERE run = ?")) {
+                        "SELECT count(*), count(DISTINCT id) FROM fault_rows WHERE run = ?")) {
             count.setString(1, run);
             try (ResultSet rows = count.executeQuery()) {
                 rows.next();
@@ -112,7 +116,7 @@ public class FaultJobs {
         @Override
         public void write(List<? extends Row> items) throws SQLException {
             try (Connection connection = dataSource.getConnection();
-                    PreparedStatement insert = connection.prepareStatement("INSERT INTO fault_target (run, id) VALUES (?, ?)")) {
+                    PreparedStatement insert = connection.prepareStatement("INSERT INTO fault_rows (run, id) VALUES (?, ?)")) {
                 for (Row item : items) {
                     insert.setString(1, item.run());
                     insert.setLong(2, item.id());

@@ -352,8 +352,21 @@ final class FaultSweep {
         for (JobExecution execution : tx(() -> repository.jobExecutions(instance))) {
             if (!execution.status().isActive()) {
                 activeChildren(execution).stream().filter(v -> !violations.contains(v)).forEach(violations::add);
+                writtenTwice(execution).ifPresent(violations::add);
             }
         }
+    }
+
+    /**
+     * A step failed by the target's key: the kernel wrote an item again, a chunk tried again after
+     * its commit's acknowledgement was lost, say.
+     */
+    private Optional<String> writtenTwice(JobExecution execution) {
+        return tx(() -> repository.stepExecutions(execution.id())).stream()
+                .filter(step -> step.failure().filter(f -> f.message().contains("duplicate key")).isPresent())
+                .map(step -> "step '" + step.stepName().value() + "' (" + step.id() + ") wrote an item twice: "
+                        + abbreviate(step.failure().orElseThrow().message()))
+                .findFirst();
     }
 
     /** What of a terminal execution is still active: step executions, and assigned unfinished partitions. */

@@ -21,6 +21,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.agroal.api.AgroalDataSource;
 import io.durablebatch.deployment.test.RepositoryTestSupport;
 import io.durablebatch.deployment.test.kernel.KernelTestSupport;
+import io.durablebatch.deployment.test.faults.FaultInjectingDriver.Kind;
+import io.durablebatch.deployment.test.faults.FaultSweep.Case;
 import io.durablebatch.deployment.test.faults.FaultSweep.Outcome;
 import io.durablebatch.deployment.test.faults.FaultSweep.Resolution;
 import io.durablebatch.job.JobOperator;
@@ -102,6 +104,26 @@ class RepositoryFaultSweepTest {
     @Test
     void everyFaultInAPartitionedStepEndsRecoverableWithEveryItemOnce() throws Exception {
         sweepAndAssert(FaultJobs.PARTITIONED);
+    }
+
+    /**
+     * A chunk whose commit's acknowledgement is lost did commit: its items are not written again (the
+     * target's key would refuse them and fail the step), the attempt adopts the commit and completes
+     * by itself. Every chunk progress record of a clean run, faulted in turn.
+     */
+    @Test
+    void aUnitOfWorkWhoseCommitAcknowledgementIsLostIsAdoptedNotWrittenAgain() throws Exception {
+        String job = FaultJobs.CHUNK_THEN_TASKLET;
+        List<String> statements = sweep.cleanRun(job);
+        List<Case> lostAcknowledgements = IntStream.range(0, statements.size())
+                .filter(i -> statements.get(i).contains("step_execution SET checkpoint"))
+                .mapToObj(i -> new Case(job, i + 1, Kind.COMMIT_LOST))
+                .toList();
+        assertEquals(FaultJobs.CHUNK_ITEMS / FaultJobs.COMMIT_INTERVAL, lostAcknowledgements.size(),
+                "every chunk but the last one (which records the step's completion) records its progress");
+        List<Outcome> outcomes = sweep.runAll(lostAcknowledgements);
+        assertEquals(List.of(), outcomes.stream().filter(o -> o.resolution() != Resolution.BY_ITSELF)
+                .map(Outcome::describe).toList());
     }
 
     private void sweepAndAssert(String job) throws Exception {

@@ -1,0 +1,33 @@
+package io.durablebatch.deployment.test.lease;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.sql.SQLException;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.agroal.api.AgroalDataSource;
+import io.durablebatch.deployment.test.RepositoryTestSupport;
+import io.quarkus.test.QuarkusUnitTest;
+
+/**
+ * Unset, the idle-in-transaction timeout follows the transaction manager's default timeout: a
+ * transaction idle that long could not commit anyway.
+ */
+class IdleInTransactionTimeoutDefaultTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = RepositoryTestSupport.repositoryApp(IdleInTransactionTimeouts.class)
+            .overrideConfigKey("quarkus.transaction-manager.default-transaction-timeout", "45s");
+
+    @Inject
+    AgroalDataSource dataSource;
+
+    @Test
+    void followsTheTransactionTimeout() throws SQLException {
+        assertEquals("45s", IdleInTransactionTimeouts.of(dataSource));
+    }
+}

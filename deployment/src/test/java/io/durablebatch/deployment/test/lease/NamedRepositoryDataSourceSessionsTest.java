@@ -1,0 +1,73 @@
+package io.durablebatch.deployment.test.lease;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+import jakarta.inject.Inject;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.agroal.api.AgroalDataSource;
+import io.durablebatch.deployment.test.RepositoryTestSupport;
+import io.quarkus.agroal.DataSource;
+import io.quarkus.test.QuarkusUnitTest;
+
+/**
+ * A named repository datasource gets the session setup; the application's other datasources keep
+ * the server's setting.
+ */
+class NamedRepositoryDataSourceSessionsTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = RepositoryTestSupport.repositoryApp(IdleInTransactionTimeouts.class)
+            .overrideConfigKey("quarkus.durable-batch.datasource", "batch")
+            .overrideConfigKey("quarkus.durable-batch.statements.idle-in-transaction-timeout", "7s")
+            .overrideConfigKey("quarkus.datasource.\"batch\".db-kind", "postgresql")
+            .overrideConfigKey("quarkus.datasource.\"batch\".jdbc.url", "${quarkus.datasource.jdbc.url}")
+            .overrideConfigKey("quarkus.datasource.\"batch\".username", "${quarkus.datasource.username}")
+            .overrideConfigKey("quarkus.datasource.\"batch\".password", "${quarkus.datasource.password}")
+            .overrideConfigKey("quarkus.datasource.\"reporting\".db-kind", "postgresql")
+            .overrideConfigKey("quarkus.datasource.\"reporting\".jdbc.url", "${quarkus.datasource.jdbc.url}")
+            .overrideConfigKey("quarkus.datasource.\"reporting\".username", "${quarkus.datasource.username}")
+            .overrideConfigKey("quarkus.datasource.\"reporting\".password", "${quarkus.datasource.password}");
+
+    @Inject
+    @DataSource("batch")
+    AgroalDataSource repository;
+
+    @Inject
+    @DataSource("reporting")
+    AgroalDataSource application;
+
+    @ConfigProperty(name = "quarkus.datasource.jdbc.url")
+    String url;
+
+    @ConfigProperty(name = "quarkus.datasource.username")
+    String username;
+
+    @ConfigProperty(name = "quarkus.datasource.password")
+    String password;
+
+    @Test
+    void onlyTheRepositoryDataSourceIsSetUp() throws SQLException {
+        assertEquals("7s", IdleInTransactionTimeouts.of(repository));
+        assertEquals(serverDefault(), IdleInTransactionTimeouts.of(application));
+    }
+
+    /** What a session of the server gets when nobody sets the timeout. */
+    private String serverDefault() throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url, username, password);
+                Statement statement = connection.createStatement();
+                ResultSet setting = statement.executeQuery("SHOW idle_in_transaction_session_timeout")) {
+            setting.next();
+            return setting.getString(1);
+        }
+    }
+}
