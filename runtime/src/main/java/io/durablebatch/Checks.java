@@ -1,7 +1,5 @@
 package io.durablebatch;
 
-import java.util.Objects;
-
 /**
  * Argument checks shared by the public value records and builders, so that every refusal of a bad
  * input names the field it came from in the same words. Part of the API, beside the values it
@@ -105,9 +103,5 @@ public final class Checks {
                     field + " must be at most " + maxLength + " bytes, got " + value.length);
         }
         return value.clone();
-    }
-
-    public static boolean same(Object a, Object b) {
-        return Objects.equals(a, b);
     }
 }

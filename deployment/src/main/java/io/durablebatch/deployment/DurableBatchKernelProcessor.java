@@ -8,6 +8,7 @@ import io.durablebatch.runtime.job.FlowStepHistory;
 import io.durablebatch.runtime.job.JobRegistry;
 import io.durablebatch.runtime.job.KernelIdentity;
 import io.durablebatch.runtime.job.KernelJobOperator;
+import io.durablebatch.runtime.job.KernelRecorder;
 import io.durablebatch.runtime.job.LeaseSweeper;
 import io.durablebatch.runtime.job.OperatorAudit;
 import io.durablebatch.runtime.job.OwnerLossRestarts;
@@ -20,8 +21,17 @@ import io.durablebatch.runtime.lease.LeaseStore;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.UnremovableBeanBuildItem;
 import io.quarkus.deployment.annotations.BuildStep;
+import io.quarkus.deployment.annotations.BuildSteps;
+import io.quarkus.deployment.annotations.Consume;
+import io.quarkus.deployment.annotations.ExecutionTime;
+import io.quarkus.deployment.annotations.Record;
+import io.quarkus.deployment.builditem.ServiceStartBuildItem;
 
-/** Registers the execution kernel: its beans, and the application's job definitions. */
+/**
+ * Registers the execution kernel: its beans, and the application's job definitions. Switched off
+ * as a whole by {@code quarkus.durable-batch.kernel.enabled=false}.
+ */
+@BuildSteps(onlyIf = KernelEnabled.class)
 class DurableBatchKernelProcessor {
 
     /** The kernel's beans. */
@@ -47,6 +57,18 @@ class DurableBatchKernelProcessor {
                 .addBeanClasses(KERNEL_BEANS.stream().map(Class::getName).toList())
                 .setUnremovable()
                 .build();
+    }
+
+    /**
+     * Registers the job definitions and runs startup recovery at runtime init, after the schema's
+     * migration and before any startup observer of the application can launch a job.
+     */
+    @BuildStep
+    @Record(ExecutionTime.RUNTIME_INIT)
+    @Consume(RepositorySchemaReadyBuildItem.class)
+    ServiceStartBuildItem start(KernelRecorder recorder) {
+        recorder.start();
+        return new ServiceStartBuildItem(DurableBatchProcessor.FEATURE + "-kernel");
     }
 
     @BuildStep

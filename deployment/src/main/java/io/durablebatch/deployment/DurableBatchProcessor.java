@@ -1,43 +1,55 @@
 package io.durablebatch.deployment;
 
 import java.util.List;
-import java.util.Optional;
 
-import org.eclipse.microprofile.config.ConfigProvider;
+import javax.sql.DataSource;
+
+import jakarta.enterprise.inject.Default;
+import jakarta.inject.Singleton;
+
 import org.jboss.jandex.AnnotationInstance;
 import org.jboss.jandex.AnnotationTransformation;
+import org.jboss.jandex.ClassType;
 
 import io.agroal.api.AgroalDataSource;
 import io.durablebatch.repository.JobRepository;
+import io.durablebatch.runtime.DurableBatchBuildTimeConfig;
 import io.durablebatch.runtime.flow.FlowDecisionStore;
 import io.durablebatch.runtime.flow.FlowStore;
+import io.durablebatch.runtime.operator.ExecutionControlStore;
+import io.durablebatch.runtime.operator.OperatorAuditStore;
 import io.durablebatch.runtime.partition.PartitionAggregationStore;
 import io.durablebatch.runtime.partition.PartitionAssignmentStore;
 import io.durablebatch.runtime.partition.PartitionLeaseStore;
 import io.durablebatch.runtime.partition.PartitionStore;
-import io.durablebatch.runtime.operator.ExecutionControlStore;
-import io.durablebatch.runtime.operator.OperatorAuditStore;
 import io.durablebatch.runtime.repository.DefinitionUpgradeStore;
 import io.durablebatch.runtime.repository.JobExecutionStore;
 import io.durablebatch.runtime.repository.JobInstanceStore;
 import io.durablebatch.runtime.repository.PostgresJobRepository;
 import io.durablebatch.runtime.repository.RecoveryStore;
+import io.durablebatch.runtime.repository.RepositoryCallInterceptor;
 import io.durablebatch.runtime.repository.RepositoryProducers;
+import io.durablebatch.runtime.repository.RepositoryRecorder;
 import io.durablebatch.runtime.repository.StepExecutionStore;
 import io.durablebatch.runtime.retention.PurgeStore;
 import io.durablebatch.runtime.retention.RetentionAuditStore;
 import io.durablebatch.runtime.retention.RetentionHoldStore;
 import io.durablebatch.runtime.schema.SchemaMigrator;
+import io.durablebatch.runtime.sql.RepositoryDataSource;
 import io.durablebatch.runtime.sql.RepositorySessions;
-import io.quarkus.agroal.DataSource;
+import io.quarkus.agroal.spi.JdbcDataSourceBuildItem;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.AnnotationsTransformerBuildItem;
+import io.quarkus.arc.deployment.SyntheticBeanBuildItem;
 import io.quarkus.arc.deployment.UnremovableBeanBuildItem;
 import io.quarkus.datasource.common.runtime.DataSourceUtil;
 import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
-import io.quarkus.deployment.builditem.RunTimeConfigurationDefaultBuildItem;
+import io.quarkus.deployment.annotations.ExecutionTime;
+import io.quarkus.deployment.annotations.Record;
 import io.quarkus.deployment.builditem.FeatureBuildItem;
+import io.quarkus.deployment.builditem.RunTimeConfigurationDefaultBuildItem;
+import io.quarkus.runtime.configuration.ConfigurationException;
 
 /** Registers the job repository: the feature, its beans and the datasource it needs at runtime. */
 class DurableBatchProcessor {
@@ -67,7 +79,8 @@ class DurableBatchProcessor {
             RetentionHoldStore.class,
             RetentionAuditStore.class,
             PurgeStore.class,
-            PostgresJobRepository.class);
+            PostgresJobRepository.class,
+            RepositoryCallInterceptor.class);
 
     @BuildStep
     FeatureBuildItem feature() {
@@ -83,17 +96,58 @@ class DurableBatchProcessor {
     }
 
     /**
+     * The repository's datasource, chosen by {@code quarkus.durable-batch.datasource} among the
+     * configured datasources: a name that matches none fails the build, listing those there are.
+     */
+    @BuildStep
+    RepositoryDataSourceBuildItem repositoryDataSource(DurableBatchBuildTimeConfig config,
+            List<JdbcDataSourceBuildItem> dataSources) {
+        String name = config.datasource().orElse(DataSourceUtil.DEFAULT_DATASOURCE_NAME);
+        if (dataSources.stream().noneMatch(dataSource -> dataSource.getName().equals(name))) {
+            String property = DataSourceUtil.isDefault(name) ? "quarkus.datasource.db-kind"
+                    : "quarkus.datasource.\"" + name + "\".db-kind";
+            throw new ConfigurationException("Durable Batch needs the datasource "
+                    + (DataSourceUtil.isDefault(name) ? "<default>" : "'" + name + "'")
+                    + " (quarkus.durable-batch.datasource), which is not configured; the configured datasources are "
+                    + dataSources.stream().map(JdbcDataSourceBuildItem::getName).sorted().toList()
+                    + ". Configure it with " + property + "=postgresql");
+        }
+        return new RepositoryDataSourceBuildItem(name);
+    }
+
+    /**
+     * The repository's datasource as one bean, {@code @RepositoryDataSource AgroalDataSource}: its
+     * injection point keeps the chosen datasource's bean, and only that one, in the application.
+     */
+    @BuildStep
+    @Record(ExecutionTime.RUNTIME_INIT)
+    SyntheticBeanBuildItem repositoryDataSourceBean(RepositoryDataSourceBuildItem dataSource,
+            RepositoryRecorder recorder) {
+        return SyntheticBeanBuildItem.configure(AgroalDataSource.class)
+                .types(AgroalDataSource.class, DataSource.class)
+                .addQualifier(RepositoryDataSource.class)
+                .scope(Singleton.class)
+                .unremovable()
+                .setRuntimeInit()
+                .addInjectionPoint(ClassType.create(AgroalDataSource.class), qualifier(dataSource))
+                .createWith(recorder.repositoryDataSource(dataSource.name()))
+                .done();
+    }
+
+    private static AnnotationInstance qualifier(RepositoryDataSourceBuildItem dataSource) {
+        return dataSource.isDefault() ? AnnotationInstance.builder(Default.class).build()
+                : AnnotationInstance.builder(io.quarkus.agroal.DataSource.class).value(dataSource.name()).build();
+    }
+
+    /**
      * A finite socket timeout and TCP keepalive for the repository's datasource, unless the
      * application sets its own: a half-open connection (the server gone without a reset) otherwise
      * blocks a read for as long as the operating system allows, hours, and with it the heartbeat that
      * keeps every execution's lease.
      */
     @BuildStep
-    List<RunTimeConfigurationDefaultBuildItem> repositoryConnectionTimeouts() {
-        String dataSource = repositoryDataSource()
-                .map(name -> "quarkus.datasource.\"" + name + "\".")
-                .orElse("quarkus.datasource.");
-        String properties = dataSource + "jdbc.additional-jdbc-properties.";
+    List<RunTimeConfigurationDefaultBuildItem> repositoryConnectionTimeouts(RepositoryDataSourceBuildItem dataSource) {
+        String properties = dataSource.configPrefix() + "jdbc.additional-jdbc-properties.";
         return List.of(new RunTimeConfigurationDefaultBuildItem(properties + "socketTimeout", SOCKET_TIMEOUT_SECONDS),
                 new RunTimeConfigurationDefaultBuildItem(properties + "tcpKeepAlive", "true"));
     }
@@ -104,30 +158,19 @@ class DurableBatchProcessor {
      * named repository datasource gets the qualifier here.
      */
     @BuildStep
-    void repositorySessions(BuildProducer<AdditionalBeanBuildItem> beans,
+    void repositorySessions(RepositoryDataSourceBuildItem dataSource, BuildProducer<AdditionalBeanBuildItem> beans,
             BuildProducer<AnnotationsTransformerBuildItem> qualifiers) {
         beans.produce(AdditionalBeanBuildItem.unremovableOf(RepositorySessions.class));
-        repositoryDataSource().ifPresent(name -> qualifiers.produce(new AnnotationsTransformerBuildItem(
-                AnnotationTransformation.forClasses()
-                        .whenClass(RepositorySessions.class)
-                        .transform(context -> context.add(AnnotationInstance.builder(DataSource.class)
-                                .value(name)
-                                .build())))));
-    }
-
-    /**
-     * The named datasource of the repository, empty for the default one: read at build time because
-     * the datasource's configuration defaults and pool interceptor are decided at build time.
-     */
-    static Optional<String> repositoryDataSource() {
-        return ConfigProvider.getConfig().getOptionalValue("quarkus.durable-batch.datasource", String.class)
-                .filter(name -> !DataSourceUtil.isDefault(name));
+        if (!dataSource.isDefault()) {
+            qualifiers.produce(new AnnotationsTransformerBuildItem(AnnotationTransformation.forClasses()
+                    .whenClass(RepositorySessions.class)
+                    .transform(context -> context.add(qualifier(dataSource)))));
+        }
     }
 
     @BuildStep
-    UnremovableBeanBuildItem repositoryDataSources() {
-        // The datasource is chosen by name at runtime (quarkus.durable-batch.datasource), so no
-        // injection point tells ArC to keep it.
-        return UnremovableBeanBuildItem.beanTypes(AgroalDataSource.class, JobRepository.class);
+    UnremovableBeanBuildItem repository() {
+        // The application may use the kernel alone and never inject the repository it runs on.
+        return UnremovableBeanBuildItem.beanTypes(JobRepository.class);
     }
 }

@@ -70,7 +70,7 @@ public class ImportOrdersJob {
                 .next(partitioned("import", this::files,
                         chunk("importFile", 1000)
                                 .reader(ImportOrdersJob::reader)
-                                .writer(JdbcBatchItemWriter.<Order>builder().dataSource(dataSource)
+                                .writer(context -> JdbcBatchItemWriter.<Order>builder().dataSource(dataSource)
                                         .sql("INSERT INTO demo_orders (placed_on, id, customer, amount) VALUES (?, ?, ?, ?)")
                                         .setter((statement, order) -> {
                                             statement.setDate(1, Date.valueOf(order.placedOn()));

@@ -15,6 +15,7 @@ import java.time.LocalDate;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -36,10 +37,13 @@ import io.restassured.http.ContentType;
  */
 final class Torture {
 
-    /** A short lease, so a lost owner is noticed within seconds. */
-    static final Duration LEASE = Duration.ofSeconds(3);
+    /**
+     * A short lease, so a lost owner is noticed within seconds; {@code -Dtorture.lease=30s} (with
+     * {@code -Dtorture.sweep-interval=5s}) measures the defaults.
+     */
+    static final Duration LEASE = duration("torture.lease", "3s");
 
-    static final Duration SWEEP_INTERVAL = Duration.ofSeconds(1);
+    static final Duration SWEEP_INTERVAL = duration("torture.sweep-interval", "1s");
 
     /** How long a frozen owner's open transaction keeps its row locks before the server ends it. */
     static final Duration IDLE_IN_TRANSACTION = Duration.ofSeconds(5);
@@ -51,6 +55,10 @@ final class Torture {
             "(?i)WARN|ERROR|lease|recover|restart|fenc|no longer|ended|started|owner|release|transient|connection");
 
     private Torture() {
+    }
+
+    private static Duration duration(String property, String otherwise) {
+        return Duration.parse("PT" + System.getProperty(property, otherwise).toUpperCase(Locale.ROOT));
     }
 
     static boolean full() {
@@ -91,8 +99,8 @@ final class Torture {
         Map<String, String> properties = new LinkedHashMap<>();
         properties.put("quarkus.durable-batch.node-id", nodeId);
         properties.put("quarkus.durable-batch.schema.table-prefix", tables);
-        properties.put("quarkus.durable-batch.lease.duration", LEASE.toSeconds() + "s");
-        properties.put("quarkus.durable-batch.lease.sweep-interval", SWEEP_INTERVAL.toSeconds() + "s");
+        properties.put("quarkus.durable-batch.lease.duration", LEASE.toMillis() + "ms");
+        properties.put("quarkus.durable-batch.lease.sweep-interval", SWEEP_INTERVAL.toMillis() + "ms");
         properties.put("quarkus.durable-batch.lease.restart-on-owner-loss", "5");
         properties.put("quarkus.durable-batch.control.poll-interval", "500ms");
         properties.put("quarkus.durable-batch.statements.idle-in-transaction-timeout", IDLE_IN_TRANSACTION.toSeconds() + "s");

@@ -165,18 +165,14 @@ public final class ChunkStep<I, O> implements Step {
             return next;
         }
 
-        /** One writer for every attempt: a stateless writer, such as a JDBC batch writer. */
-        public Builder<I, O> writer(ItemWriter<? super O> writer) {
-            Checks.notNull(writer, "writer");
-            this.writer = context -> writer;
-            return this;
-        }
-
         /**
-         * A new writer for each step attempt: for stateful writers, such as a
-         * {@link io.durablebatch.item.RestartableItemWriter} writing a file.
+         * Gives each step attempt, and each partition worker, a writer of its own, as
+         * {@link #reader} gives readers: the writer may keep state (a file, a buffer, a
+         * {@link io.durablebatch.item.RestartableItemWriter}'s position) without ever being shared
+         * between threads or carried from a failed attempt into the next. A stateless writer can be
+         * returned by every call: {@code context -> jdbcWriter}.
          */
-        public Builder<I, O> writerFactory(Function<StepContext, ? extends ItemWriter<? super O>> writer) {
+        public Builder<I, O> writer(Function<StepContext, ? extends ItemWriter<? super O>> writer) {
             this.writer = Checks.notNull(writer, "writer");
             return this;
         }

@@ -21,7 +21,7 @@ import io.durablebatch.repository.PlanFingerprint;
  * JobDefinition importOrders() {
  *     return Job.named("importOrders").revision("1")
  *             .start(tasklet("prepare", ctx -&gt; RepeatStatus.FINISHED))
- *             .next(chunk("load", 100).reader(ctx -&gt; reader).writer(writer).build())
+ *             .next(chunk("load", 100).reader(ctx -&gt; reader).writer(ctx -&gt; writer).build())
  *             .on("EMPTY").end()
  *             .build();
  * }

@@ -2,6 +2,7 @@ package io.durablebatch.job;
 
 import java.time.Duration;
 
+import io.durablebatch.repository.ExecutionParameters;
 import io.durablebatch.repository.ExecutionVersion;
 import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobExecutionId;
@@ -36,6 +37,13 @@ public interface JobOperator {
      * and STOPPED or FAILED. The attempt resumes each unfinished step from its last checkpoint.
      */
     JobExecutionId restart(JobExecutionId execution, OperatorCall call);
+
+    /**
+     * {@link #restart(JobExecutionId, OperatorCall)} with other non-identifying parameters than the
+     * attempt it restarts ran with (which a plain restart keeps): a larger thread count, a source
+     * that moved. The identifying ones are the instance's and never change.
+     */
+    JobExecutionId restart(JobExecutionId execution, ExecutionParameters nonIdentifying, OperatorCall call);
 
     /**
      * Waits until the execution is no longer active and returns it as it ended.

@@ -34,6 +34,11 @@ public enum RepositoryError {
      * Recover it once the lease has run out, or declare the owner dead in the request.
      */
     EXECUTION_LEASE_LIVE,
+    /**
+     * A later attempt of the execution's instance exists: restarting or abandoning an attempt acts on
+     * its instance, so only the instance's latest attempt is accepted.
+     */
+    EXECUTION_SUPERSEDED,
     /** The operation id was already used for a different request. */
     OPERATION_CONFLICT,
     /** A transient database failure (serialization, deadlock, lost connection): retry the unit of work. */

@@ -1,17 +1,42 @@
 package io.durablebatch.runtime;
 
+import java.util.Optional;
+
 import io.quarkus.runtime.annotations.ConfigPhase;
 import io.quarkus.runtime.annotations.ConfigRoot;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
-/** Durable Batch build-time configuration. */
+/** Durable Batch configuration fixed at build time. */
 @ConfigMapping(prefix = "quarkus.durable-batch")
-@ConfigRoot(phase = ConfigPhase.BUILD_TIME)
+@ConfigRoot(phase = ConfigPhase.BUILD_AND_RUN_TIME_FIXED)
 public interface DurableBatchBuildTimeConfig {
+
+    /**
+     * The name of the datasource that holds the job repository; the default datasource if not set.
+     * The repository joins the JTA transactions of this datasource, so it should be the one the
+     * application's batch writers use. The build fails, naming the configured datasources, if it
+     * names none of them.
+     */
+    Optional<String> datasource();
 
     /** Health integration. */
     Health health();
+
+    /** The execution kernel. */
+    Kernel kernel();
+
+    interface Kernel {
+
+        /**
+         * Whether the execution kernel is part of the application: the job DSL's definitions, the
+         * {@code JobOperator}, the lease sweeper and partition workers. Without it the application
+         * has the job repository alone, as a tool that reads or maintains the metadata of jobs run
+         * elsewhere would; nothing of the kernel is registered, and nothing starts a thread.
+         */
+        @WithDefault("true")
+        boolean enabled();
+    }
 
     interface Health {
 

@@ -13,13 +13,6 @@ import io.smallrye.config.WithDefault;
 @ConfigRoot(phase = ConfigPhase.RUN_TIME)
 public interface DurableBatchConfig {
 
-    /**
-     * The name of the datasource that holds the job repository. The default datasource is used if
-     * not set. The repository joins the JTA transactions of this datasource, so it should be the
-     * one the application's batch writers use.
-     */
-    Optional<String> datasource();
-
     /** The job repository's schema. */
     Schema schema();
 

@@ -14,6 +14,7 @@ import io.durablebatch.job.ChunkStep;
 import io.durablebatch.repository.Checkpoint;
 import io.durablebatch.repository.StepCounters;
 import io.durablebatch.repository.StepExecution;
+import io.durablebatch.runtime.sql.TransientFailures;
 import io.smallrye.faulttolerance.api.Guard;
 
 /**

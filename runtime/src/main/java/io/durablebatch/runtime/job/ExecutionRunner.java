@@ -25,6 +25,7 @@ import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.repository.StepExecution;
+import io.durablebatch.runtime.sql.TransientFailures;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**

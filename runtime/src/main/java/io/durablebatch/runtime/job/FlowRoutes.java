@@ -32,6 +32,7 @@ import io.durablebatch.repository.JobInstanceId;
 import io.durablebatch.repository.JobName;
 import io.durablebatch.repository.JobRepository;
 import io.durablebatch.runtime.DurableBatchConfig;
+import io.durablebatch.runtime.sql.TransientFailures;
 
 /**
  * Chooses and records the route of a flow after each node, in the repository's flow decisions:

@@ -13,12 +13,13 @@ import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.StepExecution;
 
 /**
- * Node history from the repository's flow operations: attempts are found and started by node id (so
- * a renamed step keeps its history), and each start consumes one of the node's start limit across
- * all executions of the instance, counted by the database.
+ * The durable history of flow nodes, from the repository's flow operations: attempts are found and
+ * started by node id (so a renamed step keeps its history), and each start consumes one of the
+ * node's start limit across all executions of the instance, counted by the database. Both run inside
+ * the caller's transaction.
  */
 @Singleton
-public class FlowStepHistory implements StepHistory {
+public class FlowStepHistory {
 
     private final JobRepository repository;
 
@@ -26,12 +27,12 @@ public class FlowStepHistory implements StepHistory {
         this.repository = repository;
     }
 
-    @Override
+    /** The latest attempt of {@code step}'s node in the instance of {@code execution}, this execution included. */
     public Optional<StepExecution> latestAttempt(JobExecution execution, Step step) {
         return repository.latestFlowStep(execution.jobInstanceId(), NodeId.of(step.id())).map(FlowStepState::latest);
     }
 
-    @Override
+    /** Records a new STARTING attempt of {@code step}'s node in {@code execution}. */
     public StepExecution createAttempt(JobExecution execution, Step step) {
         int limit = step.settings().startLimit();
         return repository.createFlowStepExecution(execution.id(), step.name(), NodeId.of(step.id()),

@@ -6,12 +6,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
-import jakarta.annotation.Priority;
-import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Singleton;
-import jakarta.interceptor.Interceptor;
 
 import org.jboss.logging.Logger;
 
@@ -19,12 +16,11 @@ import io.durablebatch.job.JobDefinition;
 import io.durablebatch.repository.DefinitionUpgrade;
 import io.durablebatch.repository.JobRepository;
 import io.quarkus.narayana.jta.QuarkusTransaction;
-import io.quarkus.runtime.StartupEvent;
 
 /**
- * The jobs of this application: every {@link JobDefinition} bean, collected and checked at startup
- * (after the schema migration, before application startup observers), so a bad definition fails
- * startup instead of a launch. Declared upgrade edges are registered with the repository then.
+ * The jobs of this application: every {@link JobDefinition} bean, collected and checked at runtime
+ * init (after the schema migration, before any startup observer of the application), so a bad
+ * definition fails startup instead of a launch. Declared upgrade edges are registered with the repository then.
  */
 @Singleton
 public class JobRegistry {
@@ -40,7 +36,8 @@ public class JobRegistry {
         this.repository = repository;
     }
 
-    void onStart(@Observes @Priority(Interceptor.Priority.LIBRARY_BEFORE) StartupEvent event) {
+    /** Collects and checks the definitions, and registers their upgrade edges: once, at runtime init. */
+    public void register() {
         Map<String, JobDefinition> byName = new LinkedHashMap<>();
         for (JobDefinition definition : beans) {
             JobDefinition other = byName.putIfAbsent(definition.name().value(), definition);

@@ -15,6 +15,7 @@ import io.durablebatch.job.JobParameters;
 import io.durablebatch.job.OperatorCall;
 import io.durablebatch.operator.OperatorAction;
 import io.durablebatch.operator.OperatorRecord;
+import io.durablebatch.repository.ExecutionParameters;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.ExecutionVersion;
 import io.durablebatch.repository.JobExecution;
@@ -67,7 +68,8 @@ public class KernelJobOperator implements JobOperator {
         Checks.notNull(call, "call");
         JobDefinition definition = registry.get(jobName);
         String request = "start|job=" + jobName + "|key="
-                + HexFormat.of().formatHex(parameters.keyFor(definition.name()).digest());
+                + HexFormat.of().formatHex(parameters.keyFor(definition.name()).digest())
+                + nonIdentifying(parameters.executionParameters());
         Launch launch = QuarkusTransaction.requiringNew().call(() -> {
             Optional<OperatorRecord> recorded = audit.recorded(OperatorAction.START, call, request);
             if (recorded.isPresent()) {
@@ -75,7 +77,7 @@ public class KernelJobOperator implements JobOperator {
             }
             JobInstance instance = repository.selectOrCreateJobInstance(parameters.keyFor(definition.name())).instance();
             return launched(OperatorAction.START, call, request, repository.createJobExecution(instance.id(),
-                    definition.identity()), definition, parameters);
+                    definition.identity(), parameters.executionParameters()), definition, parameters);
         });
         return submit(launch);
     }
@@ -89,25 +91,47 @@ public class KernelJobOperator implements JobOperator {
     public JobExecutionId restart(JobExecutionId executionId, OperatorCall call) {
         Checks.notNull(executionId, "execution");
         Checks.notNull(call, "call");
-        return submit(QuarkusTransaction.requiringNew().call(() -> restartInTransaction(executionId, call)));
+        return submit(QuarkusTransaction.requiringNew().call(
+                () -> restartInTransaction(executionId, Optional.empty(), call)));
+    }
+
+    @Override
+    public JobExecutionId restart(JobExecutionId executionId, ExecutionParameters nonIdentifying, OperatorCall call) {
+        Checks.notNull(executionId, "execution");
+        Checks.notNull(nonIdentifying, "nonIdentifying");
+        Checks.notNull(call, "call");
+        return submit(QuarkusTransaction.requiringNew().call(
+                () -> restartInTransaction(executionId, Optional.of(nonIdentifying), call)));
     }
 
     /**
-     * Creates, claims and audits the restart of {@code executionId} in the caller's transaction; the
-     * caller runs it with {@link #submit} once that transaction committed.
+     * Creates, claims and audits the restart of {@code executionId} in the caller's transaction, with
+     * the non-identifying parameters given, or else those of the attempt it restarts; the caller
+     * runs it with {@link #submit} once that transaction committed.
      */
-    Launch restartInTransaction(JobExecutionId executionId, OperatorCall call) {
-        String request = "restart|execution=" + executionId;
+    Launch restartInTransaction(JobExecutionId executionId, Optional<ExecutionParameters> nonIdentifying,
+            OperatorCall call) {
+        String request = "restart|execution=" + executionId + nonIdentifying.map(KernelJobOperator::nonIdentifying)
+                .orElse("");
         JobExecution previous = existing(executionId);
         JobInstance instance = repository.getJobInstance(previous.jobInstanceId()).orElseThrow();
         JobDefinition definition = registry.get(instance.jobName().value());
-        JobParameters parameters = JobParameters.of(instance.key());
+        JobParameters parameters = JobParameters.of(instance.key(), nonIdentifying.orElse(previous.parameters()));
         Optional<OperatorRecord> recorded = audit.recorded(OperatorAction.RESTART, call, request);
         if (recorded.isPresent()) {
             return replayed(recorded.get(), definition, parameters);
         }
-        return launched(OperatorAction.RESTART, call, request,
-                repository.createJobExecution(instance.id(), definition.identity()), definition, parameters);
+        requireLatest(previous, "restart");
+        return launched(OperatorAction.RESTART, call, request, repository.createJobExecution(instance.id(),
+                definition.identity(), parameters.executionParameters()), definition, parameters);
+    }
+
+    /**
+     * The non-identifying parameters in a request's text (which the audit digests), so that the same
+     * operation id with other values is a conflict, not a replay.
+     */
+    private static String nonIdentifying(ExecutionParameters parameters) {
+        return parameters.isEmpty() ? "" : "|run=" + HexFormat.of().formatHex(parameters.canonicalBytes());
     }
 
     /** Claims a new attempt for this process and audits its launch, in the caller's transaction. */
@@ -187,6 +211,7 @@ public class KernelJobOperator implements JobOperator {
             if (audit.recorded(OperatorAction.ABANDON, call, request).isPresent()) {
                 return current;
             }
+            requireLatest(current, "abandon");
             JobExecution abandoned = repository.transitionJobExecution(execution, current.version(),
                     LifecycleTransition.to(ExecutionStatus.ABANDONED, Instant.now()));
             audit.append(OperatorAction.ABANDON, call, request, abandoned, "ABANDONED");
@@ -215,6 +240,20 @@ public class KernelJobOperator implements JobOperator {
         }
         return QuarkusTransaction.requiringNew().call(() -> audit.recover(execution, recovery,
                 "RECOVERED as " + resolution));
+    }
+
+    /**
+     * Refuses an attempt that a later attempt of its instance replaced: abandoning it would leave the
+     * instance running under the later one, restarting it would skip what the later one recorded.
+     */
+    private void requireLatest(JobExecution attempt, String action) {
+        JobExecution latest = repository.latestJobExecution(attempt.jobInstanceId()).orElseThrow();
+        if (!latest.id().equals(attempt.id())) {
+            throw new RepositoryException(RepositoryError.EXECUTION_SUPERSEDED, "cannot " + action + " job execution "
+                    + attempt.id() + " (attempt " + attempt.attempt() + "): its instance's latest attempt is execution "
+                    + latest.id() + " (attempt " + latest.attempt() + ", " + latest.status() + "); " + action
+                    + " that one");
+        }
     }
 
     private JobExecution existing(JobExecutionId id) {

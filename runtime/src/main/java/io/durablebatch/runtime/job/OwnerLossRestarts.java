@@ -64,7 +64,7 @@ public class OwnerLossRestarts {
         }
         // one operation id per lost execution: two nodes restarting it are one restart
         OperatorCall call = OperatorCall.of("owner-loss-restart:" + lost.id(), LeaseStore.ACTOR);
-        return Optional.of(operator.get().restartInTransaction(lost.id(), call));
+        return Optional.of(operator.get().restartInTransaction(lost.id(), Optional.empty(), call));
     }
 
     /** Runs a restart prepared by {@link #prepare}, once its transaction committed. */

@@ -26,6 +26,7 @@ import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.StepExecutionId;
 import io.durablebatch.runtime.partition.PartitionLeaseStore;
+import io.durablebatch.runtime.sql.TransientFailures;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.ManagedContext;
 import io.quarkus.narayana.jta.QuarkusTransaction;

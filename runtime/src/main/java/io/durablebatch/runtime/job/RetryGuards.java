@@ -4,6 +4,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.function.Consumer;
 
 import io.durablebatch.job.ChunkStep;
+import io.durablebatch.runtime.sql.TransientFailures;
 import io.smallrye.faulttolerance.api.Guard;
 
 /**

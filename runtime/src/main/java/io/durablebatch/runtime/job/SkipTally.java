@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 import io.durablebatch.job.SkipLimitExceededException;
+import io.durablebatch.runtime.sql.TransientFailures;
 
 /**
  * The skips of one step attempt, per configured exception type. A failure counts against the most

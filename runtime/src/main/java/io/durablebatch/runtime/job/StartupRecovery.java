@@ -3,10 +3,7 @@ package io.durablebatch.runtime.job;
 import java.time.Instant;
 import java.util.List;
 
-import jakarta.annotation.Priority;
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
-import jakarta.interceptor.Interceptor;
 
 import org.jboss.logging.Logger;
 
@@ -22,7 +19,6 @@ import io.durablebatch.runtime.DurableBatchConfig;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.quarkus.narayana.jta.QuarkusTransaction;
-import io.quarkus.runtime.StartupEvent;
 
 /**
  * Startup recovery for single-node deployments ({@code quarkus.durable-batch.recovery.startup.enabled}):
@@ -30,8 +26,8 @@ import io.quarkus.runtime.StartupEvent;
  * whose lease ran out (on the database clock) cannot have an owner any more, so they are recovered
  * as FAILED, restartable, each audited with actor {@code system:startup}. An execution whose lease
  * is live is left alone: another live replica configured with the same node id may be running it
- * (the lease sweeper recovers it once its lease runs out). Runs after the job registry, before the application's own startup
- * observers can launch anything.
+ * (the lease sweeper recovers it once its lease runs out). Runs at runtime init after the job
+ * registry, before any startup observer of the application can launch anything.
  */
 @Singleton
 public class StartupRecovery {
@@ -63,7 +59,8 @@ public class StartupRecovery {
                 + "ORDER BY id LIMIT " + BATCH);
     }
 
-    void onStart(@Observes @Priority(Interceptor.Priority.LIBRARY_BEFORE + 1) StartupEvent event) {
+    /** At runtime init, after the job registry: recovers what previous runs left, if enabled. */
+    public void recoverAtStartup() {
         if (enabled) {
             recoverPreviousRuns();
         }

@@ -15,6 +15,7 @@ import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.repository.StepCounters;
 import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.StepProgress;
+import io.durablebatch.runtime.sql.TransientFailures;
 
 /**
  * One running attempt of a step: its latest committed snapshot (whose version the next

@@ -37,7 +37,7 @@ public class StepRunners {
     private static final Logger LOG = Logger.getLogger(StepRunners.class);
 
     private final JobRepository repository;
-    private final StepHistory history;
+    private final FlowStepHistory history;
     private final StepLeases leases;
     private final Bookkeeping bookkeeping;
     private final TaskletStepRunner tasklets = new TaskletStepRunner();

@@ -69,16 +69,16 @@ import io.durablebatch.runtime.partition.PartitionStore;
 import io.durablebatch.runtime.retention.PurgeStore;
 import io.durablebatch.runtime.retention.RetentionAuditStore;
 import io.durablebatch.runtime.retention.RetentionHoldStore;
-import io.durablebatch.runtime.sql.TransactionGuard;
 
 /**
- * The PostgreSQL job repository. It checks each call's arguments and transaction, then hands it to
- * the store of its capability; the stores hold the SQL.
+ * The PostgreSQL job repository. Each call is checked once by {@link RepositoryCallInterceptor} (no
+ * null argument, an active transaction), then handed to the store of its capability; the stores
+ * hold the SQL.
  */
 @ApplicationScoped
+@RepositoryCall
 public class PostgresJobRepository implements JobRepository {
 
-    private final TransactionGuard transactions;
     // the core: instances, executions, steps, definitions, recovery
     private final JobInstanceStore instances;
     private final JobExecutionStore jobExecutions;
@@ -100,15 +100,13 @@ public class PostgresJobRepository implements JobRepository {
     private final RetentionAuditStore retentionAudit;
     private final PurgeStore purges;
 
-    PostgresJobRepository(TransactionGuard transactions,
-            JobInstanceStore instances, JobExecutionStore jobExecutions, StepExecutionStore stepExecutions,
+    PostgresJobRepository(JobInstanceStore instances, JobExecutionStore jobExecutions, StepExecutionStore stepExecutions,
             DefinitionUpgradeStore upgrades, RecoveryStore recoveries,
             FlowStore flows, FlowDecisionStore flowDecisions,
             PartitionStore partitionPlans, PartitionAssignmentStore partitionAssignments,
             PartitionAggregationStore partitionAggregation,
             OperatorAuditStore operatorAudit, ExecutionControlStore executionControl,
             RetentionHoldStore holds, RetentionAuditStore retentionAudit, PurgeStore purges) {
-        this.transactions = transactions;
         this.instances = instances;
         this.jobExecutions = jobExecutions;
         this.stepExecutions = stepExecutions;
@@ -128,16 +126,11 @@ public class PostgresJobRepository implements JobRepository {
 
     @Override
     public void registerDefinitionUpgrade(JobName jobName, DefinitionUpgrade upgrade) {
-        Checks.notNull(jobName, "jobName");
-        Checks.notNull(upgrade, "upgrade");
-        transactions.requireActive("registerDefinitionUpgrade");
         upgrades.register(jobName, upgrade);
     }
 
     @Override
     public JobInstanceSelection selectOrCreateJobInstance(JobInstanceKey key) {
-        Checks.notNull(key, "key");
-        transactions.requireActive("selectOrCreateJobInstance");
         return instances.selectOrCreate(key);
     }
 
@@ -148,358 +141,238 @@ public class PostgresJobRepository implements JobRepository {
 
     @Override
     public JobExecution createJobExecution(JobInstanceId jobInstanceId, DefinitionIdentity definition) {
-        Checks.notNull(definition, "definition");
         return createJobExecution(jobInstanceId, definition, ExecutionParameters.NONE);
     }
 
     @Override
     public JobExecution createJobExecution(JobInstanceId jobInstanceId, ExecutionParameters parameters) {
-        Checks.notNull(jobInstanceId, "jobInstanceId");
-        Checks.notNull(parameters, "parameters");
-        transactions.requireActive("createJobExecution");
         return jobExecutions.create(jobInstanceId, Optional.empty(), parameters);
     }
 
     @Override
     public JobExecution createJobExecution(JobInstanceId jobInstanceId, DefinitionIdentity definition,
             ExecutionParameters parameters) {
-        Checks.notNull(jobInstanceId, "jobInstanceId");
-        Checks.notNull(definition, "definition");
-        Checks.notNull(parameters, "parameters");
-        transactions.requireActive("createJobExecution");
         return jobExecutions.create(jobInstanceId, Optional.of(definition), parameters);
     }
 
     @Override
     public StepExecution createStepExecution(JobExecutionId jobExecutionId, StepName stepName) {
-        Checks.notNull(jobExecutionId, "jobExecutionId");
-        Checks.notNull(stepName, "stepName");
-        transactions.requireActive("createStepExecution");
         return stepExecutions.create(jobExecutionId, stepName);
     }
 
     @Override
     public JobExecution transitionJobExecution(JobExecutionId id, ExecutionVersion expectedVersion,
             LifecycleTransition transition) {
-        checkMutation(id, expectedVersion, transition, "transition");
-        transactions.requireActive("transitionJobExecution");
         return jobExecutions.transition(id, expectedVersion, transition);
     }
 
     @Override
     public JobExecution enrichJobExitStatus(JobExecutionId id, ExecutionVersion expectedVersion, ExitStatus exitStatus) {
-        checkMutation(id, expectedVersion, exitStatus, "exitStatus");
-        transactions.requireActive("enrichJobExitStatus");
         return jobExecutions.enrichExitStatus(id, expectedVersion, exitStatus);
     }
 
     @Override
     public StepExecution transitionStepExecution(StepExecutionId id, ExecutionVersion expectedVersion,
             LifecycleTransition transition) {
-        checkMutation(id, expectedVersion, transition, "transition");
-        transactions.requireActive("transitionStepExecution");
         return stepExecutions.transition(id, expectedVersion, transition);
     }
 
     @Override
     public StepProgress recordStepProgress(StepExecutionId id, ExecutionVersion expectedVersion,
             Optional<Checkpoint> checkpoint, StepCounters counters, Instant at) {
-        checkMutation(id, expectedVersion, counters, "counters");
-        Checks.notNull(checkpoint, "checkpoint");
-        Checks.notNull(at, "at");
-        transactions.requireActive("recordStepProgress");
         return stepExecutions.recordProgress(id, expectedVersion, checkpoint, counters, at);
     }
 
     @Override
     public StepExecution enrichStepExitStatus(StepExecutionId id, ExecutionVersion expectedVersion,
             ExitStatus exitStatus) {
-        checkMutation(id, expectedVersion, exitStatus, "exitStatus");
-        transactions.requireActive("enrichStepExitStatus");
         return stepExecutions.enrichExitStatus(id, expectedVersion, exitStatus);
     }
 
     @Override
     public Optional<JobInstance> findJobInstance(JobInstanceKey key) {
-        Checks.notNull(key, "key");
-        transactions.requireActive("findJobInstance");
         return instances.find(key);
     }
 
     @Override
     public Optional<JobInstance> getJobInstance(JobInstanceId id) {
-        Checks.notNull(id, "id");
-        transactions.requireActive("getJobInstance");
         return instances.get(id);
     }
 
     @Override
     public Optional<JobExecution> getJobExecution(JobExecutionId id) {
-        Checks.notNull(id, "id");
-        transactions.requireActive("getJobExecution");
         return jobExecutions.get(id);
     }
 
     @Override
     public Optional<JobExecution> latestJobExecution(JobInstanceId jobInstanceId) {
-        Checks.notNull(jobInstanceId, "jobInstanceId");
-        transactions.requireActive("latestJobExecution");
         return jobExecutions.latest(jobInstanceId);
     }
 
     @Override
     public List<JobExecution> jobExecutions(JobInstanceId jobInstanceId) {
-        Checks.notNull(jobInstanceId, "jobInstanceId");
-        transactions.requireActive("jobExecutions");
         return jobExecutions.ofInstance(jobInstanceId);
     }
 
     @Override
     public Optional<StepExecution> getStepExecution(StepExecutionId id) {
-        Checks.notNull(id, "id");
-        transactions.requireActive("getStepExecution");
         return stepExecutions.get(id);
     }
 
     @Override
     public List<StepExecution> stepExecutions(JobExecutionId jobExecutionId) {
-        Checks.notNull(jobExecutionId, "jobExecutionId");
-        transactions.requireActive("stepExecutions");
         return stepExecutions.ofJobExecution(jobExecutionId);
     }
 
     @Override
     public RecoveryResult recoverJobExecution(JobExecutionId id, RecoveryRequest request) {
-        Checks.notNull(id, "id");
-        Checks.notNull(request, "request");
-        transactions.requireActive("recoverJobExecution");
         return recoveries.recover(id, request);
     }
 
     @Override
     public Optional<RecoveryDecision> recoveryDecision(JobExecutionId id) {
-        Checks.notNull(id, "id");
-        transactions.requireActive("recoveryDecision");
         return recoveries.decision(id);
     }
 
     @Override
     public StepExecution createFlowStepExecution(JobExecutionId jobExecutionId, StepName stepName, NodeId nodeId,
             StartLimit startLimit) {
-        Checks.notNull(jobExecutionId, "jobExecutionId");
-        Checks.notNull(stepName, "stepName");
-        Checks.notNull(nodeId, "nodeId");
-        Checks.notNull(startLimit, "startLimit");
-        transactions.requireActive("createFlowStepExecution");
         return flows.start(jobExecutionId, stepName, nodeId, startLimit);
     }
 
     @Override
     public Optional<FlowStepState> latestFlowStep(JobInstanceId jobInstanceId, NodeId nodeId) {
-        Checks.notNull(jobInstanceId, "jobInstanceId");
-        Checks.notNull(nodeId, "nodeId");
-        transactions.requireActive("latestFlowStep");
         return flows.latest(jobInstanceId, nodeId);
     }
 
     @Override
     public FlowDecision appendFlowDecision(FlowDecisionRequest request) {
-        Checks.notNull(request, "request");
-        transactions.requireActive("appendFlowDecision");
         return flowDecisions.append(request);
     }
 
     @Override
     public Optional<FlowDecision> findReusableFlowDecision(JobInstanceId jobInstanceId, NodeId nodeId,
             PlanFingerprint planFingerprint, InputDigest inputDigest, FlowTransitionKind kind) {
-        Checks.notNull(jobInstanceId, "jobInstanceId");
-        Checks.notNull(nodeId, "nodeId");
-        Checks.notNull(planFingerprint, "planFingerprint");
-        Checks.notNull(inputDigest, "inputDigest");
-        Checks.notNull(kind, "kind");
-        transactions.requireActive("findReusableFlowDecision");
         return flowDecisions.findReusable(jobInstanceId, nodeId, planFingerprint, inputDigest, kind);
     }
 
     @Override
     public List<FlowDecision> flowDecisions(JobExecutionId jobExecutionId) {
-        Checks.notNull(jobExecutionId, "jobExecutionId");
-        transactions.requireActive("flowDecisions");
         return flowDecisions.ofJobExecution(jobExecutionId);
     }
 
     @Override
     public List<StepPartition> createStepPartitionPlan(StepExecutionId parentStepExecutionId,
             List<PartitionPlanEntry> entries) {
-        Checks.notNull(parentStepExecutionId, "parentStepExecutionId");
-        Checks.notNull(entries, "entries");
         for (int i = 0; i < entries.size(); i++) {
             Checks.notNull(entries.get(i), "entries[" + i + "]");
         }
-        transactions.requireActive("createStepPartitionPlan");
         return partitionPlans.create(parentStepExecutionId, entries);
     }
 
     @Override
     public List<StepPartition> stepPartitionPlan(StepExecutionId parentStepExecutionId) {
-        Checks.notNull(parentStepExecutionId, "parentStepExecutionId");
-        transactions.requireActive("stepPartitionPlan");
         return partitionPlans.plan(parentStepExecutionId);
     }
 
     @Override
     public List<StepPartition> restartStepPartitionPlan(StepExecutionId sourceStepExecutionId,
             StepExecutionId targetStepExecutionId) {
-        Checks.notNull(sourceStepExecutionId, "sourceStepExecutionId");
-        Checks.notNull(targetStepExecutionId, "targetStepExecutionId");
-        transactions.requireActive("restartStepPartitionPlan");
         return partitionPlans.restart(sourceStepExecutionId, targetStepExecutionId);
     }
 
     @Override
     public StepPartition assignStepPartition(StepPartitionId id, ExecutionVersion expectedVersion,
             StepExecutionId workerStepExecutionId) {
-        checkMutation(id, expectedVersion, workerStepExecutionId, "workerStepExecutionId");
-        transactions.requireActive("assignStepPartition");
         return partitionAssignments.assign(id, expectedVersion, workerStepExecutionId);
     }
 
     @Override
     public Optional<StepPartition> claimNextStepPartition(StepExecutionId parentStepExecutionId,
             StepExecutionId workerStepExecutionId) {
-        Checks.notNull(parentStepExecutionId, "parentStepExecutionId");
-        Checks.notNull(workerStepExecutionId, "workerStepExecutionId");
-        transactions.requireActive("claimNextStepPartition");
         return partitionAssignments.claim(parentStepExecutionId, workerStepExecutionId);
     }
 
     @Override
     public List<OpenPartitionPlan> openStepPartitionPlans(Collection<JobName> jobNames, int limit) {
-        Checks.notNull(jobNames, "jobNames");
         jobNames.forEach(name -> Checks.notNull(name, "jobNames[]"));
         if (limit < 1 || limit > MAX_OPEN_PLANS) {
             throw new IllegalArgumentException("limit must be between 1 and " + MAX_OPEN_PLANS + ", got " + limit);
         }
-        transactions.requireActive("openStepPartitionPlans");
         return jobNames.isEmpty() ? List.of() : partitionPlans.open(jobNames, limit);
     }
 
     @Override
     public StepPartition completeStepPartition(StepPartitionId id, ExecutionVersion expectedVersion,
             StepExecutionId workerStepExecutionId) {
-        checkMutation(id, expectedVersion, workerStepExecutionId, "workerStepExecutionId");
-        transactions.requireActive("completeStepPartition");
         return partitionAssignments.complete(id, expectedVersion, workerStepExecutionId);
     }
 
     @Override
     public StepExecution aggregateStepPartitions(StepExecutionId parentStepExecutionId,
             ExecutionVersion expectedVersion, Instant transitionedAt) {
-        Checks.notNull(parentStepExecutionId, "parentStepExecutionId");
-        Checks.notNull(expectedVersion, "expectedVersion");
-        Checks.notNull(transitionedAt, "transitionedAt");
-        transactions.requireActive("aggregateStepPartitions");
         return partitionAggregation.aggregate(parentStepExecutionId, expectedVersion, transitionedAt);
     }
 
     @Override
     public OperatorRecord appendOperatorRequest(OperatorRecordDraft draft) {
-        Checks.notNull(draft, "draft");
-        transactions.requireActive("appendOperatorRequest");
         return operatorAudit.append(draft);
     }
 
     @Override
     public Optional<OperatorRecord> findOperatorRequest(OperatorAction action, OperationId operationId) {
-        Checks.notNull(action, "action");
-        Checks.notNull(operationId, "operationId");
-        transactions.requireActive("findOperatorRequest");
         return operatorAudit.find(action, operationId);
     }
 
     @Override
     public JobExecution requestExecutionStop(JobExecutionId id, ExecutionVersion expectedVersion, ActorRef actor,
             Instant requestedAt) {
-        checkMutation(id, expectedVersion, actor, "actor");
-        Checks.notNull(requestedAt, "requestedAt");
-        transactions.requireActive("requestExecutionStop");
         return executionControl.requestStop(id, expectedVersion, actor, requestedAt);
     }
 
     @Override
     public JobExecution claimExecutionOwner(JobExecutionId id, ExecutionVersion expectedVersion, OwnerToken owner,
             Instant claimedAt) {
-        checkMutation(id, expectedVersion, owner, "owner");
-        Checks.notNull(claimedAt, "claimedAt");
-        transactions.requireActive("claimExecutionOwner");
         return executionControl.claimOwner(id, expectedVersion, owner, claimedAt);
     }
 
     @Override
     public ExecutionControl observeExecutionControl(JobExecutionId id, OwnerToken owner, Instant observedAt) {
-        Checks.notNull(id, "id");
-        Checks.notNull(owner, "owner");
-        Checks.notNull(observedAt, "observedAt");
-        transactions.requireActive("observeExecutionControl");
         return executionControl.observe(id, owner, observedAt);
     }
 
     @Override
     public Optional<RetentionHold> jobInstanceHold(JobInstanceId id) {
-        Checks.notNull(id, "id");
-        transactions.requireActive("jobInstanceHold");
         return holds.hold(id);
     }
 
     @Override
     public RetentionHold placeInstanceHold(JobInstanceId id, ActorRef actor, ReasonCode reason, Instant placedAt) {
-        Checks.notNull(id, "id");
-        Checks.notNull(actor, "actor");
-        Checks.notNull(reason, "reason");
-        Checks.notNull(placedAt, "placedAt");
-        transactions.requireActive("placeInstanceHold");
         return holds.place(id, actor, reason, placedAt);
     }
 
     @Override
     public Optional<RetentionHold> releaseInstanceHold(JobInstanceId id) {
-        Checks.notNull(id, "id");
-        transactions.requireActive("releaseInstanceHold");
         return holds.release(id);
     }
 
     @Override
     public Optional<RetentionRecord> findRetentionAction(RetentionAction action, OperationId operationId) {
-        Checks.notNull(action, "action");
-        Checks.notNull(operationId, "operationId");
-        transactions.requireActive("findRetentionAction");
         return retentionAudit.find(action, operationId);
     }
 
     @Override
     public RetentionRecord appendRetentionAction(RetentionRecordDraft draft) {
-        Checks.notNull(draft, "draft");
-        transactions.requireActive("appendRetentionAction");
         return retentionAudit.append(draft);
     }
 
     @Override
     public PurgeSurvey purgeSurvey(PurgePlanRequest request) {
-        Checks.notNull(request, "request");
-        transactions.requireActive("purgeSurvey");
         return purges.survey(request);
     }
 
     @Override
     public PurgeCounts applyPurge(PurgePlan plan) {
-        Checks.notNull(plan, "plan");
-        transactions.requireActive("applyPurge");
         return purges.apply(plan);
-    }
-
-    private static void checkMutation(Object id, ExecutionVersion expectedVersion, Object change, String changeField) {
-        Checks.notNull(id, "id");
-        Checks.notNull(expectedVersion, "expectedVersion");
-        Checks.notNull(change, changeField);
     }
 }

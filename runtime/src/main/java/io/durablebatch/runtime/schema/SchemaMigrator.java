@@ -4,21 +4,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-import jakarta.annotation.Priority;
-import jakarta.enterprise.event.Observes;
+import javax.sql.DataSource;
+
 import jakarta.inject.Singleton;
-import jakarta.interceptor.Interceptor;
 
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.output.MigrateResult;
 import org.flywaydb.core.api.output.ValidateResult;
 import org.jboss.logging.Logger;
 
-import javax.sql.DataSource;
-
 import io.durablebatch.runtime.DurableBatchConfig;
 import io.durablebatch.runtime.sql.RepositoryDataSource;
-import io.quarkus.runtime.StartupEvent;
 
 /**
  * Applies or validates the repository's migrations at startup, before any application code can
@@ -41,7 +37,11 @@ public class SchemaMigrator {
         this.dataSource = dataSource;
     }
 
-    void onStart(@Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) StartupEvent event) {
+    /**
+     * Migrates the schema to this version's, or validates it when migration at start is off. Run
+     * once at runtime init, before anything reads the repository.
+     */
+    public void migrate() {
         Flyway flyway = flyway();
         if (config.schema().migrateAtStart()) {
             MigrateResult result = flyway.migrate();

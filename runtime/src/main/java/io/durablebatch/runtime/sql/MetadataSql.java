@@ -28,9 +28,6 @@ public final class MetadataSql {
     /** Binds the parameters of one statement. */
     @FunctionalInterface
     public interface Binder {
-        Binder NONE = params -> {
-        };
-
         void bind(SqlParams params) throws SQLException;
     }
 
@@ -120,21 +117,11 @@ public final class MetadataSql {
         return false;
     }
 
-    /**
-     * Whether a failure with this SQL state may pass when the whole unit of work is tried again:
-     * serialization failures and deadlocks (class 40), lost connections (class 08), a server shutting
-     * down or starting up (57P01–57P03), a lock or statement timeout (55P03, 57014).
-     */
-    public static boolean isTransientState(String state) {
-        return state != null && (state.startsWith("40") || state.startsWith("08") || state.startsWith("57P")
-                || state.equals("55P03") || state.equals("57014"));
-    }
-
     private RepositoryException failure(SQLException e, String sql) {
         // PostgreSQL aborts the transaction on any error: it can only roll back now.
         transactions.markRollbackOnly();
         String state = e.getSQLState() == null ? "" : e.getSQLState();
-        boolean transientFailure = isTransientState(state);
+        boolean transientFailure = TransientFailures.isTransientState(state);
         return new RepositoryException(
                 transientFailure ? RepositoryError.STORAGE_TRANSIENT : RepositoryError.STORAGE_FAILURE,
                 "SQL state " + state + ": " + e.getMessage(), e);

@@ -56,7 +56,7 @@ public class FaultJobs {
         return Job.named(CHUNK_THEN_TASKLET)
                 .start(chunk("load", COMMIT_INTERVAL)
                         .reader(context -> new RangeReader(run(context), 0, CHUNK_ITEMS))
-                        .writer(new TargetWriter(dataSource))
+                        .writer(context -> new TargetWriter(dataSource))
                         .build())
                 .next(tasklet("mark", context -> {
                     new TargetWriter(dataSource).write(List.of(new Row(run(context), CHUNK_ITEMS)));

@@ -64,7 +64,7 @@ class ChunkStepTest extends KernelTest {
                     .start(chunk("load", 100)
                             .reader(context -> new RangeReader(context.parameters().string("run"),
                                     context.parameters().longValue("size")))
-                            .writer((List<? extends Row> items) -> {
+                            .writer(context -> (List<? extends Row> items) -> {
                                 STATEMENTS_AT_WRITE.computeIfAbsent(items.get(0).run(), run -> new ArrayList<>())
                                         .add(metadataSql.statementsExecuted());
                                 target.write(items);

@@ -123,7 +123,7 @@ class FailingLocalWorkerTest extends KernelTest {
             TargetWriter target = new TargetWriter(dataSource);
             return Job.named("crashingWorker")
                     .start(rangePartitions(PARTITIONS, PER_PARTITION, 10, CrashingReader::new,
-                            (List<? extends Row> items) -> {
+                            context -> (List<? extends Row> items) -> {
                                 long first = items.get(0).id();
                                 if (first >= PER_PARTITION && first < 2 * PER_PARTITION) {
                                     SECOND_RUNNING.get(items.get(0).run()).countDown();

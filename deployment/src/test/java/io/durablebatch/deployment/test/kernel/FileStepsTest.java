@@ -70,14 +70,14 @@ class FileStepsTest extends KernelTest {
         @Produces
         JobDefinition csvStrict() {
             return Job.named("csvStrict")
-                    .start(chunk("import", 100).reader(FileStepsTest::csv).writer(new TargetWriter(dataSource)).build())
+                    .start(chunk("import", 100).reader(FileStepsTest::csv).writer(context -> new TargetWriter(dataSource)).build())
                     .build();
         }
 
         @Produces
         JobDefinition csvSkipping() {
             return Job.named("csvSkipping")
-                    .start(chunk("import", 100).reader(FileStepsTest::csv).writer(new TargetWriter(dataSource))
+                    .start(chunk("import", 100).reader(FileStepsTest::csv).writer(context -> new TargetWriter(dataSource))
                             .skipLimit(FlatFileParseException.class, 1).build())
                     .build();
         }
@@ -87,7 +87,7 @@ class FileStepsTest extends KernelTest {
             return Job.named("export")
                     .start(chunk("export", 100)
                             .reader(context -> new RangeReader(context.parameters().string("run"), 1000))
-                            .writerFactory(context -> new FailingAfterWrite(context.parameters().string("run"),
+                            .writer(context -> new FailingAfterWrite(context.parameters().string("run"),
                                     DelimitedFileItemWriter.<Row>builder().path(Path.of(context.parameters().string("file")))
                                             .header("id").extractor(row -> List.of(row.id())).build()))
                             .build())

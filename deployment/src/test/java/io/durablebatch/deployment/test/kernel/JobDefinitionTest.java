@@ -48,7 +48,7 @@ class JobDefinitionTest {
             public Checkpoint checkpoint() {
                 return Checkpoint.of(new byte[0]);
             }
-        }).writer(items -> {
+        }).writer(context -> items -> {
         }).build();
     }
 

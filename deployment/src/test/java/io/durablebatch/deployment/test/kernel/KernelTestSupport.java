@@ -136,7 +136,7 @@ public final class KernelTestSupport {
      * chunks of {@code chunkSize} with {@code reader} and write them with {@code writer}.
      */
     static PartitionedStep rangePartitions(int partitions, int perPartition, int chunkSize,
-            Function<StepContext, ? extends ItemReader<Row>> reader, ItemWriter<Row> writer) {
+            Function<StepContext, ? extends ItemReader<Row>> reader, Function<StepContext, ItemWriter<Row>> writer) {
         return partitioned("load", context -> rangePlan(partitions, perPartition),
                 chunk("loadRange", chunkSize).reader(reader).writer(writer).build());
     }
@@ -144,7 +144,7 @@ public final class KernelTestSupport {
     /** {@link #rangePartitions} whose workers read with {@link #rangeOf}. */
     public static PartitionedStep rangePartitions(int partitions, int perPartition, int chunkSize,
             ItemWriter<Row> writer) {
-        return rangePartitions(partitions, perPartition, chunkSize, KernelTestSupport::rangeOf, writer);
+        return rangePartitions(partitions, perPartition, chunkSize, KernelTestSupport::rangeOf, context -> writer);
     }
 
     /** Writes with {@code writer} after a pause of {@code millis}, so a chunk takes time. */

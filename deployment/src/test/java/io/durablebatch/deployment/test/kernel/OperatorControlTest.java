@@ -31,6 +31,7 @@ import io.durablebatch.job.JobParameters;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobExecutionId;
+import io.durablebatch.repository.JobInstanceId;
 import io.durablebatch.repository.ReasonCode;
 import io.durablebatch.repository.RecoveryResolution;
 import io.durablebatch.repository.RecoveryResult;
@@ -61,7 +62,7 @@ class OperatorControlTest extends KernelTest {
             return Job.named("slow")
                     .start(chunk("load", CHUNK)
                             .reader(context -> new RangeReader(context.parameters().string("run"), ITEMS))
-                            .writer(pausing(5, new TargetWriter(dataSource)))
+                            .writer(context -> pausing(5, new TargetWriter(dataSource)))
                             .build())
                     .build();
         }
@@ -123,6 +124,33 @@ class OperatorControlTest extends KernelTest {
     }
 
     @Test
+    void onlyTheLatestAttemptIsRestartedOrAbandoned() throws Exception {
+        String run = freshRun();
+        JobExecutionId first = operator.start("slow", KernelTestSupport.run(run), call());
+        awaitRows(dataSource, run, 100);
+        operator.stop(first, call());
+        operator.await(first, Duration.ofSeconds(30));
+        JobExecutionId second = operator.restart(first, call());
+        awaitRows(dataSource, run, rows(dataSource, run) + 100);
+        operator.stop(second, call());
+        assertEquals(ExecutionStatus.STOPPED, operator.await(second, Duration.ofSeconds(30)).status());
+        JobInstanceId instance = RepositoryTestSupport.tx(() -> repository.getJobExecution(first)).orElseThrow()
+                .jobInstanceId();
+        List<JobExecution> before = RepositoryTestSupport.tx(() -> repository.jobExecutions(instance));
+
+        var restart = RepositoryTestSupport.assertRefused(RepositoryError.EXECUTION_SUPERSEDED,
+                () -> operator.restart(first, call()));
+        assertTrue(restart.getMessage().contains("latest attempt is execution " + second), restart.getMessage());
+        RepositoryTestSupport.assertRefused(RepositoryError.EXECUTION_SUPERSEDED, () -> operator.abandon(first, call()));
+        assertEquals(before, RepositoryTestSupport.tx(() -> repository.jobExecutions(instance)),
+                "the refusals changed nothing");
+
+        JobExecution completed = operator.await(operator.restart(second, call()), Duration.ofMinutes(1));
+        assertEquals(ExecutionStatus.COMPLETED, completed.status(), "the latest attempt restarts");
+        assertEquals(ITEMS, distinctIds(dataSource, run));
+    }
+
+    @Test
     void anOrphanedExecutionIsRecoveredAsFailedAndRestartsFromItsCheckpoint() throws Exception {
         // an attempt recorded by a process that died before running it
         String run = freshRun();
@@ -145,11 +173,11 @@ class OperatorControlTest extends KernelTest {
         JobExecutionId id = operator.start("slow", KernelTestSupport.run(run), call());
         awaitRows(dataSource, run, 50);
         JobExecution current = RepositoryTestSupport.tx(() -> repository.getJobExecution(id)).orElseThrow();
-        var refusal = RepositoryTestSupport.assertRefused(io.durablebatch.repository.RepositoryError.EXECUTION_LEASE_LIVE,
+        var refusal = RepositoryTestSupport.assertRefused(RepositoryError.EXECUTION_LEASE_LIVE,
                 () -> operator.recover(id, current.version(), RecoveryResolution.FAILED, ReasonCode.of("OWNER_LOST"),
                         call()));
         assertTrue(refusal.getMessage().contains("runs in this process"), refusal.getMessage());
-        RepositoryTestSupport.assertRefused(io.durablebatch.repository.RepositoryError.EXECUTION_LEASE_LIVE,
+        RepositoryTestSupport.assertRefused(RepositoryError.EXECUTION_LEASE_LIVE,
                 () -> operator.recover(id, current.version(), RecoveryResolution.FAILED, ReasonCode.of("OWNER_LOST"),
                         true, call()));
         assertEquals(ExecutionStatus.STARTED, RepositoryTestSupport.tx(() -> repository.getJobExecution(id))

@@ -76,7 +76,7 @@ class OwnershipAndAuditTest extends KernelTest {
             return Job.named("owned")
                     .start(chunk("load", 10)
                             .reader(context -> new RangeReader(context.parameters().string("run"), ITEMS))
-                            .writer((List<? extends Row> items) -> {
+                            .writer(context -> (List<? extends Row> items) -> {
                                 Row first = items.get(0);
                                 if (first.run().startsWith("held") && first.id() == 0) {
                                     IN_FIRST_CHUNK.countDown();

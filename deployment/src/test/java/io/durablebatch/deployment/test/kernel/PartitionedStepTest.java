@@ -14,6 +14,10 @@ import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
@@ -64,6 +68,38 @@ class PartitionedStepTest extends KernelTest {
                     }).withWorkers(3))
                     .build();
         }
+
+        /** Each worker's writer records the threads it writes on. */
+        @Produces
+        JobDefinition ownWriters() {
+            return Job.named("ownWriters")
+                    .start(rangePartitions(PARTITIONS, PER_PARTITION / 10, 10, KernelTestSupport::rangeOf, context -> {
+                        TargetWriter target = new TargetWriter(dataSource);
+                        Set<String> threads = ConcurrentHashMap.newKeySet();
+                        WRITER_THREADS.add(threads);
+                        return items -> {
+                            threads.add(Thread.currentThread().getName());
+                            target.write(items);
+                        };
+                    }).withWorkers(3))
+                    .build();
+        }
+    }
+
+    /** The threads each writer the "ownWriters" job created wrote on, one set per writer. */
+    static final Queue<Set<String>> WRITER_THREADS = new ConcurrentLinkedQueue<>();
+
+    @Test
+    void everyPartitionWorkerWritesWithAWriterOfItsOwn() throws Exception {
+        String run = freshRun();
+        WRITER_THREADS.clear();
+        JobExecution done = operator.await(operator.start("ownWriters", KernelTestSupport.run(run),
+                call()), Duration.ofMinutes(1));
+        assertEquals(ExecutionStatus.COMPLETED, done.status());
+        assertEquals(PARTITIONS, WRITER_THREADS.size(), "one writer per partition worker attempt");
+        assertTrue(WRITER_THREADS.stream().allMatch(threads -> threads.size() == 1),
+                "no writer is shared between threads: " + WRITER_THREADS);
+        assertEquals(PARTITIONS * PER_PARTITION / 10, distinctIds(dataSource, run));
     }
 
     List<StepExecution> steps(JobExecution execution) {

@@ -40,7 +40,7 @@ class ProgressLogTest {
         JobDefinition logged() {
             return Job.named("logged").start(chunk("count", 100)
                     .reader(context -> new RangeReader(context.parameters().string("run"), 500))
-                    .writer(items -> {
+                    .writer(context -> items -> {
                     })
                     .build()).build();
         }

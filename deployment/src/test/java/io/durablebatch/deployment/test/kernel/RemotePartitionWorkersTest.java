@@ -1,10 +1,10 @@
 package io.durablebatch.deployment.test.kernel;
 
-import static io.durablebatch.deployment.test.kernel.KernelTestSupport.rangePlan;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.distinctIds;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.freshRun;
+import static io.durablebatch.deployment.test.kernel.KernelTestSupport.rangePlan;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.rows;
 import static io.durablebatch.job.Steps.chunk;
 import static io.durablebatch.job.Steps.partitioned;
@@ -73,7 +73,7 @@ class RemotePartitionWorkersTest {
             return Job.named("remoteLoad")
                     .start(partitioned("load", context -> rangePlan(PARTITIONS, PER_PARTITION),
                             chunk("loadRange", 100).reader(KernelTestSupport::rangeOf)
-                                    .writer(new TargetWriter(dataSource)).build()))
+                                    .writer(context -> new TargetWriter(dataSource)).build()))
                     .build();
         }
     }
@@ -153,7 +153,7 @@ class RemotePartitionWorkersTest {
         JobDefinition other = Job.named("remoteLoad").revision("other")
                 .start(partitioned("load", context -> rangePlan(PARTITIONS, PER_PARTITION),
                         chunk("loadRange", 100).reader(KernelTestSupport::rangeOf)
-                                .writer(new TargetWriter(dataSource)).build()))
+                                .writer(context -> new TargetWriter(dataSource)).build()))
                 .build();
         StepExecution parent = publishedElsewhere(other, run);
         Thread.sleep(1000); // ten poll intervals

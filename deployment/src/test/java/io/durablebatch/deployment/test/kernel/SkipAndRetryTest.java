@@ -77,7 +77,7 @@ class SkipAndRetryTest extends KernelTest {
                                 }
                                 return row.id() % 10 == 3 ? null : row;
                             })
-                            .writer(new TargetWriter(dataSource))
+                            .writer(context -> new TargetWriter(dataSource))
                             .skipLimit(MalformedItemException.class, 100)
                             .skipLimit(RuntimeException.class, 10)
                             .build())
@@ -95,7 +95,7 @@ class SkipAndRetryTest extends KernelTest {
                                 }
                                 return row;
                             })
-                            .writer(new TargetWriter(dataSource))
+                            .writer(context -> new TargetWriter(dataSource))
                             .skipLimit(IllegalArgumentException.class, 5)
                             .build())
                     .build();
@@ -106,7 +106,7 @@ class SkipAndRetryTest extends KernelTest {
             return Job.named("writeSkipping")
                     .start(chunk("load", 100)
                             .reader(context -> new RangeReader(context.parameters().string("run"), 1000))
-                            .writer(new TargetWriter(dataSource))
+                            .writer(context -> new TargetWriter(dataSource))
                             .skipLimit(BatchUpdateException.class, 3)
                             .build())
                     .build();
@@ -118,7 +118,7 @@ class SkipAndRetryTest extends KernelTest {
             return Job.named("retrying")
                     .start(chunk("load", 100)
                             .reader(context -> new RangeReader(context.parameters().string("run"), 1000))
-                            .writer((java.util.List<? extends Row> items) -> {
+                            .writer(context -> (java.util.List<? extends Row> items) -> {
                                 // the whole chunk is written, then the first attempt of chunk 3 fails transiently
                                 target.write(items);
                                 Row first = items.get(0);

@@ -88,7 +88,7 @@ class LeaseRecoveryTest {
             return Job.named(name).restartOnOwnerLoss(restarts)
                     .start(chunk("import", 10)
                             .reader(context -> new Ids(context.parameters().string("run")))
-                            .writer((List<? extends Long> items) -> write(items))
+                            .writer(context -> (List<? extends Long> items) -> write(items))
                             .build())
                     .build();
         }

@@ -1,22 +1,23 @@
-package io.durablebatch.runtime.job;
+package io.durablebatch.runtime.sql;
 
 import java.sql.SQLException;
 
 import io.durablebatch.repository.RepositoryException;
-import io.durablebatch.runtime.sql.MetadataSql;
 
 /**
- * Which failures are worth re-running a whole unit of work for, wherever they sit in the cause
- * chain: serialization failures and deadlocks (SQL state class 40), lost connections (class 08), a
- * server shutting down or starting up (57P01–57P03), a lock or statement timeout (55P03, 57014),
- * and a connection the pool could not open while the database was away.
+ * The one classification of failures worth re-running a whole unit of work for, used by the
+ * repository (which reports them as {@code STORAGE_TRANSIENT}) and by the kernel (which retries
+ * them), wherever they sit in the cause chain: serialization failures and deadlocks (SQL state
+ * class 40), lost connections (class 08), a server shutting down or starting up (57P01–57P03), a
+ * lock or statement timeout (55P03, 57014), and a connection the pool could not open while the
+ * database was away.
  */
-final class TransientFailures {
+public final class TransientFailures {
 
     private TransientFailures() {
     }
 
-    static boolean isTransient(Throwable failure) {
+    public static boolean isTransient(Throwable failure) {
         return isTransient(failure, 0);
     }
 
@@ -51,7 +52,9 @@ final class TransientFailures {
         return e.getSQLState() == null && e.getMessage() != null && e.getMessage().contains("acquisition timeout");
     }
 
-    static boolean isTransientState(String state) {
-        return MetadataSql.isTransientState(state);
+    /** Whether a SQL state names a transient failure. */
+    public static boolean isTransientState(String state) {
+        return state != null && (state.startsWith("40") || state.startsWith("08") || state.startsWith("57P")
+                || state.equals("55P03") || state.equals("57014"));
     }
 }

@@ -1,0 +1,20 @@
+package io.durablebatch.deployment;
+
+import java.util.function.BooleanSupplier;
+
+import io.durablebatch.runtime.DurableBatchBuildTimeConfig;
+
+/** Whether the execution kernel is built into the application ({@code quarkus.durable-batch.kernel.enabled}). */
+final class KernelEnabled implements BooleanSupplier {
+
+    private final DurableBatchBuildTimeConfig config;
+
+    KernelEnabled(DurableBatchBuildTimeConfig config) {
+        this.config = config;
+    }
+
+    @Override
+    public boolean getAsBoolean() {
+        return config.kernel().enabled();
+    }
+}
