@@ -86,7 +86,7 @@ public class BenchmarkJobs {
     private ChunkStep<EtlItems.Item, EtlItems.Item> etlStep(String name) {
         return chunk(name, 100)
                 .reader(BenchmarkJobs::items)
-                .writer(context -> JdbcBatchItemWriter.<EtlItems.Item>builder().dataSource(dataSource)
+                .writer(context -> JdbcBatchItemWriter.<EtlItems.Item> builder().dataSource(dataSource)
                         .sql("INSERT INTO etl_target (id, payload) VALUES (?, ?)")
                         .setter((statement, item) -> {
                             statement.setLong(1, item.id());

@@ -57,7 +57,8 @@ class StatementCounter {
 
     /** Makes sure pg_stat_statements is loaded and installed in this database. */
     void prepare() {
-        List<String> preloaded = database.queryStrings("SELECT setting FROM pg_settings WHERE name = 'shared_preload_libraries'");
+        List<String> preloaded = database
+                .queryStrings("SELECT setting FROM pg_settings WHERE name = 'shared_preload_libraries'");
         if (preloaded.isEmpty() || !preloaded.get(0).contains("pg_stat_statements")) {
             throw new IllegalStateException("PostgreSQL must preload pg_stat_statements to count statements: "
                     + "ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements' and restart it "

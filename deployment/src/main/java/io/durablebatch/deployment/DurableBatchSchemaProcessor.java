@@ -1,6 +1,7 @@
 package io.durablebatch.deployment;
 
 import java.util.List;
+import java.util.Map;
 
 import io.durablebatch.runtime.repository.RepositoryRecorder;
 import io.durablebatch.runtime.schema.SchemaMigrations;
@@ -11,12 +12,18 @@ import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.annotations.Consume;
 import io.quarkus.deployment.annotations.ExecutionTime;
 import io.quarkus.deployment.annotations.Record;
+import io.quarkus.deployment.builditem.ApplicationInfoBuildItem;
+import io.quarkus.deployment.builditem.InitTaskBuildItem;
+import io.quarkus.deployment.builditem.InitTaskCompletedBuildItem;
 import io.quarkus.deployment.builditem.ServiceStartBuildItem;
 import io.quarkus.deployment.builditem.nativeimage.NativeImageResourceBuildItem;
 import io.quarkus.narayana.jta.deployment.NarayanaInitBuildItem;
 
 /** The repository's schema: its migration at runtime init, and its scripts in native images. */
 class DurableBatchSchemaProcessor {
+
+    /** {@code quarkus.durable-batch.schema.migrate-at-start} as an environment variable. */
+    static final String MIGRATE_AT_START = "QUARKUS_DURABLE_BATCH_SCHEMA_MIGRATE_AT_START";
 
     /**
      * Migrates (or validates) the schema at runtime init, once the datasources and the transaction
@@ -29,11 +36,27 @@ class DurableBatchSchemaProcessor {
     @Consume(NarayanaInitBuildItem.class)
     ServiceStartBuildItem migrate(RepositoryRecorder recorder, RepositoryDataSourceBuildItem dataSource,
             BuildProducer<JdbcDataSourceSchemaReadyBuildItem> schemaReady,
-            BuildProducer<RepositorySchemaReadyBuildItem> repositoryReady) {
+            BuildProducer<RepositorySchemaReadyBuildItem> repositoryReady,
+            BuildProducer<InitTaskCompletedBuildItem> initTaskCompleted) {
         recorder.migrate();
         schemaReady.produce(new JdbcDataSourceSchemaReadyBuildItem(List.of(dataSource.name())));
         repositoryReady.produce(new RepositorySchemaReadyBuildItem());
+        initTaskCompleted.produce(new InitTaskCompletedBuildItem(DurableBatchProcessor.FEATURE));
         return new ServiceStartBuildItem(DurableBatchProcessor.FEATURE);
+    }
+
+    /**
+     * The migration as an init task (a Kubernetes Job the deployment tools generate), so that replicas
+     * need not all migrate: the task migrates and exits; the application only validates the schema.
+     */
+    @BuildStep
+    InitTaskBuildItem migrationInitTask(ApplicationInfoBuildItem application) {
+        return InitTaskBuildItem.create()
+                .withName(application.getName() + "-" + DurableBatchProcessor.FEATURE + "-init")
+                .withTaskEnvVars(Map.of("QUARKUS_INIT_AND_EXIT", "true", MIGRATE_AT_START, "true"))
+                .withAppEnvVars(Map.of(MIGRATE_AT_START, "false"))
+                .withSharedEnvironment(true)
+                .withSharedFilesystem(true);
     }
 
     /** The scripts are listed, never scanned: native images must ship them explicitly. */

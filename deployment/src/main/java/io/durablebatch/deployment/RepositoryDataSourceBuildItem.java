@@ -21,7 +21,10 @@ public final class RepositoryDataSourceBuildItem extends SimpleBuildItem {
         return DataSourceUtil.isDefault(name);
     }
 
-    /** The prefix of the datasource's configuration properties, {@code quarkus.datasource.} or {@code quarkus.datasource."name".}. */
+    /**
+     * The prefix of the datasource's configuration properties, {@code quarkus.datasource.} or
+     * {@code quarkus.datasource."name".}.
+     */
     String configPrefix() {
         return isDefault() ? "quarkus.datasource." : "quarkus.datasource.\"" + name + "\".";
     }

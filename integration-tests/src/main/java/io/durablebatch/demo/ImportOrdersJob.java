@@ -37,9 +37,9 @@ import io.durablebatch.partition.PartitionPlanEntry;
  * <ol>
  * <li>{@code generate}s the files (the demo's stand-in for their arrival),</li>
  * <li>{@code import}s them: a partitioned step, one partition per file, whose workers read their
- *     file and insert it into {@code demo_orders} in chunks of 1,000 rows, one transaction each
- *     ({@code demo.import.workers} local workers, 4 by default; other nodes with remote partition
- *     workers enabled take part too);</li>
+ * file and insert it into {@code demo_orders} in chunks of 1,000 rows, one transaction each
+ * ({@code demo.import.workers} local workers, 4 by default; other nodes with remote partition
+ * workers enabled take part too);</li>
  * <li>decides on the day's {@code volume}: a LARGE day refreshes the table's statistics first,</li>
  * <li>{@code summarize}s the day into {@code demo_daily_summary}.</li>
  * </ol>
@@ -70,7 +70,7 @@ public class ImportOrdersJob {
                 .next(partitioned("import", this::files,
                         chunk("importFile", 1000)
                                 .reader(ImportOrdersJob::reader)
-                                .writer(context -> JdbcBatchItemWriter.<Order>builder().dataSource(dataSource)
+                                .writer(context -> JdbcBatchItemWriter.<Order> builder().dataSource(dataSource)
                                         .sql("INSERT INTO demo_orders (placed_on, id, customer, amount) VALUES (?, ?, ?, ?)")
                                         .setter((statement, order) -> {
                                             statement.setDate(1, Date.valueOf(order.placedOn()));
@@ -109,7 +109,7 @@ public class ImportOrdersJob {
     }
 
     private static DelimitedFileItemReader<Order> reader(StepContext context) {
-        return DelimitedFileItemReader.<Order>builder().path(Path.of(context.partition().orElseThrow().input()))
+        return DelimitedFileItemReader.<Order> builder().path(Path.of(context.partition().orElseThrow().input()))
                 .header(true).size(SizeMode.ESTIMATED)
                 .mapper(fields -> new Order(fields.getLong("id"), fields.get("customer"), fields.getDecimal("amount"),
                         LocalDate.parse(fields.get("placed_on"))))

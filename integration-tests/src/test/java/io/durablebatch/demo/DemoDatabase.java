@@ -67,7 +67,8 @@ final class DemoDatabase {
     }
 
     long count(String sql, Object... parameters) throws SQLException {
-        try (Connection connection = connect(); PreparedStatement statement = prepare(connection, sql, parameters);
+        try (Connection connection = connect();
+                PreparedStatement statement = prepare(connection, sql, parameters);
                 ResultSet rows = statement.executeQuery()) {
             rows.next();
             return rows.getLong(1);
@@ -76,7 +77,8 @@ final class DemoDatabase {
 
     /** The first row of a query, its columns in order. */
     List<Object> row(String sql, Object... parameters) throws SQLException {
-        try (Connection connection = connect(); PreparedStatement statement = prepare(connection, sql, parameters);
+        try (Connection connection = connect();
+                PreparedStatement statement = prepare(connection, sql, parameters);
                 ResultSet rows = statement.executeQuery()) {
             List<Object> row = new ArrayList<>();
             if (rows.next()) {
@@ -100,11 +102,12 @@ final class DemoDatabase {
     }
 
     List<StoredStep> steps(long jobExecutionId) throws SQLException {
-        try (Connection connection = connect(); PreparedStatement statement = prepare(connection, """
-                SELECT id, step_name, status, read_count, write_count, checkpoint, version,
-                       failure_type || ': ' || CASE WHEN length(failure_message) <= 400 THEN failure_message
-                           ELSE left(failure_message, 150) || ' [...] ' || right(failure_message, 250) END AS failure
-                FROM %PREFIX%step_execution WHERE job_execution_id = ? ORDER BY id""", jobExecutionId);
+        try (Connection connection = connect();
+                PreparedStatement statement = prepare(connection, """
+                        SELECT id, step_name, status, read_count, write_count, checkpoint, version,
+                               failure_type || ': ' || CASE WHEN length(failure_message) <= 400 THEN failure_message
+                                   ELSE left(failure_message, 150) || ' [...] ' || right(failure_message, 250) END AS failure
+                        FROM %PREFIX%step_execution WHERE job_execution_id = ? ORDER BY id""", jobExecutionId);
                 ResultSet rows = statement.executeQuery()) {
             List<StoredStep> steps = new ArrayList<>();
             while (rows.next()) {
@@ -119,8 +122,9 @@ final class DemoDatabase {
     }
 
     Optional<StoredStep> step(long stepExecutionId) throws SQLException {
-        try (Connection connection = connect(); PreparedStatement statement = prepare(connection,
-                "SELECT job_execution_id FROM %PREFIX%step_execution WHERE id = ?", stepExecutionId);
+        try (Connection connection = connect();
+                PreparedStatement statement = prepare(connection,
+                        "SELECT job_execution_id FROM %PREFIX%step_execution WHERE id = ?", stepExecutionId);
                 ResultSet rows = statement.executeQuery()) {
             if (!rows.next()) {
                 return Optional.empty();
@@ -135,11 +139,12 @@ final class DemoDatabase {
     }
 
     List<StoredPartition> partitions(long parentStepExecutionId) throws SQLException {
-        try (Connection connection = connect(); PreparedStatement statement = prepare(connection, """
-                SELECT p.partition_key, p.status, w.checkpoint, w.write_count, p.worker_step_execution_id,
-                       p.release_count
-                FROM %PREFIX%step_partition p LEFT JOIN %PREFIX%step_execution w ON w.id = p.worker_step_execution_id
-                WHERE p.parent_step_execution_id = ? ORDER BY p.ordinal""", parentStepExecutionId);
+        try (Connection connection = connect();
+                PreparedStatement statement = prepare(connection, """
+                        SELECT p.partition_key, p.status, w.checkpoint, w.write_count, p.worker_step_execution_id,
+                               p.release_count
+                        FROM %PREFIX%step_partition p LEFT JOIN %PREFIX%step_execution w ON w.id = p.worker_step_execution_id
+                        WHERE p.parent_step_execution_id = ? ORDER BY p.ordinal""", parentStepExecutionId);
                 ResultSet rows = statement.executeQuery()) {
             List<StoredPartition> partitions = new ArrayList<>();
             while (rows.next()) {
@@ -158,9 +163,10 @@ final class DemoDatabase {
     }
 
     List<StoredRelease> partitionReleases(long parentStepExecutionId) throws SQLException {
-        try (Connection connection = connect(); PreparedStatement statement = prepare(connection, """
-                SELECT step_partition_id, worker_step_execution_id, reason FROM %PREFIX%partition_release
-                WHERE parent_step_execution_id = ? ORDER BY id""", parentStepExecutionId);
+        try (Connection connection = connect();
+                PreparedStatement statement = prepare(connection, """
+                        SELECT step_partition_id, worker_step_execution_id, reason FROM %PREFIX%partition_release
+                        WHERE parent_step_execution_id = ? ORDER BY id""", parentStepExecutionId);
                 ResultSet rows = statement.executeQuery()) {
             List<StoredRelease> releases = new ArrayList<>();
             while (rows.next()) {
@@ -180,9 +186,10 @@ final class DemoDatabase {
     }
 
     List<StoredExecution> executions(long jobInstanceId) throws SQLException {
-        try (Connection connection = connect(); PreparedStatement statement = prepare(connection, """
-                SELECT id, attempt, status, version, owner_token, lease_expires_at, ended_at FROM %PREFIX%job_execution
-                WHERE job_instance_id = ? ORDER BY id""", jobInstanceId);
+        try (Connection connection = connect();
+                PreparedStatement statement = prepare(connection, """
+                        SELECT id, attempt, status, version, owner_token, lease_expires_at, ended_at FROM %PREFIX%job_execution
+                        WHERE job_instance_id = ? ORDER BY id""", jobInstanceId);
                 ResultSet rows = statement.executeQuery()) {
             List<StoredExecution> executions = new ArrayList<>();
             while (rows.next()) {
@@ -207,9 +214,10 @@ final class DemoDatabase {
     }
 
     Optional<StoredRecovery> recovery(long jobExecutionId) throws SQLException {
-        try (Connection connection = connect(); PreparedStatement statement = prepare(connection, """
-                SELECT actor, reason, resolution, resolved_steps FROM %PREFIX%recovery_decision
-                WHERE job_execution_id = ?""", jobExecutionId);
+        try (Connection connection = connect();
+                PreparedStatement statement = prepare(connection, """
+                        SELECT actor, reason, resolution, resolved_steps FROM %PREFIX%recovery_decision
+                        WHERE job_execution_id = ?""", jobExecutionId);
                 ResultSet rows = statement.executeQuery()) {
             return rows.next() ? Optional.of(new StoredRecovery(rows.getString(1), rows.getString(2), rows.getString(3),
                     rows.getInt(4))) : Optional.empty();
@@ -225,9 +233,10 @@ final class DemoDatabase {
     }
 
     List<StoredOperatorRequest> operatorRequests(long jobInstanceId) throws SQLException {
-        try (Connection connection = connect(); PreparedStatement statement = prepare(connection, """
-                SELECT action, actor, job_execution_id, outcome FROM %PREFIX%operator_request
-                WHERE job_instance_id = ? ORDER BY id""", jobInstanceId);
+        try (Connection connection = connect();
+                PreparedStatement statement = prepare(connection, """
+                        SELECT action, actor, job_execution_id, outcome FROM %PREFIX%operator_request
+                        WHERE job_instance_id = ? ORDER BY id""", jobInstanceId);
                 ResultSet rows = statement.executeQuery()) {
             List<StoredOperatorRequest> requests = new ArrayList<>();
             while (rows.next()) {
@@ -239,8 +248,9 @@ final class DemoDatabase {
     }
 
     String executionStatus(long jobExecutionId) throws SQLException {
-        try (Connection connection = connect(); PreparedStatement statement = prepare(connection,
-                "SELECT status FROM %PREFIX%job_execution WHERE id = ?", jobExecutionId);
+        try (Connection connection = connect();
+                PreparedStatement statement = prepare(connection,
+                        "SELECT status FROM %PREFIX%job_execution WHERE id = ?", jobExecutionId);
                 ResultSet rows = statement.executeQuery()) {
             rows.next();
             return rows.getString(1);
@@ -252,7 +262,8 @@ final class DemoDatabase {
      * look at when something waits forever.
      */
     String sessions() {
-        try (Connection connection = connect(); Statement statement = connection.createStatement();
+        try (Connection connection = connect();
+                Statement statement = connection.createStatement();
                 ResultSet rows = statement.executeQuery("""
                         SELECT pid, application_name, state, wait_event_type, wait_event, pg_blocking_pids(pid),
                                now() - xact_start AS in_transaction, left(query, 160)

@@ -267,8 +267,9 @@ final class Torture {
         List<Object> summary = database.row("SELECT orders, customers, revenue FROM demo_daily_summary "
                 + "WHERE placed_on = ?", input.day());
         assertEquals(new Summary(expected.orders(), expected.customers(), expected.revenue()),
-                summary.isEmpty() ? null : new Summary(((Number) summary.get(0)).longValue(),
-                        ((Number) summary.get(1)).longValue(), ((BigDecimal) summary.get(2)).setScale(2)),
+                summary.isEmpty() ? null
+                        : new Summary(((Number) summary.get(0)).longValue(),
+                                ((Number) summary.get(1)).longValue(), ((BigDecimal) summary.get(2)).setScale(2)),
                 "the daily summary of " + input.day());
     }
 

@@ -49,8 +49,10 @@ public final class ChunkStep<I, O> implements Step {
     private final Map<Class<? extends Throwable>, Integer> skipLimits;
     private final Retry retry;
 
-    private ChunkStep(StepSettings settings, int commitInterval, Function<StepContext, ? extends ItemReader<? extends I>> reader,
-            Optional<ItemProcessor<? super I, ? extends O>> processor, Function<StepContext, ? extends ItemWriter<? super O>> writer,
+    private ChunkStep(StepSettings settings, int commitInterval,
+            Function<StepContext, ? extends ItemReader<? extends I>> reader,
+            Optional<ItemProcessor<? super I, ? extends O>> processor,
+            Function<StepContext, ? extends ItemWriter<? super O>> writer,
             Map<Class<? extends Throwable>, Integer> skipLimits, Retry retry) {
         this.settings = settings;
         this.commitInterval = commitInterval;
@@ -146,7 +148,8 @@ public final class ChunkStep<I, O> implements Step {
         private final Map<Class<? extends Throwable>, Integer> skipLimits = new LinkedHashMap<>();
         private Retry retry = Retry.DEFAULT;
 
-        private Builder(StepSettings settings, int commitInterval, Function<StepContext, ? extends ItemReader<? extends I>> reader,
+        private Builder(StepSettings settings, int commitInterval,
+                Function<StepContext, ? extends ItemReader<? extends I>> reader,
                 Optional<ItemProcessor<? super I, ? extends O>> processor) {
             this.settings = settings;
             this.commitInterval = commitInterval;
@@ -159,7 +162,8 @@ public final class ChunkStep<I, O> implements Step {
             if (this.processor.isPresent()) {
                 throw new IllegalStateException("step '" + settings.name() + "' already has a processor");
             }
-            Builder<I, P> next = new Builder<>(settings, commitInterval, reader, Optional.of(Checks.notNull(processor, "processor")));
+            Builder<I, P> next = new Builder<>(settings, commitInterval, reader,
+                    Optional.of(Checks.notNull(processor, "processor")));
             next.skipLimits.putAll(skipLimits);
             next.retry = retry;
             return next;

@@ -32,8 +32,8 @@ public record ExecutionFailure(String type, String message) {
         Checks.notNull(failure, "failure");
         StringBuilder message = new StringBuilder(failure.getMessage() == null ? "" : failure.getMessage());
         int depth = 0;
-        for (Throwable cause = failure.getCause(); cause != null && cause != failure && depth < 5;
-                cause = cause.getCause(), depth++) {
+        for (Throwable cause = failure.getCause(); cause != null && cause != failure
+                && depth < 5; cause = cause.getCause(), depth++) {
             if (cause.getMessage() != null && !message.toString().contains(cause.getMessage())) {
                 message.append(message.length() == 0 ? "" : "; caused by ").append(cause.getClass().getName())
                         .append(": ").append(cause.getMessage());

@@ -11,7 +11,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import io.durablebatch.Checks;
-import io.durablebatch.repository.ParameterCodec;
 
 /**
  * The non-identifying parameters of one attempt: they travel with the job execution and never

@@ -10,7 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import io.durablebatch.Checks;
-import io.durablebatch.repository.ParameterCodec;
 
 /**
  * The identity of a job instance: the job name and its identifying parameters.

@@ -17,8 +17,6 @@ import java.util.TreeMap;
 
 import io.durablebatch.Checks;
 
-import io.durablebatch.repository.ParameterValue;
-
 /**
  * The canonical byte form of typed parameters, shared by job instance keys (identifying
  * parameters) and execution parameters (non-identifying ones): the count, then each parameter in

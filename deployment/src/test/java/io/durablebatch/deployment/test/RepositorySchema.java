@@ -23,10 +23,8 @@ public final class RepositorySchema {
     /** Flyway's history of the repository's own migrations. */
     public static final String HISTORY = "schema_history";
 
-    private static final String EXECUTIONS_OF_INSTANCES =
-            "(SELECT id FROM {p}job_execution WHERE job_instance_id = ANY (?))";
-    private static final String STEPS_OF_INSTANCES =
-            "(SELECT id FROM {p}step_execution WHERE job_instance_id = ANY (?))";
+    private static final String EXECUTIONS_OF_INSTANCES = "(SELECT id FROM {p}job_execution WHERE job_instance_id = ANY (?))";
+    private static final String STEPS_OF_INSTANCES = "(SELECT id FROM {p}step_execution WHERE job_instance_id = ANY (?))";
 
     /** Every table of the migrations, in the order they create them. */
     public static final List<Table> TABLES = List.of(

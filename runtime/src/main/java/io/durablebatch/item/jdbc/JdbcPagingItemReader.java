@@ -20,9 +20,11 @@ import io.durablebatch.repository.Checkpoint;
 
 /**
  * Reads the rows of a query page by page with keyset pagination on a unique {@link SortKey}:
+ *
  * <pre>
  * SELECT {select} FROM {from} WHERE ({where}) AND {key} &gt; ? ORDER BY {key} LIMIT {pageSize}
  * </pre>
+ *
  * Never {@code OFFSET}: each page costs the same however deep it is, and rows inserted or deleted
  * behind the reader do not shift what it reads next. The checkpoint is the key of the last item
  * returned, so a restart runs the same query after that key.

@@ -6,7 +6,6 @@ import java.util.OptionalLong;
 
 import io.durablebatch.Checks;
 import io.durablebatch.item.ItemReader;
-import io.durablebatch.item.support.CheckpointFormat;
 import io.durablebatch.repository.Checkpoint;
 
 /**

@@ -51,7 +51,8 @@ final class Bookkeeping {
             } catch (RuntimeException e) {
                 boolean conflict = e instanceof RepositoryException repository
                         && repository.error() == RepositoryError.VERSION_CONFLICT && ++conflicts < VERSION_CONFLICTS;
-                boolean retry = conflict || TransientFailures.isTransient(e) && System.nanoTime() + backoff * 1_000_000 < deadline;
+                boolean retry = conflict
+                        || TransientFailures.isTransient(e) && System.nanoTime() + backoff * 1_000_000 < deadline;
                 if (!retry) {
                     throw e;
                 }

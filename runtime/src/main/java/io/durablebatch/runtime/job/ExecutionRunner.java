@@ -195,7 +195,8 @@ final class ExecutionRunner {
                 JobExecution recordedEnd = repository.transitionJobExecution(execution.id(), version, recorded);
                 // a job that failed for want of its repository restarts as after the loss of its owner
                 return new Ended(recordedEnd, recordedEnd.status() == ExecutionStatus.FAILED && control.repositoryLost()
-                        ? restarts.prepare(definition.name(), recordedEnd) : Optional.empty());
+                        ? restarts.prepare(definition.name(), recordedEnd)
+                        : Optional.empty());
             });
             execution = ended.execution();
             ended.restart().ifPresent(launch -> restarts.run(launch, definition.name(), ended.execution()));

@@ -51,7 +51,8 @@ public class KernelIdentity {
     /** An owner token is a token: characters it cannot hold become {@code -}; the boot id needs 9 of its 200. */
     private static String sanitized(String name) {
         StringBuilder id = new StringBuilder();
-        name.chars().forEach(c -> id.append(Character.isLetterOrDigit(c) && c < 128 || "_-.:@".indexOf(c) >= 0 ? (char) c : '-'));
+        name.chars()
+                .forEach(c -> id.append(Character.isLetterOrDigit(c) && c < 128 || "_-.:@".indexOf(c) >= 0 ? (char) c : '-'));
         String value = id.length() == 0 ? "node" : id.toString();
         return value.length() > 180 ? value.substring(0, 180) : value;
     }

@@ -1,5 +1,7 @@
 package io.durablebatch.runtime.job;
 
+import org.eclipse.microprofile.config.ConfigProvider;
+
 import io.quarkus.arc.Arc;
 import io.quarkus.runtime.annotations.Recorder;
 
@@ -7,8 +9,14 @@ import io.quarkus.runtime.annotations.Recorder;
 @Recorder
 public class KernelRecorder {
 
-    /** Registers the job definitions, then recovers what previous runs of this node left, if enabled. */
+    /**
+     * Registers the job definitions, then recovers what previous runs of this node left, if enabled;
+     * nothing in an init task ({@code quarkus.init-and-exit}), which only migrates and exits.
+     */
     public void start() {
+        if (ConfigProvider.getConfig().getOptionalValue("quarkus.init-and-exit", Boolean.class).orElse(false)) {
+            return;
+        }
         Arc.container().instance(JobRegistry.class).get().register();
         Arc.container().instance(StartupRecovery.class).get().recoverAtStartup();
     }

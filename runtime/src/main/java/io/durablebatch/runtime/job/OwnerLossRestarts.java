@@ -51,7 +51,8 @@ public class OwnerLossRestarts {
     Optional<KernelJobOperator.Launch> prepare(JobName jobName, JobExecution lost) {
         Optional<JobDefinition> definition = registry.find(jobName.value());
         int limit = definition.flatMap(d -> d.restartOnOwnerLoss().isPresent()
-                ? Optional.of(d.restartOnOwnerLoss().getAsInt()) : Optional.empty()).orElse(defaultLimit);
+                ? Optional.of(d.restartOnOwnerLoss().getAsInt())
+                : Optional.empty()).orElse(defaultLimit);
         if (definition.isEmpty() || limit == 0) {
             return Optional.empty();
         }

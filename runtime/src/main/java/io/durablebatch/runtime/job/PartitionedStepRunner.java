@@ -222,8 +222,9 @@ final class PartitionedStepRunner {
      */
     private StepExecution closePlan(StepExecution parent) {
         StepExecution current = repository.getStepExecution(parent.id()).orElseThrow();
-        return current.status() != ExecutionStatus.STARTED ? current : repository.transitionStepExecution(current.id(),
-                current.version(), LifecycleTransition.to(ExecutionStatus.STOPPING, Instant.now()));
+        return current.status() != ExecutionStatus.STARTED ? current
+                : repository.transitionStepExecution(current.id(),
+                        current.version(), LifecycleTransition.to(ExecutionStatus.STOPPING, Instant.now()));
     }
 
     /** STOPPED, through STOPPING unless the plan was closed already. */

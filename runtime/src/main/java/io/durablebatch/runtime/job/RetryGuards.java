@@ -29,7 +29,8 @@ final class RetryGuards {
                     .jitter(0, ChronoUnit.MILLIS)
                     .maxDuration(0, ChronoUnit.MILLIS)
                     .withExponentialBackoff().factor(2).maxDelay(Math.max(initial, retry.maxDelay().toMillis()),
-                            ChronoUnit.MILLIS).done()
+                            ChronoUnit.MILLIS)
+                    .done()
                     .whenException(TransientFailures::isTransient)
                     .beforeRetry(onRetry)
                     .done();

@@ -1,7 +1,6 @@
 package io.durablebatch.runtime.job;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;

@@ -119,8 +119,8 @@ public class LeaseStore {
     public Optional<Expired> lockExpired(Collection<JobName> defined) {
         return sql.queryOne(lockExpired, params -> params.array("varchar", defined.stream().map(JobName::value)
                 .toArray()), row -> new Expired(new JobExecutionId(row.bigint("id")),
-                new ExecutionVersion(row.bigint("version")), new JobInstanceId(row.bigint("job_instance_id")),
-                new JobName(row.text("job_name")), row.optionalText("owner_token").orElse("?")));
+                        new ExecutionVersion(row.bigint("version")), new JobInstanceId(row.bigint("job_instance_id")),
+                        new JobName(row.text("job_name")), row.optionalText("owner_token").orElse("?")));
     }
 
     /** How many times the kernel restarted attempts of {@code instance} because their owner was lost. */

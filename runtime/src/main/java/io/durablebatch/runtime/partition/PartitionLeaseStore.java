@@ -76,15 +76,15 @@ public class PartitionLeaseStore {
      * completion of settled partitions and the release. The CTEs, in order:
      *
      * - lost: partitions whose worker is still active but let its lease run out: its process is gone
-     *   (a live worker renews its lease at every chunk commit and in the background). A worker
-     *   without a lease (never started) is not judged.
+     * (a live worker renews its lease at every chunk commit and in the background). A worker
+     * without a lease (never started) is not judged.
      * - fenced: the lost worker ends FAILED; should its process come back after all, its next chunk
-     *   commit (or its completion of the partition) is refused, so nothing is written twice.
+     * commit (or its completion of the partition) is refused, so nothing is written twice.
      * - released: the partition is unassigned work again, naming the lost worker, whose checkpoint
-     *   the next worker resumes; audited: one partition_release row each.
+     * the next worker resumes; audited: one partition_release row each.
      * - orphaned, settled: partitions whose worker ended but never completed them (its process died
-     *   in between) take the worker's durable result once its lease has run out too; while the lease
-     *   lasts, the worker may still be completing the partition itself.
+     * in between) take the worker's durable result once its lease has run out too; while the lease
+     * lasts, the worker may still be completing the partition itself.
      *
      * Races are settled by row locks, not by isolation: each CTE that changes rows locks them first
      * with SKIP LOCKED, so two concurrent callers (or a worker committing a chunk right now) never

@@ -9,13 +9,13 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import io.durablebatch.repository.Checkpoint;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.ExecutionVersion;
 import io.durablebatch.repository.ExitStatus;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
-import io.durablebatch.repository.Checkpoint;
 import io.durablebatch.repository.StepCounters;
 import io.durablebatch.repository.StepExecutionId;
 import io.durablebatch.repository.StepProgress;

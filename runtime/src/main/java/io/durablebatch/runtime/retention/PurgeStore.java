@@ -69,7 +69,6 @@ public class PurgeStore {
     public static final List<String> RETAINED_TABLES = List.of("recovery_decision", "operator_request",
             "retention_action", "retention_hold", "partition_release");
 
-
     /** How many changed candidates a stale plan's refusal names. */
     private static final int STALE_SAMPLE = 5;
 

@@ -103,7 +103,8 @@ class JdbcPagingItemReaderTest {
 
     @Test
     void pagesOnTextAndUuidKeys() throws Exception {
-        execute(dataSource, "INSERT INTO " + table + " SELECT i, 'name-' || lpad(i::text, 3, '0') FROM generate_series(1, 9) i");
+        execute(dataSource,
+                "INSERT INTO " + table + " SELECT i, 'name-' || lpad(i::text, 3, '0') FROM generate_series(1, 9) i");
         JdbcPagingItemReader<String> byName = JdbcPagingItemReader.<String> builder().dataSource(dataSource)
                 .select("name").from(table).sortKey(SortKey.textKey("name")).pageSize(2)
                 .mapper(row -> row.getString("name")).build();
@@ -177,7 +178,8 @@ class JdbcPagingItemReaderTest {
     void builderRefusalsNameTheField() {
         assertEquals("sortKey must not be null", assertThrows(IllegalArgumentException.class,
                 () -> JdbcPagingItemReader.<Row> builder().dataSource(dataSource).select("id").from(table)
-                        .mapper(row -> null).build()).getMessage());
+                        .mapper(row -> null).build())
+                .getMessage());
         assertEquals("from must not be blank", assertThrows(IllegalArgumentException.class,
                 () -> JdbcPagingItemReader.<Row> builder().from(" ")).getMessage());
         assertEquals("pageSize must be positive, got 0", assertThrows(IllegalArgumentException.class,

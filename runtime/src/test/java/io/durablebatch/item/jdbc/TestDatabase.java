@@ -41,7 +41,8 @@ final class TestDatabase {
     }
 
     static long queryLong(DataSource dataSource, String sql) throws SQLException {
-        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement();
+        try (Connection connection = dataSource.getConnection();
+                Statement statement = connection.createStatement();
                 var rows = statement.executeQuery(sql)) {
             rows.next();
             return rows.getLong(1);

@@ -13,7 +13,6 @@ import java.util.OptionalLong;
 
 import org.junit.jupiter.api.Test;
 
-import io.durablebatch.item.support.CheckpointFormat;
 import io.durablebatch.repository.Checkpoint;
 
 class ListItemReaderTest {

@@ -234,7 +234,9 @@ public final class FaultInjectingDriver implements Driver {
     private record Break(Kind kind) implements Injection {
     }
 
-    /** The statement runs; the commit of its transaction, made under arming number {@code arming}, loses its acknowledgement. */
+    /**
+     * The statement runs; the commit of its transaction, made under arming number {@code arming}, loses its acknowledgement.
+     */
     private record PendingLoss(Fired fault, long arming) implements Injection {
     }
 

@@ -400,8 +400,9 @@ final class FaultSweep {
 
     private String describe(JobExecution execution) {
         return "execution " + execution.id() + " attempt " + execution.attempt() + " " + execution.status()
-                + (execution.status().isActive() ? "" : " (" + execution.exitStatus().code()
-                        + execution.failure().map(f -> ": " + abbreviate(f.message())).orElse("") + ")");
+                + (execution.status().isActive() ? ""
+                        : " (" + execution.exitStatus().code()
+                                + execution.failure().map(f -> ": " + abbreviate(f.message())).orElse("") + ")");
     }
 
     private String steps(JobExecution execution) {

@@ -20,11 +20,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.agroal.api.AgroalDataSource;
 import io.durablebatch.deployment.test.RepositoryTestSupport;
-import io.durablebatch.deployment.test.kernel.KernelTestSupport;
 import io.durablebatch.deployment.test.faults.FaultInjectingDriver.Kind;
 import io.durablebatch.deployment.test.faults.FaultSweep.Case;
 import io.durablebatch.deployment.test.faults.FaultSweep.Outcome;
 import io.durablebatch.deployment.test.faults.FaultSweep.Resolution;
+import io.durablebatch.deployment.test.kernel.KernelTestSupport;
 import io.durablebatch.job.JobOperator;
 import io.durablebatch.repository.JobRepository;
 import io.quarkus.test.QuarkusUnitTest;

@@ -58,7 +58,7 @@ class FileStepsTest extends KernelTest {
 
     static DelimitedFileItemReader<Row> csv(StepContext context) {
         String run = context.parameters().string("run");
-        return DelimitedFileItemReader.<Row>builder().path(Path.of(context.parameters().string("file"))).header(true)
+        return DelimitedFileItemReader.<Row> builder().path(Path.of(context.parameters().string("file"))).header(true)
                 .mapper(fields -> new Row(run, fields.getLong("id"))).build();
     }
 
@@ -70,7 +70,8 @@ class FileStepsTest extends KernelTest {
         @Produces
         JobDefinition csvStrict() {
             return Job.named("csvStrict")
-                    .start(chunk("import", 100).reader(FileStepsTest::csv).writer(context -> new TargetWriter(dataSource)).build())
+                    .start(chunk("import", 100).reader(FileStepsTest::csv).writer(context -> new TargetWriter(dataSource))
+                            .build())
                     .build();
         }
 
@@ -88,7 +89,7 @@ class FileStepsTest extends KernelTest {
                     .start(chunk("export", 100)
                             .reader(context -> new RangeReader(context.parameters().string("run"), 1000))
                             .writer(context -> new FailingAfterWrite(context.parameters().string("run"),
-                                    DelimitedFileItemWriter.<Row>builder().path(Path.of(context.parameters().string("file")))
+                                    DelimitedFileItemWriter.<Row> builder().path(Path.of(context.parameters().string("file")))
                                             .header("id").extractor(row -> List.of(row.id())).build()))
                             .build())
                     .build();

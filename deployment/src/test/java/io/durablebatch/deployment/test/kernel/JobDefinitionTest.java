@@ -34,7 +34,7 @@ class JobDefinitionTest {
     }
 
     static ChunkStep<String, String> chunkStep(String name, int commitInterval) {
-        return chunk(name, commitInterval).<String>reader(context -> new ItemReader<String>() {
+        return chunk(name, commitInterval).<String> reader(context -> new ItemReader<String>() {
             @Override
             public void open(Optional<Checkpoint> checkpoint) {
             }

@@ -105,7 +105,8 @@ public final class KernelTestSupport {
     }
 
     private static long single(DataSource dataSource, String sql, String run) throws SQLException {
-        try (Connection connection = dataSource.getConnection(); PreparedStatement statement = connection.prepareStatement(sql)) {
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement statement = connection.prepareStatement(sql)) {
             statement.setString(1, run);
             try (ResultSet rows = statement.executeQuery()) {
                 rows.next();

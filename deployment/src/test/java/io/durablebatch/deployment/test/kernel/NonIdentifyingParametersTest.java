@@ -52,8 +52,10 @@ class NonIdentifyingParametersTest extends KernelTest {
                     .start(tasklet("report", context -> {
                         JobParameters parameters = context.parameters();
                         boolean fail = parameters.booleanValue("fail");
-                        SEEN.add(parameters.string("run") + " threads=" + parameters.get("threads")
-                                .map(Object::toString).orElse("-") + " fail=" + fail);
+                        String threads = parameters.get("threads").isPresent()
+                                ? Long.toString(parameters.longValue("threads"))
+                                : "-";
+                        SEEN.add(parameters.string("run") + " threads=" + threads + " fail=" + fail);
                         if (fail) {
                             throw new IllegalStateException("told to fail");
                         }

@@ -97,8 +97,9 @@ class OwnershipAndAuditTest extends KernelTest {
     StartupRecovery startupRecovery;
 
     String ownerOf(JobExecutionId id) throws SQLException {
-        try (Connection connection = dataSource.getConnection(); PreparedStatement statement = connection.prepareStatement(
-                "SELECT owner_token FROM dbatch_job_execution WHERE id = ?")) {
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement statement = connection.prepareStatement(
+                        "SELECT owner_token FROM dbatch_job_execution WHERE id = ?")) {
             statement.setLong(1, id.value());
             try (ResultSet row = statement.executeQuery()) {
                 row.next();
@@ -158,8 +159,8 @@ class OwnershipAndAuditTest extends KernelTest {
         });
         // no chunk commits while the writer is held: only the poller can move the execution to STOPPING
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (RepositoryTestSupport.tx(() -> repository.getJobExecution(id)).orElseThrow().status()
-                != ExecutionStatus.STOPPING) {
+        while (RepositoryTestSupport.tx(() -> repository.getJobExecution(id)).orElseThrow()
+                .status() != ExecutionStatus.STOPPING) {
             assertTrue(System.nanoTime() < deadline, "the poller never observed the stop request");
             Thread.sleep(20);
         }
@@ -226,8 +227,8 @@ class OwnershipAndAuditTest extends KernelTest {
     void tidy(JobExecution left) {
         JobExecution current = RepositoryTestSupport.tx(() -> repository.getJobExecution(left.id())).orElseThrow();
         if (current.status().isActive()) {
-            RepositoryTestSupport.tx(() -> repository.recoverJobExecution(left.id(), new io.durablebatch.repository
-                    .RecoveryRequest(OperationId.of("tidy-" + left.id()), ActorRef.of("test"),
+            RepositoryTestSupport.tx(() -> repository.recoverJobExecution(left.id(),
+                    new io.durablebatch.repository.RecoveryRequest(OperationId.of("tidy-" + left.id()), ActorRef.of("test"),
                             io.durablebatch.repository.ReasonCode.of("TEST"),
                             io.durablebatch.repository.RecoveryResolution.ABANDONED, current.version(), Instant.now(),
                             true)));
@@ -236,8 +237,9 @@ class OwnershipAndAuditTest extends KernelTest {
 
     /** The lease of {@code id} ran out, as it does once its owner died. */
     void expireLease(JobExecutionId id) throws SQLException {
-        try (Connection connection = dataSource.getConnection(); PreparedStatement statement = connection.prepareStatement(
-                "UPDATE dbatch_job_execution SET lease_expires_at = now() - interval '1 second' WHERE id = ?")) {
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement statement = connection.prepareStatement(
+                        "UPDATE dbatch_job_execution SET lease_expires_at = now() - interval '1 second' WHERE id = ?")) {
             statement.setLong(1, id.value());
             statement.executeUpdate();
         }

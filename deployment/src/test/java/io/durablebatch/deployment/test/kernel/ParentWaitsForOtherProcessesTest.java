@@ -51,7 +51,6 @@ class ParentWaitsForOtherProcessesTest extends KernelTest {
     static final int PARTITIONS = 6;
     static final int PER_PARTITION = 200;
 
-
     @Singleton
     static class Jobs {
         @Inject

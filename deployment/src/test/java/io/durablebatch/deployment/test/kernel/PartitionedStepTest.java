@@ -50,7 +50,6 @@ class PartitionedStepTest extends KernelTest {
     static final int PARTITIONS = 8;
     static final int PER_PARTITION = 1000;
 
-
     @Singleton
     static class Jobs {
         @Inject

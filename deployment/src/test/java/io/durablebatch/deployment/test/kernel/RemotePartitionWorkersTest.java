@@ -25,7 +25,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.agroal.api.AgroalDataSource;
 import io.durablebatch.deployment.test.RepositoryTestSupport;
-import io.durablebatch.deployment.test.kernel.KernelTestSupport.RangeReader;
 import io.durablebatch.deployment.test.kernel.KernelTestSupport.TargetWriter;
 import io.durablebatch.flow.NodeId;
 import io.durablebatch.flow.StartLimit;
@@ -61,7 +60,6 @@ class RemotePartitionWorkersTest {
     static final int PARTITIONS = 4;
     static final int PER_PARTITION = 300;
     static final OwnerToken OTHER_PROCESS = OwnerToken.of("other-node/b007");
-
 
     @Singleton
     static class Jobs {

@@ -57,7 +57,8 @@ class FrozenSessionTest {
             }
             assertThrows(SQLException.class, frozen::commit, "the frozen transaction can commit nothing");
         }
-        try (Connection check = dataSource.getConnection(); Statement statement = check.createStatement();
+        try (Connection check = dataSource.getConnection();
+                Statement statement = check.createStatement();
                 ResultSet row = statement.executeQuery("SELECT v FROM frozen_session_row WHERE id = 1")) {
             row.next();
             assertEquals(2, row.getInt(1));

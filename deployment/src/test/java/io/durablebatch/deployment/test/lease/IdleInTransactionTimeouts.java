@@ -14,7 +14,8 @@ final class IdleInTransactionTimeouts {
     }
 
     static String of(DataSource dataSource) throws SQLException {
-        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement();
+        try (Connection connection = dataSource.getConnection();
+                Statement statement = connection.createStatement();
                 ResultSet setting = statement.executeQuery("SHOW idle_in_transaction_session_timeout")) {
             setting.next();
             return setting.getString(1);

@@ -227,9 +227,10 @@ class LeaseRecoveryTest {
     void automaticRestartsStopAtTheJobsLimit() throws Exception {
         Left left = leftByDeadProcess("leaseRestartable", 10);
         // the instance was restarted automatically once already (restartOnOwnerLoss(1)): as the audit says
-        try (Connection connection = dataSource.getConnection(); PreparedStatement insert = connection.prepareStatement(
-                "INSERT INTO dbatch_operator_request (action, operation_id, actor, job_instance_id, request_digest, "
-                        + "outcome, recorded_at) VALUES ('RESTART', ?, 'system:lease', ?, sha256('x'), 'LAUNCHED', now())")) {
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement insert = connection.prepareStatement(
+                        "INSERT INTO dbatch_operator_request (action, operation_id, actor, job_instance_id, request_digest, "
+                                + "outcome, recorded_at) VALUES ('RESTART', ?, 'system:lease', ?, sha256('x'), 'LAUNCHED', now())")) {
             insert.setString(1, "earlier-restart-" + left.run());
             insert.setLong(2, left.instance().value());
             insert.executeUpdate();
@@ -260,7 +261,8 @@ class LeaseRecoveryTest {
         RepositoryTestSupport.assertRefused(RepositoryError.EXECUTION_LEASE_LIVE, () -> tx(() -> repository
                 .recoverJobExecution(id, new io.durablebatch.repository.RecoveryRequest(
                         io.durablebatch.repository.OperationId.of("op-" + run), io.durablebatch.repository.ActorRef
-                                .of("bob"), ReasonCode.of("OPERATOR"), RecoveryResolution.FAILED, running.version(),
+                                .of("bob"),
+                        ReasonCode.of("OPERATOR"), RecoveryResolution.FAILED, running.version(),
                         Instant.now()))));
         assertEquals(ExecutionStatus.STARTED, tx(() -> repository.getJobExecution(id)).orElseThrow().status(),
                 "a refusal changes nothing");

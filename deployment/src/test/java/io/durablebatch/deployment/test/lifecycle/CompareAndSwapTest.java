@@ -107,7 +107,8 @@ class CompareAndSwapTest {
         JobExecution result = tx(() -> assertStatements(sql, 1,
                 () -> repository.enrichJobExitStatus(completed.id(), completed.version(), enriched)));
         assertEquals(new JobExecution(completed.id(), completed.jobInstanceId(), completed.attempt(), completed.status(),
-                enriched, completed.failure(), completed.definition(), completed.parameters(), completed.createdAt(), completed.startedAt(),
+                enriched, completed.failure(), completed.definition(), completed.parameters(), completed.createdAt(),
+                completed.startedAt(),
                 completed.endedAt(), result.lastUpdated(), completed.version().next()), result);
         assertEquals(result, tx(() -> repository.getJobExecution(completed.id())).orElseThrow());
     }

@@ -244,9 +244,11 @@ class PartitionReleaseTest {
     /** Runs out the leases of {@code workers}, on the database clock. */
     private void expireLeases(StepExecution... workers) throws SQLException {
         Long[] ids = Arrays.stream(workers).map(w -> w.id().value()).toArray(Long[]::new);
-        try (Connection connection = dataSource.getConnection(); PreparedStatement expire = connection.prepareStatement(
-                tables.sql("UPDATE {p}step_execution SET lease_expires_at = statement_timestamp() - interval '1 second' "
-                        + "WHERE id = ANY (?)"))) {
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement expire = connection.prepareStatement(
+                        tables.sql(
+                                "UPDATE {p}step_execution SET lease_expires_at = statement_timestamp() - interval '1 second' "
+                                        + "WHERE id = ANY (?)"))) {
             expire.setArray(1, connection.createArrayOf("bigint", ids));
             assertEquals(ids.length, expire.executeUpdate());
         }
@@ -255,9 +257,10 @@ class PartitionReleaseTest {
     /** The audited releases of a plan, oldest first, as "worker reason". */
     private List<String> releases(StepExecutionId parent) throws SQLException {
         List<String> releases = new ArrayList<>();
-        try (Connection connection = dataSource.getConnection(); PreparedStatement select = connection.prepareStatement(
-                tables.sql("SELECT worker_step_execution_id, reason FROM {p}partition_release "
-                        + "WHERE parent_step_execution_id = ? ORDER BY id"))) {
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement select = connection.prepareStatement(
+                        tables.sql("SELECT worker_step_execution_id, reason FROM {p}partition_release "
+                                + "WHERE parent_step_execution_id = ? ORDER BY id"))) {
             select.setLong(1, parent.value());
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {

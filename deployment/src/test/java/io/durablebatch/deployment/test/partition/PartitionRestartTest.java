@@ -216,7 +216,6 @@ class PartitionRestartTest {
         return claimed;
     }
 
-
     private static Map<Integer, StepPartition> byOrdinal(List<StepPartition> plan) {
         return plan.stream().collect(Collectors.toMap(StepPartition::ordinal, Function.identity()));
     }

@@ -328,8 +328,10 @@ class PurgeApplyTest {
                     repository.releaseInstanceHold(instance);
                 }
                 return repository.appendRetentionAction(new RetentionRecordDraft(action, OperationId.of(action + "-"
-                        + instance), ActorRef.of("legal"), Optional.of(instance), RequestDigest.sha256(action + "|"
-                                + instance), "DONE", now()));
+                        + instance), ActorRef.of("legal"), Optional.of(instance), RequestDigest.sha256(
+                                action + "|"
+                                        + instance),
+                        "DONE", now()));
             });
         }
         return instance;

@@ -172,7 +172,8 @@ class JobInstanceKeyEncodingTest {
                 bad("canonicalBytes", "null bytes", () -> JobInstanceKey.fromCanonicalBytes(null)),
                 bad("canonicalBytes", "no bytes", () -> JobInstanceKey.fromCanonicalBytes(new byte[0])),
                 bad("canonicalBytes", "unknown format", () -> JobInstanceKey.fromCanonicalBytes(
-                        encode(2, "job", 0, out -> { }))),
+                        encode(2, "job", 0, out -> {
+                        }))),
                 bad("canonicalBytes", "truncated", () -> {
                     byte[] whole = key(Map.of("run", 1L)).canonicalBytes();
                     JobInstanceKey.fromCanonicalBytes(Arrays.copyOf(whole, whole.length - 1));
@@ -210,7 +211,8 @@ class JobInstanceKeyEncodingTest {
                             out.writeInt(2); // 1.50, whose canonical form is 1.5
                         }))),
                 bad("canonicalBytes", "negative parameter count", () -> JobInstanceKey.fromCanonicalBytes(
-                        encode(1, "job", -1, out -> { }))));
+                        encode(1, "job", -1, out -> {
+                        }))));
     }
 
     @ParameterizedTest(name = "{0}: {1}")
