@@ -2,15 +2,16 @@ package io.durablebatch.runtime.job;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.util.UUID;
 
 import jakarta.inject.Singleton;
 
 import io.durablebatch.operator.OwnerToken;
 import io.durablebatch.runtime.DurableBatchConfig;
+import io.durablebatch.runtime.sql.ProcessSessions;
 
 /**
- * Who this process is: its node id (configured, or the host name) and a boot id drawn at startup.
+ * Who this process is: its node id (configured, or the host name) and a boot id drawn at startup
+ * (the one its repository sessions are marked with, {@link ProcessSessions}).
  * Together they are the {@link OwnerToken} it claims the executions it runs with: evidence of which
  * run of which node started an attempt.
  */
@@ -19,7 +20,7 @@ public class KernelIdentity {
 
     private final String nodeId;
     private final boolean nodeIdConfigured;
-    private final String bootId = UUID.randomUUID().toString().substring(0, 8);
+    private final String bootId = ProcessSessions.BOOT_ID;
     private final OwnerToken owner;
 
     KernelIdentity(DurableBatchConfig config) {

@@ -112,6 +112,11 @@ public class LeaseSweeper {
 
     private Optional<Swept> recoverOne() {
         return leases.lockExpired(registry.definitions().stream().map(JobDefinition::name).toList()).map(expired -> {
+            long ended = endSessionsOf(expired.owner());
+            if (ended > 0) {
+                LOG.warnf("Ended %d database session(s) of %s still inside a transaction: its lease ran out, and a "
+                        + "frozen process keeps its locks", ended, expired.owner());
+            }
             OperatorCall call = OperatorCall.of("lease-recovery:" + expired.id(), LeaseStore.ACTOR);
             ReasonCode reason = ReasonCode.of(LeaseStore.OWNER_LOST);
             RecoveryResult result = audit.recover(expired.id(), new RecoveryRequest(call.operationId(), call.actor(),
@@ -120,6 +125,20 @@ public class LeaseSweeper {
             return new Swept(result, expired.jobName(), expired.owner(),
                     restarts.prepare(expired.jobName(), result.execution()));
         });
+    }
+
+    /**
+     * {@link LeaseStore#endSessionsOf}, in a transaction of its own: a role that may not signal
+     * another session (neither the same role nor {@code pg_signal_backend}) leaves them to the
+     * server's idle-in-transaction timeout, and the recovery goes on.
+     */
+    private long endSessionsOf(String owner) {
+        try {
+            return QuarkusTransaction.requiringNew().call(() -> leases.endSessionsOf(owner));
+        } catch (RuntimeException e) {
+            LOG.debugf("Could not end the database sessions of %s, whose lease ran out: %s", owner, e.getMessage());
+            return 0;
+        }
     }
 
     @PreDestroy

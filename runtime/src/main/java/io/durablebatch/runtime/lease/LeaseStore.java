@@ -19,6 +19,7 @@ import io.durablebatch.repository.StepExecutionId;
 import io.durablebatch.runtime.DurableBatchConfig;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.MetadataSql;
+import io.durablebatch.runtime.sql.ProcessSessions;
 
 /**
  * The kernel's lease statements: renewing the leases a process holds, finding an execution whose
@@ -47,6 +48,7 @@ public class LeaseStore {
     private final String renew;
     private final String lockExpired;
     private final String ownerLossRestarts;
+    private final String endSessions;
 
     LeaseStore(MetadataSql sql, RepositoryTables tables, DurableBatchConfig config) {
         this.sql = sql;
@@ -80,6 +82,12 @@ public class LeaseStore {
                   AND (job_name = ANY (?) OR lease_expires_at < statement_timestamp() - interval '%d milliseconds')
                 ORDER BY lease_expires_at LIMIT 1 FOR UPDATE SKIP LOCKED
                 """.formatted(ACTIVE_STATUSES, 10 * config.lease().duration().toMillis()));
+        // The sessions of a process whose lease ran out that still hold a transaction (idle sessions
+        // hold no lock): a frozen process cannot end them, and their locks would hold its recovery.
+        this.endSessions = """
+                SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) AS ended FROM pg_stat_activity
+                WHERE application_name LIKE ? AND state <> 'idle' AND pid <> pg_backend_pid()
+                """;
         this.ownerLossRestarts = tables.sql("""
                 SELECT count(*) FROM {p}operator_request
                 WHERE job_instance_id = ? AND action = 'RESTART' AND actor = ?
@@ -121,6 +129,19 @@ public class LeaseStore {
                 .toArray()), row -> new Expired(new JobExecutionId(row.bigint("id")),
                         new ExecutionVersion(row.bigint("version")), new JobInstanceId(row.bigint("job_instance_id")),
                         new JobName(row.text("job_name")), row.optionalText("owner_token").orElse("?")));
+    }
+
+    /**
+     * Ends the sessions of the process that held {@code owner} which are inside a transaction, so
+     * that their locks go before its executions are recovered; returns how many it ended. An owner
+     * token without a boot id (a process of another version) marks no session.
+     */
+    public long endSessionsOf(String owner) {
+        Optional<String> sessions = ProcessSessions.sessionsOf(owner);
+        if (sessions.isEmpty()) {
+            return 0;
+        }
+        return sql.queryOne(endSessions, params -> params.text(sessions.get()), row -> row.bigint("ended")).orElse(0L);
     }
 
     /** How many times the kernel restarted attempts of {@code instance} because their owner was lost. */

@@ -1,6 +1,8 @@
 package io.durablebatch.runtime.sql;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -13,13 +15,14 @@ import io.agroal.api.AgroalPoolInterceptor;
 import io.durablebatch.runtime.DurableBatchConfig;
 
 /**
- * Sets up every new session of the repository's datasource so that PostgreSQL, on its own clock,
- * ends a session left idle inside a transaction
- * ({@code quarkus.durable-batch.statements.idle-in-transaction-timeout}). A frozen process cannot
- * roll back its own transactions, and their row locks would block the recovery of its executions
- * and the restart's inserts of the same business keys; the server ending them is what lets a live
- * node take over. Applies to the repository's datasource only: the build step qualifies this bean
- * with that datasource's name.
+ * Sets up every new session of the repository's datasource for the day its process freezes (a long
+ * GC pause, a suspended VM) in the middle of a transaction: a frozen process cannot roll back its
+ * own transactions, and their row locks would block the recovery of its executions and the
+ * restart's writes of the same business keys. PostgreSQL ends, on its own clock, a session left idle
+ * inside a transaction ({@code quarkus.durable-batch.statements.idle-in-transaction-timeout}); and
+ * the session carries this process's mark ({@link ProcessSessions}), so that the node recovering its
+ * executions can end the sessions it froze in the middle of a statement too. Applies to the
+ * repository's datasource only: the build step qualifies this bean with that datasource's name.
  */
 @Singleton
 public class RepositorySessions implements AgroalPoolInterceptor {
@@ -46,18 +49,25 @@ public class RepositorySessions implements AgroalPoolInterceptor {
 
     @Override
     public void onConnectionCreate(Connection connection) {
-        if (idleInTransactionMillis == 0) {
-            return;
-        }
         try (Statement statement = connection.createStatement()) {
-            // A session setting: it outlives every transaction of the pooled connection.
-            statement.execute("SET SESSION idle_in_transaction_session_timeout = " + idleInTransactionMillis);
+            // Session settings: they outlive every transaction of the pooled connection.
+            String current;
+            try (ResultSet name = statement.executeQuery("SHOW application_name")) {
+                current = name.next() ? name.getString(1) : "";
+            }
+            try (PreparedStatement mark = connection.prepareStatement("SELECT set_config('application_name', ?, false)")) {
+                mark.setString(1, ProcessSessions.applicationName(current));
+                mark.executeQuery().close();
+            }
+            if (idleInTransactionMillis > 0) {
+                statement.execute("SET SESSION idle_in_transaction_session_timeout = " + idleInTransactionMillis);
+            }
             if (!connection.getAutoCommit()) {
                 connection.commit();
             }
         } catch (SQLException e) {
-            throw new IllegalStateException("Could not set idle_in_transaction_session_timeout on a new session of "
-                    + "the repository's datasource: " + e.getMessage(), e);
+            throw new IllegalStateException("Could not set up a new session of the repository's datasource: "
+                    + e.getMessage(), e);
         }
     }
 }

@@ -5,10 +5,12 @@ import static io.durablebatch.job.Steps.chunk;
 import static io.durablebatch.job.Steps.tasklet;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -17,6 +19,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -56,6 +59,7 @@ import io.durablebatch.repository.StepCounters;
 import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.StepName;
 import io.durablebatch.runtime.job.JobRegistry;
+import io.durablebatch.runtime.schema.RepositoryTables;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**
@@ -181,6 +185,9 @@ class LeaseRecoveryTest {
     @Inject
     AgroalDataSource dataSource;
 
+    @Inject
+    RepositoryTables tables;
+
     @BeforeEach
     void createTarget() throws SQLException {
         try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
@@ -209,6 +216,33 @@ class LeaseRecoveryTest {
                 Duration.ofMinutes(1));
         assertEquals(ExecutionStatus.COMPLETED, restarted.status());
         assertEquals(ITEMS, rows(left.run()), "the restart resumed at the dead owner's checkpoint: every id once");
+    }
+
+    /**
+     * A frozen owner's session still inside a transaction (frozen in the middle of a statement, where
+     * no idle timeout of the server reaches it) holds its step's row: the sweeper ends the sessions
+     * marked with the dead owner's boot id, and the recovery goes through.
+     */
+    @Test
+    void theSessionsOfAFrozenOwnerAreEndedSoThatItsExecutionIsRecovered() throws Exception {
+        Left left = leftByDeadProcess("leaseFailing", 30);
+        String bootId = left.run().substring(0, 8);
+        Properties marked = new Properties();
+        marked.setProperty("user", System.getProperty("quarkus.datasource.username"));
+        marked.setProperty("password", System.getProperty("quarkus.datasource.password"));
+        marked.setProperty("ApplicationName", "durable-batch " + bootId + " frozen");
+        try (Connection frozen = DriverManager.getConnection(System.getProperty("quarkus.datasource.jdbc.url"), marked)) {
+            frozen.setAutoCommit(false);
+            try (PreparedStatement lock = frozen.prepareStatement(
+                    "UPDATE " + tables.prefix()
+                            + "step_execution SET last_updated = last_updated WHERE job_execution_id = ?")) {
+                lock.setLong(1, left.execution().value());
+                assertEquals(1, lock.executeUpdate());
+            }
+            JobExecution recovered = awaitStatus(left.execution(), ExecutionStatus.FAILED, Duration.ofSeconds(20));
+            assertEquals(ExecutionStatus.FAILED, tx(() -> repository.stepExecutions(recovered.id())).get(0).status());
+            assertThrows(SQLException.class, frozen::commit, "the frozen session was ended: it commits nothing");
+        }
     }
 
     @Test
