@@ -3,15 +3,22 @@ package io.durablebatch.runtime.schema;
 import java.time.Duration;
 import java.util.regex.Pattern;
 
+import org.jboss.logging.Logger;
+
 /**
  * The names of the tables the repository owns, all under one configured prefix, and the lease
  * terms its statements write. SQL templates spell a table as {@code {p}job_execution} and a new
  * lease expiry (the database clock plus the configured lease duration) as {@code {lease}};
- * {@link #sql} substitutes both once, when a store is built.
+ * {@link #sql} substitutes both once, when a store is built, and logs the result.
  */
 public final class RepositoryTables {
 
     private static final Pattern PREFIX = Pattern.compile("[a-z][a-z0-9_]{0,19}");
+
+    /** The log category of the repository's statements. */
+    public static final String STATEMENTS = "io.durablebatch.sql";
+
+    private static final Logger STATEMENT_LOG = Logger.getLogger(STATEMENTS);
 
     private final String prefix;
     private final String leaseExpiry;
@@ -38,7 +45,13 @@ public final class RepositoryTables {
         return prefix + "schema_history";
     }
 
+    /**
+     * The statement a template stands for, logged once at DEBUG in category {@value #STATEMENTS}: the
+     * exact text that runs, to read, grep or paste into {@code EXPLAIN}.
+     */
     public String sql(String template) {
-        return template.replace("{p}", prefix).replace("{lease}", leaseExpiry);
+        String sql = template.replace("{p}", prefix).replace("{lease}", leaseExpiry);
+        STATEMENT_LOG.debugf("Repository statement: %s", sql);
+        return sql;
     }
 }

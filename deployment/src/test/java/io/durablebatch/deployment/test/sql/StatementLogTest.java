@@ -1,0 +1,80 @@
+package io.durablebatch.deployment.test.sql;
+
+import static io.durablebatch.deployment.test.RepositoryTestSupport.freshKey;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.logging.Level;
+
+import jakarta.inject.Inject;
+
+import org.jboss.logging.Logger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.durablebatch.deployment.test.RepositoryTestSupport;
+import io.durablebatch.repository.ExecutionStatus;
+import io.durablebatch.repository.ExecutionVersion;
+import io.durablebatch.repository.JobExecution;
+import io.durablebatch.repository.JobInstanceId;
+import io.durablebatch.repository.JobRepository;
+import io.durablebatch.repository.LifecycleTransition;
+import io.durablebatch.repository.StepCounters;
+import io.durablebatch.repository.StepExecution;
+import io.durablebatch.repository.StepName;
+import io.durablebatch.runtime.schema.RepositoryTables;
+import io.quarkus.test.QuarkusUnitTest;
+
+/**
+ * Every repository statement is logged once at DEBUG, in category {@code io.durablebatch.sql}, as
+ * the exact text that runs (the table prefix and the lease terms filled in), when the store that
+ * runs it is built: not each time it runs.
+ */
+class StatementLogTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = RepositoryTestSupport.repositoryApp()
+            .overrideConfigKey("quarkus.log.category.\"io.durablebatch.sql\".level", "DEBUG")
+            .setLogRecordPredicate(record -> "io.durablebatch.sql".equals(record.getLoggerName()))
+            .assertLogRecords(records -> {
+                List<String> statements = records.stream().filter(r -> r.getLevel().intValue() == Level.FINE.intValue())
+                        .map(r -> String.valueOf(r.getParameters()[0])).toList();
+                String progress = statements.stream().filter(sql -> sql.contains("step_execution SET checkpoint"))
+                        .findFirst().orElseThrow(() -> new AssertionError("no chunk progress statement among "
+                                + statements.size() + " logged"));
+                assertTrue(progress.startsWith("UPDATE dbatch_step_execution SET checkpoint"), progress);
+                assertTrue(progress.contains("statement_timestamp() + interval '30000 milliseconds'"), progress);
+                assertTrue(statements.stream().noneMatch(sql -> sql.contains("{p}") || sql.contains("{lease}")),
+                        "every template filled in");
+                assertEquals(1, statements.stream().filter(sql -> sql.contains("step_execution SET checkpoint"))
+                        .count(), "logged once, however often it runs");
+            });
+
+    @Inject
+    JobRepository repository;
+
+    @Test
+    void aStatementIsLoggedWhenItsStoreIsBuiltNotWhenItRuns() {
+        assertTrue(Logger.getLogger(RepositoryTables.STATEMENTS).isDebugEnabled(),
+                "the category the statements are logged in is the documented one");
+        // two chunks' progress: the statement runs twice, and is logged once (checked above, once
+        // the application has stopped)
+        StepCounters counters = new StepCounters(10, 10, 0, 0, 0, 0, 1, 0);
+        StepExecution step = tx(() -> {
+            JobInstanceId instance = repository.selectOrCreateJobInstance(freshKey("statementLog")).instance().id();
+            JobExecution execution = repository.createJobExecution(instance);
+            StepExecution created = repository.createStepExecution(execution.id(), StepName.of("load"));
+            return repository.transitionStepExecution(created.id(), created.version(),
+                    LifecycleTransition.to(ExecutionStatus.STARTED, Instant.now()));
+        });
+        ExecutionVersion once = tx(() -> repository.recordStepProgress(step.id(), step.version(), Optional.empty(),
+                counters, Instant.now())).version();
+        ExecutionVersion twice = tx(() -> repository.recordStepProgress(step.id(), once, Optional.empty(),
+                counters.plus(counters), Instant.now())).version();
+        assertEquals(once.value() + 1, twice.value());
+    }
+}
