@@ -25,7 +25,7 @@ public interface JobOperator {
      * @throws IllegalArgumentException if no job of this name is defined
      * @throws RepositoryException {@code EXECUTION_ACTIVE} while an attempt runs,
      *         {@code INSTANCE_COMPLETE}, {@code INSTANCE_ABANDONED}, {@code EXECUTION_UNKNOWN},
-     *         {@code DEFINITION_INCOMPATIBLE}
+     *         {@code DEFINITION_INCOMPATIBLE}, {@code JOB_NOT_DEFINED}, {@code OPERATION_CONFLICT}
      */
     JobExecutionId start(String jobName, JobParameters parameters, OperatorCall call);
 
@@ -34,7 +34,11 @@ public interface JobOperator {
 
     /**
      * Launches a new attempt of the instance of {@code execution}, which must be its latest attempt
-     * and STOPPED or FAILED. The attempt resumes each unfinished step from its last checkpoint.
+     * and STOPPED or FAILED. The attempt resumes each unfinished step from its last checkpoint, with
+     * the non-identifying parameters of the attempt it restarts.
+     *
+     * @throws RepositoryException {@code EXECUTION_SUPERSEDED} for an attempt a later one replaced,
+     *         {@code EXECUTION_ACTIVE}, {@code INSTANCE_ABANDONED}, {@code JOB_NOT_DEFINED}
      */
     JobExecutionId restart(JobExecutionId execution, OperatorCall call);
 
@@ -61,7 +65,8 @@ public interface JobOperator {
     /**
      * Gives up a STOPPED or FAILED execution for good: its instance can never run again.
      *
-     * @throws RepositoryException {@code ILLEGAL_TRANSITION} for an execution in another status
+     * @throws RepositoryException {@code ILLEGAL_TRANSITION} for an execution in another status,
+     *         {@code EXECUTION_SUPERSEDED} for an attempt a later one replaced
      */
     JobExecution abandon(JobExecutionId execution, OperatorCall call);
 

@@ -39,6 +39,8 @@ public enum RepositoryError {
      * its instance, so only the instance's latest attempt is accepted.
      */
     EXECUTION_SUPERSEDED,
+    /** No job of that name is defined in this application: the operator cannot launch or restart it. */
+    JOB_NOT_DEFINED,
     /** The operation id was already used for a different request. */
     OPERATION_CONFLICT,
     /** A transient database failure (serialization, deadlock, lost connection): retry the unit of work. */

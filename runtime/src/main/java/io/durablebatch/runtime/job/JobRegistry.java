@@ -15,6 +15,8 @@ import org.jboss.logging.Logger;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.repository.DefinitionUpgrade;
 import io.durablebatch.repository.JobRepository;
+import io.durablebatch.repository.RepositoryError;
+import io.durablebatch.repository.RepositoryException;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**
@@ -61,9 +63,10 @@ public class JobRegistry {
         return Optional.ofNullable(all().get(jobName));
     }
 
+    /** The definition of the job with this name; refused with {@code JOB_NOT_DEFINED} if there is none. */
     public JobDefinition get(String jobName) {
-        return find(jobName).orElseThrow(() -> new IllegalArgumentException("no job named '" + jobName
-                + "' is defined; the defined jobs are " + all().keySet()));
+        return find(jobName).orElseThrow(() -> new RepositoryException(RepositoryError.JOB_NOT_DEFINED, "no job named '"
+                + jobName + "' is defined; the defined jobs are " + all().keySet()));
     }
 
     public Collection<JobDefinition> definitions() {

@@ -4,6 +4,7 @@ import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
 import static io.durablebatch.job.Steps.tasklet;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
 import java.util.UUID;
@@ -17,12 +18,17 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.durablebatch.deployment.test.RepositoryTestSupport;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
+import io.durablebatch.job.JobOperator;
+import io.durablebatch.job.JobParameters;
+import io.durablebatch.job.OperatorCall;
 import io.durablebatch.job.RepeatStatus;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobInstanceKey;
+import io.durablebatch.repository.JobName;
 import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.LifecycleTransition;
+import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.runtime.job.JobRegistry;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -59,6 +65,19 @@ class JobRegistryTest {
 
     @Inject
     JobRepository repository;
+
+    @Inject
+    JobOperator operator;
+
+    @Test
+    void anUndefinedJobIsATypedRefusalThatNamesTheDefinedOnes() {
+        var refusal = RepositoryTestSupport.assertRefused(RepositoryError.JOB_NOT_DEFINED,
+                () -> operator.start("noSuchJob", JobParameters.of("run", "x"), OperatorCall.by("test")));
+        assertTrue(refusal.getMessage().contains("'noSuchJob'") && refusal.getMessage().contains("simple"),
+                refusal.getMessage());
+        assertTrue(tx(() -> repository.findJobInstance(JobInstanceKey.of(JobName.of("noSuchJob"), Map.of("run", "x"))))
+                .isEmpty(), "nothing was created");
+    }
 
     @Test
     void discoversEveryDefinitionBean() {
