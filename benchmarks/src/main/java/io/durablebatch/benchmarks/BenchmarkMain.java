@@ -12,7 +12,7 @@ import org.jboss.logging.Logger;
 
 import io.agroal.api.AgroalDataSource;
 import io.durablebatch.job.JobOperator;
-import io.durablebatch.repository.JobRepository;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.durablebatch.runtime.sql.RepositoryDataSource;
 import io.quarkus.runtime.QuarkusApplication;
@@ -35,7 +35,7 @@ public class BenchmarkMain implements QuarkusApplication {
 
     @Inject
     BenchmarkMain(BenchmarkConfig config, LaunchPath launchPath, PartitionedJobs partitionedJobs,
-            JobRepository repository, BenchDatabase database, StatementCounter statements, QueryPlans plans,
+            KernelRepository repository, BenchDatabase database, StatementCounter statements, QueryPlans plans,
             MetadataSql sql, JobOperator operator, Config settings,
             @RepositoryDataSource AgroalDataSource dataSource) {
         this.database = database;

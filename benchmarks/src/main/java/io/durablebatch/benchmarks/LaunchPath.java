@@ -9,10 +9,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobInstanceKey;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.StepName;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**
@@ -37,9 +37,9 @@ class LaunchPath {
     record Launch(JobExecution job, StepExecution step) {
     }
 
-    private final JobRepository repository;
+    private final KernelRepository repository;
 
-    LaunchPath(JobRepository repository) {
+    LaunchPath(KernelRepository repository) {
         this.repository = repository;
     }
 

@@ -11,8 +11,8 @@ import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobInstanceKey;
 import io.durablebatch.repository.JobName;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.LifecycleTransition;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
@@ -27,11 +27,11 @@ final class ObserveControlWorkload implements Workload {
     private static final OwnerToken OWNER = OwnerToken.of("benchmark/boot-1");
 
     private final BenchmarkConfig.Control config;
-    private final JobRepository repository;
+    private final KernelRepository repository;
     private final StatementCounter statements;
     private final MetadataSql sql;
 
-    ObserveControlWorkload(BenchmarkConfig.Control config, JobRepository repository, StatementCounter statements,
+    ObserveControlWorkload(BenchmarkConfig.Control config, KernelRepository repository, StatementCounter statements,
             MetadataSql sql) {
         this.config = config;
         this.repository = repository;

@@ -6,8 +6,8 @@ import java.util.List;
 
 import io.durablebatch.partition.StepPartition;
 import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.StepExecution;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
@@ -22,10 +22,10 @@ final class PartitionAggregateWorkload implements Workload {
 
     private final BenchmarkConfig.Partitions config;
     private final PartitionedJobs jobs;
-    private final JobRepository repository;
+    private final KernelRepository repository;
     private final MetadataSql sql;
 
-    PartitionAggregateWorkload(BenchmarkConfig.Partitions config, PartitionedJobs jobs, JobRepository repository,
+    PartitionAggregateWorkload(BenchmarkConfig.Partitions config, PartitionedJobs jobs, KernelRepository repository,
             MetadataSql sql) {
         this.config = config;
         this.jobs = jobs;

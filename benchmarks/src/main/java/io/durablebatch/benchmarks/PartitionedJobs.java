@@ -16,12 +16,12 @@ import io.durablebatch.repository.ExecutionVersion;
 import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobInstanceKey;
 import io.durablebatch.repository.JobName;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.StepCounters;
 import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.StepExecutionId;
 import io.durablebatch.repository.StepName;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**
@@ -39,9 +39,9 @@ class PartitionedJobs {
     record Parent(JobExecution execution, StepExecution step) {
     }
 
-    private final JobRepository repository;
+    private final KernelRepository repository;
 
-    PartitionedJobs(JobRepository repository) {
+    PartitionedJobs(KernelRepository repository) {
         this.repository = repository;
     }
 

@@ -1,26 +1,13 @@
 package io.durablebatch.repository;
 
 import java.time.Instant;
-import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
 import io.durablebatch.flow.FlowDecision;
-import io.durablebatch.flow.FlowDecisionRequest;
-import io.durablebatch.flow.FlowStepState;
-import io.durablebatch.flow.FlowTransitionKind;
-import io.durablebatch.flow.InputDigest;
-import io.durablebatch.flow.NodeId;
-import io.durablebatch.flow.StartLimit;
-import io.durablebatch.operator.ExecutionControl;
 import io.durablebatch.operator.OperatorAction;
 import io.durablebatch.operator.OperatorRecord;
-import io.durablebatch.operator.OperatorRecordDraft;
-import io.durablebatch.operator.OwnerToken;
-import io.durablebatch.partition.OpenPartitionPlan;
-import io.durablebatch.partition.PartitionPlanEntry;
 import io.durablebatch.partition.StepPartition;
-import io.durablebatch.partition.StepPartitionId;
 import io.durablebatch.retention.PurgeCounts;
 import io.durablebatch.retention.PurgePlan;
 import io.durablebatch.retention.PurgePlanRequest;
@@ -40,9 +27,6 @@ import io.durablebatch.retention.RetentionRecordDraft;
  * {@link RepositoryException} and changes nothing. Results are immutable snapshots.
  */
 public interface JobRepository {
-
-    /** Records one explicit directed edge "a checkpoint made under A may be restarted under B". */
-    void registerDefinitionUpgrade(JobName jobName, DefinitionUpgrade upgrade);
 
     /**
      * Returns the one logical instance for {@code key}, creating it if needed. Any number of
@@ -80,39 +64,6 @@ public interface JobRepository {
     JobExecution createJobExecution(JobInstanceId jobInstanceId, DefinitionIdentity definition,
             ExecutionParameters parameters);
 
-    /** Links a new STARTING step attempt to an active job execution. */
-    StepExecution createStepExecution(JobExecutionId jobExecutionId, StepName stepName);
-
-    /** Applies one lifecycle transition to a job execution by compare-and-swap on its version. */
-    JobExecution transitionJobExecution(JobExecutionId id, ExecutionVersion expectedVersion,
-            LifecycleTransition transition);
-
-    /** Replaces a job execution's exit status only, by compare-and-swap on its version. */
-    JobExecution enrichJobExitStatus(JobExecutionId id, ExecutionVersion expectedVersion, ExitStatus exitStatus);
-
-    /**
-     * Applies one lifecycle transition to a step execution by compare-and-swap on its version; a
-     * STARTED step may record progress (checkpoint and counters) while staying STARTED.
-     */
-    StepExecution transitionStepExecution(StepExecutionId id, ExecutionVersion expectedVersion,
-            LifecycleTransition transition);
-
-    /**
-     * Records a running step's progress — its checkpoint (kept when empty) and absolute counters — by
-     * compare-and-swap on its version, the step staying STARTED, and reads in the same statement
-     * whether a stop was requested for its job execution: a chunk commit of the kernel costs one
-     * statement and sees a durable stop request at the chunk boundary. It changes only what
-     * {@code transitionStepExecution} with {@link LifecycleTransition#progress} would change.
-     *
-     * @throws RepositoryException {@code VERSION_CONFLICT}, {@code ILLEGAL_TRANSITION} (the step is
-     *         not STARTED) or {@code STEP_EXECUTION_NOT_FOUND}
-     */
-    StepProgress recordStepProgress(StepExecutionId id, ExecutionVersion expectedVersion, Optional<Checkpoint> checkpoint,
-            StepCounters counters, Instant at);
-
-    /** Replaces a step execution's exit status only, by compare-and-swap on its version. */
-    StepExecution enrichStepExitStatus(StepExecutionId id, ExecutionVersion expectedVersion, ExitStatus exitStatus);
-
     Optional<JobInstance> findJobInstance(JobInstanceKey key);
 
     Optional<JobInstance> getJobInstance(JobInstanceId id);
@@ -148,178 +99,17 @@ public interface JobRepository {
 
     Optional<RecoveryDecision> recoveryDecision(JobExecutionId id);
 
-    // Flows (plan format 2)
-
-    /**
-     * Starts one attempt of a flow node: links a new STARTING step attempt named {@code stepName} to
-     * the active job execution and consumes one start of {@code nodeId}. Starts are counted across
-     * every execution of the instance, by node id (a renamed step keeps its count); racing starters
-     * of one node are counted one after the other, so no more than the limit ever start.
-     *
-     * @throws RepositoryException {@code START_LIMIT_EXCEEDED}, {@code EXECUTION_NOT_ACTIVE} or
-     *         {@code JOB_EXECUTION_NOT_FOUND}
-     */
-    StepExecution createFlowStepExecution(JobExecutionId jobExecutionId, StepName stepName, NodeId nodeId,
-            StartLimit startLimit);
-
-    /** The node's latest attempt in the instance, whatever step name it ran under, with the starts consumed. */
-    Optional<FlowStepState> latestFlowStep(JobInstanceId jobInstanceId, NodeId nodeId);
-
-    /**
-     * Appends one transition the flow already validated against its plan, with the job execution's
-     * next sequence number (from one, without gaps, also under concurrent appenders), before its
-     * target starts.
-     *
-     * @throws RepositoryException {@code FLOW_DECISION_TARGET_STARTED}, {@code FLOW_PLAN_MISMATCH},
-     *         {@code EXECUTION_NOT_ACTIVE} or {@code JOB_EXECUTION_NOT_FOUND}
-     */
-    FlowDecision appendFlowDecision(FlowDecisionRequest request);
-
-    /**
-     * The latest decision of the instance taken at {@code nodeId} under exactly this plan, on exactly
-     * this durable input and of this kind: a restart replays it instead of deciding again.
-     */
-    Optional<FlowDecision> findReusableFlowDecision(JobInstanceId jobInstanceId, NodeId nodeId,
-            PlanFingerprint planFingerprint, InputDigest inputDigest, FlowTransitionKind kind);
-
     /** The job execution's flow decisions in sequence order. */
     List<FlowDecision> flowDecisions(JobExecutionId jobExecutionId);
-
-    // Partitions
-
-    /**
-     * Inserts the whole partition plan of a STARTING or STARTED parent step before any worker starts,
-     * in one statement. Entry order gives the one-based ordinal. Nothing is stored on refusal.
-     *
-     * @return the plan in partition-key byte order
-     * @throws RepositoryException {@code PARTITION_PLAN_EMPTY}, {@code PARTITION_PLAN_TOO_LARGE},
-     *         {@code PARTITION_KEY_DUPLICATE}, {@code PARTITION_PLAN_EXISTS},
-     *         {@code PARTITION_PARENT_NOT_ACTIVE} or {@code STEP_EXECUTION_NOT_FOUND}
-     */
-    List<StepPartition> createStepPartitionPlan(StepExecutionId parentStepExecutionId, List<PartitionPlanEntry> entries);
 
     /** The complete plan in partition-key (unsigned byte) order; empty when the step has none. */
     List<StepPartition> stepPartitionPlan(StepExecutionId parentStepExecutionId);
 
-    /**
-     * Copies a prior attempt's plan to a new parent step of the same instance. Each assigned source
-     * partition is first settled from its worker's durable row; COMPLETED results are kept (with the
-     * worker they came from) and are never assigned again, everything else becomes unassigned
-     * STARTING work. All or nothing.
-     *
-     * @return the target plan in partition-key byte order
-     * @throws RepositoryException {@code PARTITION_SOURCE_NOT_RESTARTABLE} unless the source job is
-     *         STOPPED or FAILED, {@code PARTITION_WORKER_ACTIVE} while a source worker has not ended,
-     *         {@code PARTITION_PLAN_NOT_FOUND}, {@code PARTITION_PLAN_EXISTS},
-     *         {@code PARTITION_PARENT_NOT_ACTIVE}, {@code PARTITION_SOURCE_MISMATCH} or
-     *         {@code STEP_EXECUTION_NOT_FOUND}
-     */
-    List<StepPartition> restartStepPartitionPlan(StepExecutionId sourceStepExecutionId,
-            StepExecutionId targetStepExecutionId);
-
-    /**
-     * Assigns one unassigned partition to a worker step attempt by compare-and-swap. The worker is a
-     * STARTING or STARTED step of the parent's job execution that runs no other partition of the plan.
-     *
-     * @throws RepositoryException {@code PARTITION_NOT_ASSIGNABLE}, {@code PARTITION_WORKER_NOT_ELIGIBLE},
-     *         {@code PARTITION_PARENT_NOT_ACTIVE}, {@code VERSION_CONFLICT}, {@code PARTITION_NOT_FOUND}
-     *         or {@code STEP_EXECUTION_NOT_FOUND}
-     */
-    StepPartition assignStepPartition(StepPartitionId id, ExecutionVersion expectedVersion,
-            StepExecutionId workerStepExecutionId);
-
-    /**
-     * Assigns the next unassigned partition of the plan, in entry order, to a worker step attempt, as
-     * {@link #assignStepPartition} does. Workers in any number of processes claim side by side: a
-     * partition being claimed by a concurrent transaction is skipped, never waited for.
-     *
-     * @return the claimed partition, or empty when no unassigned partition is left
-     * @throws RepositoryException as {@link #assignStepPartition}, and {@code PARTITION_PLAN_NOT_FOUND}
-     */
-    Optional<StepPartition> claimNextStepPartition(StepExecutionId parentStepExecutionId,
-            StepExecutionId workerStepExecutionId);
-
-    /**
-     * The partition plans that still hand out work, of jobs named in {@code jobNames}: the parent step
-     * is STARTED in a STARTED job execution and at least one partition is unassigned. Oldest parent
-     * first, at most {@code limit} (1 to {@value #MAX_OPEN_PLANS}). How workers of any process find
-     * work; a plan listed may be worked off by the time a worker claims from it.
-     */
-    List<OpenPartitionPlan> openStepPartitionPlans(Collection<JobName> jobNames, int limit);
-
     /** The most open partition plans one {@link #openStepPartitionPlans} call returns. */
     int MAX_OPEN_PLANS = 1000;
 
-    /**
-     * Completes an assigned partition by compare-and-swap, copying status, exit status and counters
-     * from the assigned worker's durable step execution: a caller cannot supply a result.
-     *
-     * @throws RepositoryException {@code PARTITION_NOT_ASSIGNED}, {@code PARTITION_WORKER_MISMATCH},
-     *         {@code PARTITION_WORKER_ACTIVE}, {@code ILLEGAL_TRANSITION} (already completed),
-     *         {@code VERSION_CONFLICT} or {@code PARTITION_NOT_FOUND}
-     */
-    StepPartition completeStepPartition(StepPartitionId id, ExecutionVersion expectedVersion,
-            StepExecutionId workerStepExecutionId);
-
-    /**
-     * Terminates a parent step with the aggregate of its partitions, by compare-and-swap: the status
-     * of the most severe partition (FAILED, then STOPPED, then COMPLETED), the exit status of the
-     * first partition in key order with that status, and the summed counters.
-     *
-     * @throws RepositoryException {@code PARTITION_CHILD_ACTIVE} while a partition is unassigned or
-     *         running, {@code ILLEGAL_TRANSITION} if the lifecycle table does not let the parent take the
-     *         aggregate status, {@code PARTITION_PLAN_NOT_FOUND}, {@code VERSION_CONFLICT} or
-     *         {@code STEP_EXECUTION_NOT_FOUND}
-     */
-    StepExecution aggregateStepPartitions(StepExecutionId parentStepExecutionId, ExecutionVersion expectedVersion,
-            Instant transitionedAt);
-
-    // Operators and ownership (SPEC section 8)
-
-    /**
-     * Appends one operator audit row in the transaction of the request's effect. The (action,
-     * operation id) pair is unique: appending the same request again (same request digest) returns
-     * the recorded row unchanged.
-     *
-     * @throws RepositoryException {@code OPERATION_CONFLICT} when the operation id was recorded for
-     *         this action with another request digest
-     */
-    OperatorRecord appendOperatorRequest(OperatorRecordDraft draft);
-
     /** The recorded request of one (action, operation id): a retried request is answered from it. */
     Optional<OperatorRecord> findOperatorRequest(OperatorAction action, OperationId operationId);
-
-    /**
-     * Records a durable request to stop an active execution, by compare-and-swap on its version
-     * (which moves by one). The status does not change: the owner sees the request when it next
-     * observes control.
-     *
-     * @throws RepositoryException {@code VERSION_CONFLICT}, {@code EXECUTION_NOT_ACTIVE},
-     *         {@code STOP_ALREADY_REQUESTED} or {@code JOB_EXECUTION_NOT_FOUND}
-     */
-    JobExecution requestExecutionStop(JobExecutionId id, ExecutionVersion expectedVersion, ActorRef actor,
-            Instant requestedAt);
-
-    /**
-     * Records {@code owner} as the process running a new STARTING execution, by compare-and-swap on
-     * its version. Claiming again with the same token returns the execution unchanged; another token
-     * is refused and never takes the attempt over.
-     *
-     * @throws RepositoryException {@code OWNER_MISMATCH}, {@code OWNER_NOT_CLAIMABLE},
-     *         {@code VERSION_CONFLICT} or {@code JOB_EXECUTION_NOT_FOUND}
-     */
-    JobExecution claimExecutionOwner(JobExecutionId id, ExecutionVersion expectedVersion, OwnerToken owner,
-            Instant claimedAt);
-
-    /**
-     * The owner asks whether to go on, and renews its lease (on the database clock; the version stays).
-     * When a stop was requested and the execution is STARTED, it moves to STOPPING in this
-     * transaction (version + 1). One statement.
-     *
-     * @throws RepositoryException {@code OWNER_MISMATCH}, {@code EXECUTION_NOT_ACTIVE} (e.g. it was
-     *         recovered: stop working on it) or {@code JOB_EXECUTION_NOT_FOUND}
-     */
-    ExecutionControl observeExecutionControl(JobExecutionId id, OwnerToken owner, Instant observedAt);
 
     // Retention (SPEC section 9)
 

@@ -3,7 +3,8 @@ package io.durablebatch.repository;
 import java.time.Instant;
 
 /**
- * What {@link JobRepository#recordStepProgress} recorded: the step's new version and update time
+ * What {@link io.durablebatch.repository.spi.KernelRepository#recordStepProgress} recorded: the step's new version and update
+ * time
  * (everything else is what the caller sent, on the row it saw at the expected version), and whether
  * a stop was requested for its job execution, so its owner stops at this chunk boundary.
  */

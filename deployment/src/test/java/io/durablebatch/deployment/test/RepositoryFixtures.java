@@ -22,11 +22,11 @@ import io.durablebatch.repository.JobInstance;
 import io.durablebatch.repository.JobInstanceId;
 import io.durablebatch.repository.JobInstanceKey;
 import io.durablebatch.repository.JobName;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.StepCounters;
 import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.StepName;
+import io.durablebatch.repository.spi.KernelRepository;
 
 /**
  * Brings fresh instances, job executions and step executions into any status, through the legal
@@ -36,13 +36,13 @@ import io.durablebatch.repository.StepName;
 @ApplicationScoped
 public class RepositoryFixtures {
 
-    private final JobRepository repository;
+    private final KernelRepository repository;
 
-    RepositoryFixtures(JobRepository repository) {
+    RepositoryFixtures(KernelRepository repository) {
         this.repository = repository;
     }
 
-    public JobRepository repository() {
+    public KernelRepository repository() {
         return repository;
     }
 

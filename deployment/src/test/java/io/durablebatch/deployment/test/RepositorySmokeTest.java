@@ -19,10 +19,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobInstanceSelection;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.StepName;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.quarkus.test.QuarkusUnitTest;
 import io.quarkus.test.common.http.TestHTTPResource;
 
@@ -32,7 +32,7 @@ class RepositorySmokeTest {
     static final QuarkusUnitTest APP = repositoryApp();
 
     @Inject
-    JobRepository repository;
+    KernelRepository repository;
 
     @TestHTTPResource
     URL application;

@@ -20,11 +20,11 @@ import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.ExecutionVersion;
 import io.durablebatch.repository.ExitStatus;
 import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.repository.StepExecution;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.sql.TransientFailures;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
@@ -37,7 +37,7 @@ final class ExecutionRunner {
 
     private static final Logger LOG = Logger.getLogger(ExecutionRunner.class);
 
-    private final JobRepository repository;
+    private final KernelRepository repository;
     private final StepRunners steps;
     private final FlowRoutes routes;
     private final JobDefinition definition;
@@ -48,7 +48,7 @@ final class ExecutionRunner {
     private final OwnerToken owner;
     private JobExecution execution;
 
-    ExecutionRunner(JobRepository repository, StepRunners steps, FlowRoutes routes, JobDefinition definition,
+    ExecutionRunner(KernelRepository repository, StepRunners steps, FlowRoutes routes, JobDefinition definition,
             JobParameters parameters, ExecutionHandle control, OwnerToken owner, JobExecution execution,
             OwnerLossRestarts restarts) {
         this.restarts = restarts;

@@ -30,7 +30,7 @@ import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobExecutionId;
 import io.durablebatch.repository.JobInstanceId;
 import io.durablebatch.repository.JobName;
-import io.durablebatch.repository.JobRepository;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.DurableBatchConfig;
 import io.durablebatch.runtime.sql.TransientFailures;
 
@@ -53,10 +53,10 @@ public class FlowRoutes {
     record Previous(String nodeId, ExitStatus exitStatus) {
     }
 
-    private final JobRepository repository;
+    private final KernelRepository repository;
     private final Bookkeeping bookkeeping;
 
-    FlowRoutes(JobRepository repository, DurableBatchConfig config) {
+    FlowRoutes(KernelRepository repository, DurableBatchConfig config) {
         this.repository = repository;
         this.bookkeeping = new Bookkeeping(config.lease().duration());
     }

@@ -9,8 +9,8 @@ import io.durablebatch.flow.NodeId;
 import io.durablebatch.flow.StartLimit;
 import io.durablebatch.job.Step;
 import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.StepExecution;
+import io.durablebatch.repository.spi.KernelRepository;
 
 /**
  * The durable history of flow nodes, from the repository's flow operations: attempts are found and
@@ -21,9 +21,9 @@ import io.durablebatch.repository.StepExecution;
 @Singleton
 public class FlowStepHistory {
 
-    private final JobRepository repository;
+    private final KernelRepository repository;
 
-    FlowStepHistory(JobRepository repository) {
+    FlowStepHistory(KernelRepository repository) {
         this.repository = repository;
     }
 

@@ -14,9 +14,9 @@ import org.jboss.logging.Logger;
 
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.repository.DefinitionUpgrade;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**
@@ -30,10 +30,10 @@ public class JobRegistry {
     private static final Logger LOG = Logger.getLogger(JobRegistry.class);
 
     private final Instance<JobDefinition> beans;
-    private final JobRepository repository;
+    private final KernelRepository repository;
     private volatile Map<String, JobDefinition> definitions;
 
-    JobRegistry(@Any Instance<JobDefinition> beans, JobRepository repository) {
+    JobRegistry(@Any Instance<JobDefinition> beans, KernelRepository repository) {
         this.beans = beans;
         this.repository = repository;
     }

@@ -21,7 +21,6 @@ import io.durablebatch.repository.ExecutionVersion;
 import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobExecutionId;
 import io.durablebatch.repository.JobInstance;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.ReasonCode;
 import io.durablebatch.repository.RecoveryRequest;
@@ -29,6 +28,7 @@ import io.durablebatch.repository.RecoveryResolution;
 import io.durablebatch.repository.RecoveryResult;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**
@@ -43,12 +43,12 @@ public class KernelJobOperator implements JobOperator {
     private static final Duration POLL = Duration.ofMillis(100);
 
     private final JobRegistry registry;
-    private final JobRepository repository;
+    private final KernelRepository repository;
     private final RunningExecutions running;
     private final OperatorAudit audit;
     private final KernelIdentity identity;
 
-    KernelJobOperator(JobRegistry registry, JobRepository repository, RunningExecutions running, OperatorAudit audit,
+    KernelJobOperator(JobRegistry registry, KernelRepository repository, RunningExecutions running, OperatorAudit audit,
             KernelIdentity identity) {
         this.registry = registry;
         this.repository = repository;

@@ -12,12 +12,12 @@ import io.durablebatch.operator.OperatorRecordDraft;
 import io.durablebatch.operator.OperatorTarget;
 import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobExecutionId;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.RecoveryRequest;
 import io.durablebatch.repository.RecoveryResult;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.repository.RequestDigest;
+import io.durablebatch.repository.spi.KernelRepository;
 
 /**
  * The operator audit of the kernel's requests, written in the transaction of their effect. A
@@ -28,9 +28,9 @@ import io.durablebatch.repository.RequestDigest;
 @Singleton
 public class OperatorAudit {
 
-    private final JobRepository repository;
+    private final KernelRepository repository;
 
-    OperatorAudit(JobRepository repository) {
+    OperatorAudit(KernelRepository repository) {
         this.repository = repository;
     }
 

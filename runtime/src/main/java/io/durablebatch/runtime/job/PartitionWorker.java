@@ -19,12 +19,12 @@ import io.durablebatch.repository.Checkpoint;
 import io.durablebatch.repository.ExecutionFailure;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.JobExecutionId;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.StepExecutionId;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.partition.PartitionLeaseStore;
 import io.durablebatch.runtime.sql.TransientFailures;
 import io.quarkus.arc.Arc;
@@ -60,11 +60,11 @@ final class PartitionWorker {
     private record Claim(StepExecution worker, StepPartition partition, Optional<Checkpoint> resumeFrom) {
     }
 
-    private final JobRepository repository;
+    private final KernelRepository repository;
     private final PartitionLeaseStore leases;
     private final StepRunners steps;
 
-    PartitionWorker(JobRepository repository, PartitionLeaseStore leases, StepRunners steps) {
+    PartitionWorker(KernelRepository repository, PartitionLeaseStore leases, StepRunners steps) {
         this.repository = repository;
         this.leases = leases;
         this.steps = steps;

@@ -24,11 +24,11 @@ import io.durablebatch.partition.PartitionPlanEntry;
 import io.durablebatch.partition.StepPartition;
 import io.durablebatch.repository.Checkpoint;
 import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.repository.StepExecution;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.partition.PartitionLeaseStore;
 import io.durablebatch.runtime.partition.PlanSummary;
 import io.durablebatch.runtime.sql.TransientFailures;
@@ -52,13 +52,13 @@ final class PartitionedStepRunner {
 
     private static final Logger LOG = Logger.getLogger(PartitionedStepRunner.class);
 
-    private final JobRepository repository;
+    private final KernelRepository repository;
     private final PartitionWorker workers;
     private final int defaultWorkers;
     private final long pollMillis;
     private final PartitionLeaseStore leases;
 
-    PartitionedStepRunner(JobRepository repository, PartitionLeaseStore leases, PartitionWorker workers,
+    PartitionedStepRunner(KernelRepository repository, PartitionLeaseStore leases, PartitionWorker workers,
             int defaultWorkers, Duration aggregatePoll) {
         this.repository = repository;
         this.leases = leases;

@@ -26,9 +26,9 @@ import io.durablebatch.repository.Checkpoint;
 import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobInstance;
 import io.durablebatch.repository.JobName;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.repository.StepExecution;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.DurableBatchConfig;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.runtime.ShutdownEvent;
@@ -52,7 +52,7 @@ public class RemotePartitionWorkers {
 
     private static final Logger LOG = Logger.getLogger(RemotePartitionWorkers.class);
 
-    private final JobRepository repository;
+    private final KernelRepository repository;
     private final JobRegistry registry;
     private final PartitionWorker worker;
     private final KernelIdentity identity;
@@ -65,7 +65,7 @@ public class RemotePartitionWorkers {
     private ScheduledExecutorService poller;
     private ThreadPoolExecutor threads;
 
-    RemotePartitionWorkers(JobRepository repository, JobRegistry registry, StepRunners steps, KernelIdentity identity,
+    RemotePartitionWorkers(KernelRepository repository, JobRegistry registry, StepRunners steps, KernelIdentity identity,
             DurableBatchConfig config) {
         this.repository = repository;
         this.registry = registry;

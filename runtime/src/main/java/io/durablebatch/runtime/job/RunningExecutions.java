@@ -27,8 +27,8 @@ import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.JobParameters;
 import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobExecutionId;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.StepExecutionId;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.DurableBatchConfig;
 import io.durablebatch.runtime.lease.LeaseStore;
 import io.quarkus.arc.Arc;
@@ -46,7 +46,7 @@ public class RunningExecutions {
 
     private static final Logger LOG = Logger.getLogger(RunningExecutions.class);
 
-    private final JobRepository repository;
+    private final KernelRepository repository;
     private final StepRunners steps;
     private final FlowRoutes routes;
     private final KernelIdentity identity;
@@ -58,7 +58,7 @@ public class RunningExecutions {
     private final ConcurrentMap<JobExecutionId, ExecutionHandle> running = new ConcurrentHashMap<>();
     private final Duration shutdownTimeout;
 
-    RunningExecutions(JobRepository repository, StepRunners steps, FlowRoutes routes, KernelIdentity identity,
+    RunningExecutions(KernelRepository repository, StepRunners steps, FlowRoutes routes, KernelIdentity identity,
             LeaseStore leases, StepLeases stepLeases, OwnerLossRestarts restarts, DurableBatchConfig config) {
         this.restarts = restarts;
         this.repository = repository;

@@ -8,13 +8,13 @@ import io.durablebatch.repository.Checkpoint;
 import io.durablebatch.repository.ExecutionFailure;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.ExitStatus;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.repository.StepCounters;
 import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.StepProgress;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.sql.TransientFailures;
 
 /**
@@ -24,7 +24,7 @@ import io.durablebatch.runtime.sql.TransientFailures;
  */
 final class StepAttempt {
 
-    private final JobRepository repository;
+    private final KernelRepository repository;
     private final Bookkeeping bookkeeping;
     private final Step step;
     private final StepContextImpl context;
@@ -35,7 +35,7 @@ final class StepAttempt {
     private StepCounters counters = StepCounters.ZERO;
 
     /** An attempt of a flow node, resuming the node's unfinished latest attempt if there is one. */
-    StepAttempt(JobRepository repository, Bookkeeping bookkeeping, Step step, StepContextImpl context,
+    StepAttempt(KernelRepository repository, Bookkeeping bookkeeping, Step step, StepContextImpl context,
             Optional<StepExecution> resumes, StopSignal control, StepExecution started) {
         this(repository, bookkeeping, step, context, resumes, resumes.flatMap(StepExecution::checkpoint), control,
                 started);
@@ -45,7 +45,7 @@ final class StepAttempt {
      * An attempt resuming a checkpoint (a partition's worker resumes the previous worker of its
      * partition), whose records are retried for {@code bookkeeping}'s budget.
      */
-    StepAttempt(JobRepository repository, Bookkeeping bookkeeping, Step step, StepContextImpl context,
+    StepAttempt(KernelRepository repository, Bookkeeping bookkeeping, Step step, StepContextImpl context,
             Optional<StepExecution> resumes, Optional<Checkpoint> resumeFrom, StopSignal control, StepExecution started) {
         this.repository = repository;
         this.bookkeeping = bookkeeping;

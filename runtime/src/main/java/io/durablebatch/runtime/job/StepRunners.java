@@ -17,10 +17,10 @@ import io.durablebatch.repository.Checkpoint;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobName;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.StepExecutionId;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.DurableBatchConfig;
 import io.durablebatch.runtime.partition.PartitionLeaseStore;
 
@@ -36,7 +36,7 @@ public class StepRunners {
 
     private static final Logger LOG = Logger.getLogger(StepRunners.class);
 
-    private final JobRepository repository;
+    private final KernelRepository repository;
     private final FlowStepHistory history;
     private final StepLeases leases;
     private final Bookkeeping bookkeeping;
@@ -45,7 +45,7 @@ public class StepRunners {
     private final PartitionWorker partitionWorker;
     private final PartitionedStepRunner partitions;
 
-    StepRunners(JobRepository repository, FlowStepHistory history, StepLeases leases, PartitionLeaseStore partitionLeases,
+    StepRunners(KernelRepository repository, FlowStepHistory history, StepLeases leases, PartitionLeaseStore partitionLeases,
             DurableBatchConfig config) {
         this.repository = repository;
         this.leases = leases;

@@ -38,7 +38,6 @@ import io.durablebatch.repository.JobInstanceId;
 import io.durablebatch.repository.JobInstanceKey;
 import io.durablebatch.repository.JobInstanceSelection;
 import io.durablebatch.repository.JobName;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.OperationId;
 import io.durablebatch.repository.PlanFingerprint;
@@ -51,6 +50,7 @@ import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.StepExecutionId;
 import io.durablebatch.repository.StepName;
 import io.durablebatch.repository.StepProgress;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.retention.PurgeCounts;
 import io.durablebatch.retention.PurgePlan;
 import io.durablebatch.retention.PurgePlanRequest;
@@ -77,7 +77,7 @@ import io.durablebatch.runtime.retention.RetentionHoldStore;
  */
 @ApplicationScoped
 @RepositoryCall
-public class PostgresJobRepository implements JobRepository {
+public class PostgresJobRepository implements KernelRepository {
 
     // the core: instances, executions, steps, definitions, recovery
     private final JobInstanceStore instances;

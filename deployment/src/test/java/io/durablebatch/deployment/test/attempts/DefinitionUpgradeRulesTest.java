@@ -34,8 +34,8 @@ import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobInstanceId;
 import io.durablebatch.repository.JobInstanceKey;
 import io.durablebatch.repository.JobName;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.PlanFingerprint;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**
@@ -49,7 +49,7 @@ class DefinitionUpgradeRulesTest {
     static final QuarkusUnitTest APP = repositoryApp();
 
     @Inject
-    JobRepository repository;
+    KernelRepository repository;
 
     @Inject
     RepositoryFixtures given;

@@ -26,9 +26,9 @@ import io.durablebatch.repository.ExecutionParameters;
 import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobInstance;
 import io.durablebatch.repository.JobInstanceSelection;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.PlanFingerprint;
 import io.durablebatch.repository.RepositoryError;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -39,7 +39,7 @@ class ExecutionParametersTest {
     static final QuarkusUnitTest APP = repositoryApp();
 
     @Inject
-    JobRepository repository;
+    KernelRepository repository;
 
     @Inject
     RepositoryFixtures given;

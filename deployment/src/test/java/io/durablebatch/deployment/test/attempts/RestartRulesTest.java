@@ -31,8 +31,8 @@ import io.durablebatch.repository.ExitStatus;
 import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobInstance;
 import io.durablebatch.repository.JobInstanceId;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.RepositoryError;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -46,7 +46,7 @@ class RestartRulesTest {
     static final QuarkusUnitTest APP = repositoryApp();
 
     @Inject
-    JobRepository repository;
+    KernelRepository repository;
 
     @Inject
     RepositoryFixtures given;

@@ -27,9 +27,9 @@ import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobInstanceId;
 import io.durablebatch.repository.JobInstanceKey;
 import io.durablebatch.repository.JobInstanceSelection;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.RepositoryError;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**
@@ -46,7 +46,7 @@ class ConcurrentLaunchRacesTest {
     static final QuarkusUnitTest APP = repositoryApp();
 
     @Inject
-    JobRepository repository;
+    KernelRepository repository;
 
     @Inject
     RepositoryFixtures given;

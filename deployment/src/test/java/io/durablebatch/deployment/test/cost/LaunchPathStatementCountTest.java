@@ -24,12 +24,12 @@ import io.durablebatch.repository.DefinitionIdentity;
 import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobInstance;
 import io.durablebatch.repository.JobInstanceKey;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.PlanFingerprint;
 import io.durablebatch.repository.StepCounters;
 import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.StepName;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -43,7 +43,7 @@ class LaunchPathStatementCountTest {
     static final QuarkusUnitTest APP = repositoryApp();
 
     @Inject
-    JobRepository repository;
+    KernelRepository repository;
 
     @Inject
     RepositoryFixtures given;

@@ -35,11 +35,11 @@ import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobExecutionId;
 import io.durablebatch.repository.JobInstanceId;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.ReasonCode;
 import io.durablebatch.repository.RecoveryDecision;
 import io.durablebatch.repository.RecoveryResolution;
 import io.durablebatch.repository.StepExecution;
+import io.durablebatch.repository.spi.KernelRepository;
 
 /**
  * Runs one job once per injected fault and judges where each run ends. A run passes when its job
@@ -125,12 +125,12 @@ final class FaultSweep {
     }
 
     private final JobOperator operator;
-    private final JobRepository repository;
+    private final KernelRepository repository;
     private final AgroalDataSource dataSource;
     private final Duration activeBound;
     private final LogCapture log = new LogCapture();
 
-    FaultSweep(JobOperator operator, JobRepository repository, AgroalDataSource dataSource, Duration activeBound) {
+    FaultSweep(JobOperator operator, KernelRepository repository, AgroalDataSource dataSource, Duration activeBound) {
         this.operator = operator;
         this.repository = repository;
         this.dataSource = dataSource;

@@ -26,7 +26,7 @@ import io.durablebatch.deployment.test.faults.FaultSweep.Outcome;
 import io.durablebatch.deployment.test.faults.FaultSweep.Resolution;
 import io.durablebatch.deployment.test.kernel.KernelTestSupport;
 import io.durablebatch.job.JobOperator;
-import io.durablebatch.repository.JobRepository;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**
@@ -83,7 +83,7 @@ class RepositoryFaultSweepTest {
     JobOperator operator;
 
     @Inject
-    JobRepository repository;
+    KernelRepository repository;
 
     @Inject
     AgroalDataSource dataSource;

@@ -29,9 +29,9 @@ import io.durablebatch.repository.JobInstance;
 import io.durablebatch.repository.JobInstanceId;
 import io.durablebatch.repository.JobInstanceKey;
 import io.durablebatch.repository.JobName;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.StepExecutionId;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**
@@ -44,7 +44,7 @@ class RepositoryFindersTest {
     static final QuarkusUnitTest APP = repositoryApp();
 
     @Inject
-    JobRepository repository;
+    KernelRepository repository;
 
     @Inject
     RepositoryFixtures given;

@@ -33,10 +33,10 @@ import io.durablebatch.repository.ExitStatus;
 import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobExecutionId;
 import io.durablebatch.repository.JobInstance;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.PlanFingerprint;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.StepName;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -52,7 +52,7 @@ class FlowDecisionTest {
     private static final NodeId REPAIR = NodeId.of("repair");
 
     @Inject
-    JobRepository repository;
+    KernelRepository repository;
 
     @Inject
     RepositoryFixtures given;

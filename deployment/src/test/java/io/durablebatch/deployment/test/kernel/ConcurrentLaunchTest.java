@@ -31,9 +31,9 @@ import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobExecutionId;
 import io.durablebatch.repository.JobName;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.quarkus.test.QuarkusUnitTest;
 
 /** Eight threads launching the same instance at once: one execution, seven typed refusals. */
@@ -60,7 +60,7 @@ class ConcurrentLaunchTest {
     JobOperator operator;
 
     @Inject
-    JobRepository repository;
+    KernelRepository repository;
 
     @Test
     void eightLaunchersOfOneInstanceGetOneExecutionAndSevenRefusals() throws Exception {

@@ -34,8 +34,8 @@ import io.durablebatch.job.RepeatStatus;
 import io.durablebatch.job.Tasklet;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.StepExecution;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.quarkus.test.QuarkusUnitTest;
 
 /** Flow decisions recorded before their target, replayed on restart; start limits per node. */
@@ -94,7 +94,7 @@ class FlowDecisionReplayTest {
     JobOperator operator;
 
     @Inject
-    JobRepository repository;
+    KernelRepository repository;
 
     List<FlowDecision> decisions(JobExecution execution) {
         return RepositoryTestSupport.tx(() -> repository.flowDecisions(execution.id()));

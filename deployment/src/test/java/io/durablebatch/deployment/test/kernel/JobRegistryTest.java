@@ -26,9 +26,9 @@ import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobInstanceKey;
 import io.durablebatch.repository.JobName;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.RepositoryError;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.job.JobRegistry;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -64,7 +64,7 @@ class JobRegistryTest {
     JobRegistry registry;
 
     @Inject
-    JobRepository repository;
+    KernelRepository repository;
 
     @Inject
     JobOperator operator;

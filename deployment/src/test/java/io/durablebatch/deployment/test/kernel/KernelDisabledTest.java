@@ -11,7 +11,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.durablebatch.deployment.test.RepositoryTestSupport;
 import io.durablebatch.job.JobOperator;
 import io.durablebatch.repository.JobInstanceKey;
-import io.durablebatch.repository.JobRepository;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.quarkus.arc.Arc;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -26,7 +26,7 @@ class KernelDisabledTest {
             .overrideConfigKey("quarkus.durable-batch.kernel.enabled", "false");
 
     @Inject
-    JobRepository repository;
+    KernelRepository repository;
 
     @Test
     void theRepositoryWorksWithoutTheKernel() {

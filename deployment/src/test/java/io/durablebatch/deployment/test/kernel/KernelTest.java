@@ -8,7 +8,7 @@ import org.junit.jupiter.api.BeforeEach;
 
 import io.agroal.api.AgroalDataSource;
 import io.durablebatch.job.JobOperator;
-import io.durablebatch.repository.JobRepository;
+import io.durablebatch.repository.spi.KernelRepository;
 
 /**
  * A kernel test that runs jobs into {@code kernel_target}: the operator it runs them with, the
@@ -22,7 +22,7 @@ abstract class KernelTest {
     JobOperator operator;
 
     @Inject
-    JobRepository repository;
+    KernelRepository repository;
 
     @Inject
     AgroalDataSource dataSource;

@@ -40,10 +40,10 @@ import io.durablebatch.partition.StepPartition;
 import io.durablebatch.repository.Checkpoint;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.JobExecutionId;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.StepName;
+import io.durablebatch.repository.spi.KernelRepository;
 
 /**
  * Test readers and writers for the kernel tests: a restartable range reader that records where it
@@ -157,19 +157,19 @@ public final class KernelTestSupport {
     }
 
     /** The step of an execution named {@code name}. */
-    static StepExecution step(JobRepository repository, JobExecutionId execution, String name) {
+    static StepExecution step(KernelRepository repository, JobExecutionId execution, String name) {
         return tx(() -> repository.stepExecutions(execution)).stream().filter(s -> s.stepName().value().equals(name))
                 .findFirst().orElseThrow();
     }
 
     /** The parent step "load", once it has published its plan. */
-    static StepExecution awaitPlannedParent(JobRepository repository, JobExecutionId execution)
+    static StepExecution awaitPlannedParent(KernelRepository repository, JobExecutionId execution)
             throws InterruptedException {
         return awaitParent(repository, execution, plan -> !plan.isEmpty(), "the parent never published its plan");
     }
 
     /** The parent step "load", once its plan satisfies {@code ready}; fails after 20 seconds with {@code never}. */
-    static StepExecution awaitParent(JobRepository repository, JobExecutionId execution,
+    static StepExecution awaitParent(KernelRepository repository, JobExecutionId execution,
             Predicate<List<StepPartition>> ready, String never) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
         while (true) {
@@ -184,7 +184,7 @@ public final class KernelTestSupport {
     }
 
     /** As a worker of another process starts: a "loadRange" step execution, STARTED, ready to claim a partition. */
-    static StepExecution startOtherProcessWorker(JobRepository repository, JobExecutionId execution) {
+    static StepExecution startOtherProcessWorker(KernelRepository repository, JobExecutionId execution) {
         return tx(() -> {
             StepExecution created = repository.createStepExecution(execution, StepName.of("loadRange"));
             return repository.transitionStepExecution(created.id(), created.version(),

@@ -35,10 +35,10 @@ import io.durablebatch.partition.StepPartition;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobInstance;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.StepName;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.job.JobRegistry;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -77,7 +77,7 @@ class RemotePartitionWorkersTest {
     }
 
     @Inject
-    JobRepository repository;
+    KernelRepository repository;
 
     @Inject
     AgroalDataSource dataSource;

@@ -21,13 +21,13 @@ import io.durablebatch.repository.Checkpoint;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.ExecutionVersion;
 import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.StepCounters;
 import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.StepName;
 import io.durablebatch.repository.StepProgress;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -39,7 +39,7 @@ class StepProgressTest {
             .withApplicationRoot(jar -> jar.addClass(RepositoryTestSupport.class));
 
     @Inject
-    JobRepository repository;
+    KernelRepository repository;
 
     @Inject
     MetadataSql sql;

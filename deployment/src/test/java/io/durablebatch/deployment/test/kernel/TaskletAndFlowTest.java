@@ -32,8 +32,8 @@ import io.durablebatch.job.Tasklet;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.ExitStatus;
 import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.StepExecution;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.quarkus.test.QuarkusUnitTest;
 
 /** Tasklet steps and flows: conditional routes, end/fail/stop transitions, restarts that skip completed steps. */
@@ -125,7 +125,7 @@ class TaskletAndFlowTest {
     JobOperator operator;
 
     @Inject
-    JobRepository repository;
+    KernelRepository repository;
 
     List<StepExecution> steps(JobExecution execution) {
         return RepositoryTestSupport.tx(() -> repository.stepExecutions(execution.id()));

@@ -49,7 +49,6 @@ import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobExecutionId;
 import io.durablebatch.repository.JobInstanceId;
 import io.durablebatch.repository.JobName;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.ReasonCode;
 import io.durablebatch.repository.RecoveryDecision;
@@ -58,6 +57,7 @@ import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.StepCounters;
 import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.StepName;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.job.JobRegistry;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.quarkus.test.QuarkusUnitTest;
@@ -174,7 +174,7 @@ class LeaseRecoveryTest {
     }
 
     @Inject
-    JobRepository repository;
+    KernelRepository repository;
 
     @Inject
     JobOperator operator;

@@ -23,7 +23,7 @@ import io.durablebatch.job.OperatorCall;
 import io.durablebatch.job.RepeatStatus;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.JobExecutionId;
-import io.durablebatch.repository.JobRepository;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.job.RunningExecutions;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -60,7 +60,7 @@ class ShutdownLeavesNothingStartingTest {
     JobOperator operator;
 
     @Inject
-    JobRepository repository;
+    KernelRepository repository;
 
     @Inject
     RunningExecutions running;

@@ -22,9 +22,9 @@ import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.ExecutionVersion;
 import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobExecutionId;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.RepositoryError;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.quarkus.test.QuarkusUnitTest;
 
 /** SPEC 8: the owner token is evidence, not a lease: claimed once, while STARTING, never taken over. */
@@ -37,7 +37,7 @@ class ExecutionOwnerClaimTest {
     private static final OwnerToken OTHER = OwnerToken.of("node-b/boot-9");
 
     @Inject
-    JobRepository repository;
+    KernelRepository repository;
 
     @Inject
     RepositoryFixtures given;

@@ -30,11 +30,11 @@ import io.durablebatch.operator.OwnerToken;
 import io.durablebatch.repository.ActorRef;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.OperationId;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.repository.RequestDigest;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -45,7 +45,7 @@ class OperatorAuditTest {
     static final QuarkusUnitTest APP = repositoryApp();
 
     @Inject
-    JobRepository repository;
+    KernelRepository repository;
 
     @Inject
     RepositoryFixtures given;

@@ -32,10 +32,10 @@ import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobInstanceKey;
 import io.durablebatch.repository.JobName;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.StepName;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.partition.PartitionStore;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.quarkus.test.QuarkusUnitTest;
@@ -53,7 +53,7 @@ class OpenPartitionPlansTest {
     RepositoryFixtures given;
 
     @Inject
-    JobRepository repository;
+    KernelRepository repository;
 
     @Inject
     MetadataSql sql;
@@ -132,7 +132,7 @@ class OpenPartitionPlansTest {
         assertEquals(List.of(parents.get(0).id(), parents.get(1).id()),
                 firstTwo.stream().map(OpenPartitionPlan::parent).toList());
         assertThrows(IllegalArgumentException.class, () -> open(List.of(job), 0));
-        assertThrows(IllegalArgumentException.class, () -> open(List.of(job), JobRepository.MAX_OPEN_PLANS + 1));
+        assertThrows(IllegalArgumentException.class, () -> open(List.of(job), KernelRepository.MAX_OPEN_PLANS + 1));
     }
 
     @Test

@@ -24,12 +24,12 @@ import io.durablebatch.partition.PartitionPlanEntry;
 import io.durablebatch.partition.StepPartition;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.ExitStatus;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.StepCounters;
 import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.StepExecutionId;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -40,7 +40,7 @@ class PartitionAggregationTest {
     static final QuarkusUnitTest APP = repositoryApp(PartitionFixture.class);
 
     @Inject
-    JobRepository repository;
+    KernelRepository repository;
 
     @Inject
     RepositoryFixtures given;

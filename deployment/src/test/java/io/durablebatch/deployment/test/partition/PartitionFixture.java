@@ -12,9 +12,9 @@ import io.durablebatch.partition.StepPartition;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobInstanceId;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.StepCounters;
 import io.durablebatch.repository.StepExecution;
+import io.durablebatch.repository.spi.KernelRepository;
 
 /** A running job with a STARTED parent step, its plan, and workers that run partitions to an end. */
 record PartitionFixture(RepositoryFixtures given, JobExecution execution, StepExecution parent) {
@@ -26,7 +26,7 @@ record PartitionFixture(RepositoryFixtures given, JobExecution execution, StepEx
                 given.stepIn(execution.id(), "partitioned", ExecutionStatus.STARTED));
     }
 
-    private JobRepository repository() {
+    private KernelRepository repository() {
         return given.repository();
     }
 

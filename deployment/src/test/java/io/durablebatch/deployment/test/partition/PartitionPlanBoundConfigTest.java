@@ -11,8 +11,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.durablebatch.deployment.test.RepositoryFixtures;
 import io.durablebatch.deployment.test.StoredState;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.RepositoryError;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.quarkus.test.QuarkusUnitTest;
 
 /** {@code quarkus.durable-batch.partitions.max-plan-size} bounds every plan. */
@@ -23,7 +23,7 @@ class PartitionPlanBoundConfigTest {
             .overrideConfigKey("quarkus.durable-batch.partitions.max-plan-size", "3");
 
     @Inject
-    JobRepository repository;
+    KernelRepository repository;
 
     @Inject
     RepositoryFixtures given;

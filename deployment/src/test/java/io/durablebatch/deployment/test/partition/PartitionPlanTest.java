@@ -28,12 +28,12 @@ import io.durablebatch.partition.StepPartition;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.ExecutionVersion;
 import io.durablebatch.repository.ExitStatus;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.repository.StepCounters;
 import io.durablebatch.repository.StepExecutionId;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -44,7 +44,7 @@ class PartitionPlanTest {
     static final QuarkusUnitTest APP = repositoryApp(PartitionFixture.class);
 
     @Inject
-    JobRepository repository;
+    KernelRepository repository;
 
     @Inject
     RepositoryFixtures given;

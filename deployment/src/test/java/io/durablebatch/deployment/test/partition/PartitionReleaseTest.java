@@ -32,10 +32,10 @@ import io.durablebatch.partition.StepPartition;
 import io.durablebatch.repository.Checkpoint;
 import io.durablebatch.repository.ExecutionFailure;
 import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.StepExecutionId;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.partition.PartitionLeaseStore;
 import io.durablebatch.runtime.partition.PlanSummary;
 import io.durablebatch.runtime.schema.RepositoryTables;
@@ -54,7 +54,7 @@ class PartitionReleaseTest {
     static final QuarkusUnitTest APP = repositoryApp(PartitionFixture.class);
 
     @Inject
-    JobRepository repository;
+    KernelRepository repository;
 
     @Inject
     RepositoryFixtures given;

@@ -25,9 +25,9 @@ import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobInstanceId;
 import io.durablebatch.repository.JobName;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.ReasonCode;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.retention.PurgeCandidate;
 import io.durablebatch.retention.PurgeCounts;
 import io.durablebatch.retention.PurgePlan;
@@ -48,7 +48,7 @@ class PurgeRaceTest {
     private static final int ROUNDS = 15;
 
     @Inject
-    JobRepository repository;
+    KernelRepository repository;
 
     @Inject
     RepositoryFixtures given;

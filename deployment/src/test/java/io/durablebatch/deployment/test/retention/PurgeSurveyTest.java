@@ -31,8 +31,8 @@ import io.durablebatch.repository.JobInstance;
 import io.durablebatch.repository.JobInstanceId;
 import io.durablebatch.repository.JobInstanceKey;
 import io.durablebatch.repository.JobName;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.ReasonCode;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.retention.PurgeCandidate;
 import io.durablebatch.retention.PurgePlan;
 import io.durablebatch.retention.PurgePlanRequest;
@@ -51,7 +51,7 @@ class PurgeSurveyTest {
     static final QuarkusUnitTest APP = repositoryApp();
 
     @Inject
-    JobRepository repository;
+    KernelRepository repository;
 
     @Inject
     RepositoryFixtures given;

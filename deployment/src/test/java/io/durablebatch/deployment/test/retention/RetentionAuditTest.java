@@ -24,11 +24,11 @@ import io.durablebatch.deployment.test.StoredState;
 import io.durablebatch.repository.ActorRef;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.JobInstance;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.OperationId;
 import io.durablebatch.repository.ReasonCode;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RequestDigest;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.retention.RetentionAction;
 import io.durablebatch.retention.RetentionRecord;
 import io.durablebatch.retention.RetentionRecordDraft;
@@ -43,7 +43,7 @@ class RetentionAuditTest {
     private static final ActorRef LEGAL = ActorRef.of("legal@example.org");
 
     @Inject
-    JobRepository repository;
+    KernelRepository repository;
 
     @Inject
     RepositoryFixtures given;

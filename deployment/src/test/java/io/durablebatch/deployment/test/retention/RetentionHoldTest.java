@@ -24,10 +24,10 @@ import io.durablebatch.repository.ActorRef;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.JobInstance;
 import io.durablebatch.repository.JobInstanceId;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.ReasonCode;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.retention.RetentionHold;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -41,7 +41,7 @@ class RetentionHoldTest {
     private static final ReasonCode LITIGATION = ReasonCode.of("LITIGATION");
 
     @Inject
-    JobRepository repository;
+    KernelRepository repository;
 
     @Inject
     RepositoryFixtures given;

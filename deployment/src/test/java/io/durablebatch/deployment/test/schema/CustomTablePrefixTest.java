@@ -45,7 +45,6 @@ import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobInstance;
 import io.durablebatch.repository.JobInstanceId;
 import io.durablebatch.repository.JobName;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.OperationId;
 import io.durablebatch.repository.PlanFingerprint;
@@ -56,6 +55,7 @@ import io.durablebatch.repository.RequestDigest;
 import io.durablebatch.repository.StepCounters;
 import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.StepName;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.retention.PurgePlanRequest;
 import io.durablebatch.retention.RetentionAction;
 import io.durablebatch.retention.RetentionRecordDraft;
@@ -78,7 +78,7 @@ class CustomTablePrefixTest {
             .setBeforeAllCustomizer(() -> dropTablesWithPrefix(PREFIX));
 
     @Inject
-    JobRepository repository;
+    KernelRepository repository;
 
     @Inject
     RepositoryFixtures given;

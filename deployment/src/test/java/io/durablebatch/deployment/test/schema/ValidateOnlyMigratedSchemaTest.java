@@ -22,7 +22,7 @@ import io.durablebatch.deployment.test.RepositorySchema;
 import io.durablebatch.deployment.test.StoredState;
 import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.JobInstanceSelection;
-import io.durablebatch.repository.JobRepository;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.schema.SchemaMigrations;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -42,7 +42,7 @@ class ValidateOnlyMigratedSchemaTest {
             .setBeforeAllCustomizer(ValidateOnlyMigratedSchemaTest::migrateOutOfBand);
 
     @Inject
-    JobRepository repository;
+    KernelRepository repository;
 
     @Inject
     StoredState state;

@@ -21,11 +21,11 @@ import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.ExecutionVersion;
 import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.JobInstanceId;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.StepCounters;
 import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.StepName;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -55,7 +55,7 @@ class StatementLogTest {
             });
 
     @Inject
-    JobRepository repository;
+    KernelRepository repository;
 
     @Test
     void aStatementIsLoggedWhenItsStoreIsBuiltNotWhenItRuns() {

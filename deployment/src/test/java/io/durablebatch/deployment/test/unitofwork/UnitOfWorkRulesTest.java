@@ -63,7 +63,6 @@ import io.durablebatch.repository.JobInstanceId;
 import io.durablebatch.repository.JobInstanceKey;
 import io.durablebatch.repository.JobInstanceSelection;
 import io.durablebatch.repository.JobName;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.OperationId;
 import io.durablebatch.repository.PlanFingerprint;
@@ -76,6 +75,7 @@ import io.durablebatch.repository.RequestDigest;
 import io.durablebatch.repository.StepCounters;
 import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.StepName;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.retention.PurgePlan;
 import io.durablebatch.retention.PurgePlanRequest;
 import io.durablebatch.retention.RetentionAction;
@@ -104,7 +104,7 @@ class UnitOfWorkRulesTest {
     private static final List<PartitionPlanEntry> ENTRIES = List.of(PartitionPlanEntry.of("only", new byte[0]));
 
     @Inject
-    JobRepository repository;
+    KernelRepository repository;
 
     @Inject
     RepositoryFixtures given;
@@ -120,7 +120,7 @@ class UnitOfWorkRulesTest {
 
     /** Every method of the interface, so that a new method without a case below fails this test. */
     static Stream<String> everyRepositoryMethod() {
-        return Arrays.stream(JobRepository.class.getMethods()).map(UnitOfWorkRulesTest::signature).sorted();
+        return Arrays.stream(KernelRepository.class.getMethods()).map(UnitOfWorkRulesTest::signature).sorted();
     }
 
     @ParameterizedTest

@@ -48,7 +48,6 @@ import io.durablebatch.repository.JobExecutionId;
 import io.durablebatch.repository.JobInstanceId;
 import io.durablebatch.repository.JobInstanceKey;
 import io.durablebatch.repository.JobName;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.OperationId;
 import io.durablebatch.repository.PlanFingerprint;
@@ -59,6 +58,7 @@ import io.durablebatch.repository.RequestDigest;
 import io.durablebatch.repository.StepCounters;
 import io.durablebatch.repository.StepExecutionId;
 import io.durablebatch.repository.StepName;
+import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.retention.PurgePlan;
 import io.durablebatch.retention.PurgePlanRequest;
 import io.durablebatch.retention.RetentionAction;
@@ -72,11 +72,11 @@ class NullArgumentsTest {
     static final QuarkusUnitTest APP = repositoryApp();
 
     @Inject
-    JobRepository repository;
+    KernelRepository repository;
 
     /** "method(Type, Type)#position" for every parameter of every method of the interface that can be null. */
     static Stream<String> everyParameter() {
-        return Arrays.stream(JobRepository.class.getMethods()).flatMap(method -> IntStream
+        return Arrays.stream(KernelRepository.class.getMethods()).flatMap(method -> IntStream
                 .range(0, method.getParameterCount())
                 .filter(position -> !method.getParameterTypes()[position].isPrimitive())
                 .mapToObj(position -> signature(method) + "#" + position))
@@ -88,7 +88,7 @@ class NullArgumentsTest {
     void aNullArgumentIsRefusedNamingTheParameter(String parameter) throws Exception {
         String signature = parameter.substring(0, parameter.indexOf('#'));
         int position = Integer.parseInt(parameter.substring(parameter.indexOf('#') + 1));
-        Method method = Arrays.stream(JobRepository.class.getMethods()).filter(m -> signature(m).equals(signature))
+        Method method = Arrays.stream(KernelRepository.class.getMethods()).filter(m -> signature(m).equals(signature))
                 .findFirst().orElseThrow();
         Parameter nulled = method.getParameters()[position];
         assertTrue(nulled.isNamePresent(), "the API is compiled with parameter names");
