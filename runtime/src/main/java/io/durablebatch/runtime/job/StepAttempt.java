@@ -134,12 +134,10 @@ final class StepAttempt {
         if (refusal.error() != RepositoryError.VERSION_CONFLICT) {
             return refusal;
         }
-        Optional<StepExecution> current = repository.getStepExecution(snapshot.id());
-        boolean ours = current.isPresent() && current.get().version().value() == snapshot.version().value() + 1
-                && (current.get().status() == ExecutionStatus.STARTED || current.get().status() == ExecutionStatus.COMPLETED)
-                && current.get().checkpoint().equals(checkpoint.or(snapshot::checkpoint))
-                && current.get().counters().commitCount() == total.commitCount();
-        return ours ? new AlreadyCommitted(current.get()) : refusal;
+        return committedOneFurther(total.commitCount())
+                .filter(current -> current.checkpoint().equals(checkpoint.or(snapshot::checkpoint)))
+                .<RuntimeException> map(AlreadyCommitted::new)
+                .orElse(refusal);
     }
 
     /**
@@ -152,12 +150,18 @@ final class StepAttempt {
      * completed: nothing else moves the version of a step this process runs that way.
      */
     void adoptEarlierCommit() {
-        Optional<StepExecution> current = repository.getStepExecution(snapshot.id());
-        if (current.isPresent() && current.get().version().value() == snapshot.version().value() + 1
-                && (current.get().status() == ExecutionStatus.STARTED || current.get().status() == ExecutionStatus.COMPLETED)
-                && current.get().counters().commitCount() == counters.commitCount() + 1) {
-            throw new AlreadyCommitted(current.get());
+        Optional<StepExecution> committed = committedOneFurther(counters.commitCount() + 1);
+        if (committed.isPresent()) {
+            throw new AlreadyCommitted(committed.get());
         }
+    }
+
+    /** The step as stored, if it stands one version and one unit of work further, at {@code commitCount}. */
+    private Optional<StepExecution> committedOneFurther(long commitCount) {
+        return repository.getStepExecution(snapshot.id())
+                .filter(current -> current.version().value() == snapshot.version().value() + 1)
+                .filter(current -> current.status() == ExecutionStatus.STARTED || current.status() == ExecutionStatus.COMPLETED)
+                .filter(current -> current.counters().commitCount() == commitCount);
     }
 
     /** Thrown inside a unit of work whose record an earlier, unacknowledged try already committed. */

@@ -84,10 +84,10 @@ public class LeaseStore {
                 """.formatted(ACTIVE_STATUSES, 10 * config.lease().duration().toMillis()));
         // The sessions of a process whose lease ran out that still hold a transaction (idle sessions
         // hold no lock): a frozen process cannot end them, and their locks would hold its recovery.
-        this.endSessions = """
+        this.endSessions = tables.sql("""
                 SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) AS ended FROM pg_stat_activity
                 WHERE application_name LIKE ? AND state <> 'idle' AND pid <> pg_backend_pid()
-                """;
+                """);
         this.ownerLossRestarts = tables.sql("""
                 SELECT count(*) FROM {p}operator_request
                 WHERE job_instance_id = ? AND action = 'RESTART' AND actor = ?

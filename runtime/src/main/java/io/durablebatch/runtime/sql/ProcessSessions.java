@@ -16,16 +16,10 @@ public final class ProcessSessions {
 
     private static final String PREFIX = "durable-batch ";
 
-    /** PostgreSQL keeps 63 bytes of an application name. */
-    private static final int MAX_APPLICATION_NAME = 63;
+    /** What heads the {@code application_name} of this process's sessions. */
+    static final String MARK = PREFIX + BOOT_ID;
 
     private ProcessSessions() {
-    }
-
-    /** The application name of a session of this process: the mark first, then what the application set, as far as it fits. */
-    static String applicationName(String current) {
-        String named = current == null || current.isBlank() ? PREFIX + BOOT_ID : PREFIX + BOOT_ID + " " + current;
-        return named.length() <= MAX_APPLICATION_NAME ? named : named.substring(0, MAX_APPLICATION_NAME);
     }
 
     /** The {@code LIKE} pattern of the sessions of the process that holds {@code ownerToken}, if it names a boot id. */

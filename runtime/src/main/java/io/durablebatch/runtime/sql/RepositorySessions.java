@@ -2,9 +2,7 @@ package io.durablebatch.runtime.sql;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 
 import jakarta.inject.Singleton;
@@ -29,6 +27,12 @@ public class RepositorySessions implements AgroalPoolInterceptor {
 
     private static final String TRANSACTION_TIMEOUT = "quarkus.transaction-manager.default-transaction-timeout";
 
+    /** The process's mark ahead of the application's own name; the idle timeout unless it is zero. */
+    private static final String SET_UP = """
+            SELECT set_config('application_name', rtrim(? || ' ' || current_setting('application_name')), false),
+                   CASE WHEN ? > 0 THEN set_config('idle_in_transaction_session_timeout', ?::text, false) END
+            """;
+
     private final long idleInTransactionMillis;
 
     RepositorySessions(DurableBatchConfig config) {
@@ -42,26 +46,14 @@ public class RepositorySessions implements AgroalPoolInterceptor {
         this.idleInTransactionMillis = timeout.toMillis();
     }
 
-    /** The session setting in milliseconds; zero when the server's own setting stays. */
-    public long idleInTransactionMillis() {
-        return idleInTransactionMillis;
-    }
-
     @Override
     public void onConnectionCreate(Connection connection) {
-        try (Statement statement = connection.createStatement()) {
-            // Session settings: they outlive every transaction of the pooled connection.
-            String current;
-            try (ResultSet name = statement.executeQuery("SHOW application_name")) {
-                current = name.next() ? name.getString(1) : "";
-            }
-            try (PreparedStatement mark = connection.prepareStatement("SELECT set_config('application_name', ?, false)")) {
-                mark.setString(1, ProcessSessions.applicationName(current));
-                mark.executeQuery().close();
-            }
-            if (idleInTransactionMillis > 0) {
-                statement.execute("SET SESSION idle_in_transaction_session_timeout = " + idleInTransactionMillis);
-            }
+        // Session settings, one round trip: they outlive every transaction of the pooled connection.
+        try (PreparedStatement setUp = connection.prepareStatement(SET_UP)) {
+            setUp.setString(1, ProcessSessions.MARK);
+            setUp.setLong(2, idleInTransactionMillis);
+            setUp.setLong(3, idleInTransactionMillis);
+            setUp.executeQuery().close();
             if (!connection.getAutoCommit()) {
                 connection.commit();
             }
