@@ -7,17 +7,21 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.regex.MatchResult;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 
 /**
  * The public API stands alone: users compile against {@code io.durablebatch.*}, so no public source
- * may name the internals ({@code io.durablebatch.runtime.*}), not even in a fully qualified name.
+ * may name the internals ({@code io.durablebatch.runtime.*}), not even in a fully qualified name; and
+ * the vocabulary ({@code io.durablebatch.execution}) every other package speaks depends on none of them.
  */
 class PublicApiBoundaryTest {
 
     private static final Path SOURCES = Path.of("src/main/java/io/durablebatch");
+    private static final Pattern OTHER_PACKAGE = Pattern.compile("io\\.durablebatch\\.\\w+");
 
     @Test
     void noPublicSourceNamesTheInternals() throws IOException {
@@ -31,9 +35,32 @@ class PublicApiBoundaryTest {
         assertEquals(List.of(), offending);
     }
 
+    @Test
+    void theVocabularyNamesNoOtherPackage() throws IOException {
+        List<Path> vocabulary;
+        try (Stream<Path> files = Files.list(SOURCES.resolve("execution"))) {
+            vocabulary = files.filter(file -> file.toString().endsWith(".java")).toList();
+        }
+        assertTrue(vocabulary.size() > 20, "found the vocabulary: " + vocabulary.size());
+        List<String> offending = vocabulary.stream()
+                .flatMap(source -> otherPackagesNamed(source).map(name -> source.getFileName() + " -> " + name))
+                .toList();
+        assertEquals(List.of(), offending);
+    }
+
     private static boolean namesInternals(Path source) {
+        return read(source).contains("io.durablebatch.runtime");
+    }
+
+    /** Every Durable Batch package a vocabulary source names, other than its own and {@code Checks}. */
+    private static Stream<String> otherPackagesNamed(Path source) {
+        return OTHER_PACKAGE.matcher(read(source)).results().map(MatchResult::group)
+                .filter(name -> !name.equals("io.durablebatch.execution") && !name.equals("io.durablebatch.Checks"));
+    }
+
+    private static String read(Path source) {
         try {
-            return Files.readString(source).contains("io.durablebatch.runtime");
+            return Files.readString(source);
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }

@@ -15,11 +15,11 @@ import javax.sql.DataSource;
 import org.eclipse.microprofile.config.Config;
 import org.jboss.logging.Logger;
 
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.JobExecution;
 import io.durablebatch.job.JobOperator;
 import io.durablebatch.job.JobParameters;
 import io.durablebatch.job.OperatorCall;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.JobExecution;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 

@@ -4,8 +4,8 @@ import java.nio.ByteBuffer;
 import java.util.Optional;
 import java.util.OptionalLong;
 
+import io.durablebatch.execution.Checkpoint;
 import io.durablebatch.item.ItemReader;
-import io.durablebatch.repository.Checkpoint;
 
 /**
  * The benchmark's input: items {@code [from, to)}, generated, so reading costs nothing and the

@@ -9,11 +9,11 @@ import java.util.SplittableRandom;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobInstanceId;
-import io.durablebatch.repository.JobInstanceKey;
-import io.durablebatch.repository.JobName;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobInstanceId;
+import io.durablebatch.execution.JobInstanceKey;
+import io.durablebatch.execution.JobName;
 import io.durablebatch.repository.JobRepository;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 

@@ -2,10 +2,10 @@ package io.durablebatch.benchmarks;
 
 import java.util.UUID;
 
+import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.job.JobOperator;
 import io.durablebatch.job.JobParameters;
 import io.durablebatch.job.OperatorCall;
-import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.runtime.sql.MetadataSql;
 
 /**

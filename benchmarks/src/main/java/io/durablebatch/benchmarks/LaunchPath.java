@@ -1,17 +1,18 @@
 package io.durablebatch.benchmarks;
 
-import static io.durablebatch.repository.ExecutionStatus.COMPLETED;
-import static io.durablebatch.repository.ExecutionStatus.STARTED;
+import static io.durablebatch.execution.ExecutionStatus.COMPLETED;
+import static io.durablebatch.execution.ExecutionStatus.STARTED;
 
 import java.time.Instant;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobInstanceKey;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobInstanceKey;
+import io.durablebatch.execution.StepExecution;
+import io.durablebatch.execution.StepName;
+import io.durablebatch.repository.JobExecutionRequest;
 import io.durablebatch.repository.LifecycleTransition;
-import io.durablebatch.repository.StepExecution;
-import io.durablebatch.repository.StepName;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
@@ -51,7 +52,7 @@ class LaunchPath {
     Launch start(JobInstanceKey key) {
         return QuarkusTransaction.requiringNew().call(() -> {
             var instance = repository.selectOrCreateJobInstance(key).instance();
-            JobExecution created = repository.createJobExecution(instance.id());
+            JobExecution created = repository.createJobExecution(JobExecutionRequest.of(instance.id()));
             JobExecution job = repository.transitionJobExecution(created.id(), created.version(),
                     LifecycleTransition.to(STARTED, Instant.now()));
             StepExecution createdStep = repository.createStepExecution(job.id(), STEP);

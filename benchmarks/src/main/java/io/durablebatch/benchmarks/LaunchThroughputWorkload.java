@@ -6,8 +6,8 @@ import java.util.concurrent.atomic.LongAdder;
 
 import org.jboss.logging.Logger;
 
-import io.durablebatch.repository.JobInstanceKey;
-import io.durablebatch.repository.JobName;
+import io.durablebatch.execution.JobInstanceKey;
+import io.durablebatch.execution.JobName;
 
 /**
  * Launches of distinct instances through the {@link LaunchPath}, from one or several threads:

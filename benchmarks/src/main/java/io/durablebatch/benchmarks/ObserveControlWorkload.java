@@ -4,13 +4,14 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import io.durablebatch.execution.ActorRef;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobInstanceKey;
+import io.durablebatch.execution.JobName;
 import io.durablebatch.operator.ExecutionControl;
 import io.durablebatch.operator.OwnerToken;
-import io.durablebatch.repository.ActorRef;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobInstanceKey;
-import io.durablebatch.repository.JobName;
+import io.durablebatch.repository.JobExecutionRequest;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.sql.MetadataSql;
@@ -109,8 +110,8 @@ final class ObserveControlWorkload implements Workload {
     private JobExecution startedExecution() {
         return QuarkusTransaction.requiringNew().call(() -> {
             JobInstanceKey key = JobInstanceKey.of(JobName.of("bench-control"), Map.of("run", 1L));
-            JobExecution created = repository.createJobExecution(
-                    repository.selectOrCreateJobInstance(key).instance().id());
+            JobExecution created = repository
+                    .createJobExecution(JobExecutionRequest.of(repository.selectOrCreateJobInstance(key).instance().id()));
             JobExecution claimed = repository.claimExecutionOwner(created.id(), created.version(), OWNER, Instant.now());
             return repository.transitionJobExecution(claimed.id(), claimed.version(),
                     LifecycleTransition.to(ExecutionStatus.STARTED, Instant.now()));

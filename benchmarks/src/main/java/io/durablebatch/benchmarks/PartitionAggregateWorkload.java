@@ -4,9 +4,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.StepExecution;
 import io.durablebatch.partition.StepPartition;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.quarkus.narayana.jta.QuarkusTransaction;

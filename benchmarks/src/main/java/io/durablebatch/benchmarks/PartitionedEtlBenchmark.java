@@ -6,11 +6,11 @@ import java.util.UUID;
 
 import org.jboss.logging.Logger;
 
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.JobExecution;
 import io.durablebatch.job.JobOperator;
 import io.durablebatch.job.JobParameters;
 import io.durablebatch.job.OperatorCall;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.JobExecution;
 
 /**
  * The chunk ETL of {@link ChunkEtlBenchmark} as a partitioned step (8 partitions of the items),

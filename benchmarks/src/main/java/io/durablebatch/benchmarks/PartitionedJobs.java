@@ -9,18 +9,19 @@ import java.util.stream.IntStream;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.ExecutionVersion;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobInstanceKey;
+import io.durablebatch.execution.JobName;
+import io.durablebatch.execution.StepCounters;
+import io.durablebatch.execution.StepExecution;
+import io.durablebatch.execution.StepExecutionId;
+import io.durablebatch.execution.StepName;
 import io.durablebatch.partition.PartitionPlanEntry;
 import io.durablebatch.partition.StepPartition;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.ExecutionVersion;
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobInstanceKey;
-import io.durablebatch.repository.JobName;
+import io.durablebatch.repository.JobExecutionRequest;
 import io.durablebatch.repository.LifecycleTransition;
-import io.durablebatch.repository.StepCounters;
-import io.durablebatch.repository.StepExecution;
-import io.durablebatch.repository.StepExecutionId;
-import io.durablebatch.repository.StepName;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
@@ -57,7 +58,7 @@ class PartitionedJobs {
         return QuarkusTransaction.requiringNew().call(() -> {
             var instance = repository.selectOrCreateJobInstance(JobInstanceKey.of(JobName.of(job), Map.of("run", run)))
                     .instance();
-            JobExecution created = repository.createJobExecution(instance.id());
+            JobExecution created = repository.createJobExecution(JobExecutionRequest.of(instance.id()));
             JobExecution execution = repository.transitionJobExecution(created.id(), created.version(),
                     LifecycleTransition.to(ExecutionStatus.STARTED, Instant.now()));
             StepExecution step = repository.createStepExecution(execution.id(), StepName.of("partitioned"));

@@ -11,12 +11,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import io.durablebatch.repository.ActorRef;
-import io.durablebatch.repository.JobInstanceKey;
-import io.durablebatch.repository.JobName;
+import io.durablebatch.execution.ActorRef;
+import io.durablebatch.execution.JobInstanceKey;
+import io.durablebatch.execution.JobName;
+import io.durablebatch.execution.OperationId;
+import io.durablebatch.execution.RequestDigest;
 import io.durablebatch.repository.JobRepository;
-import io.durablebatch.repository.OperationId;
-import io.durablebatch.repository.RequestDigest;
 import io.durablebatch.retention.PurgeCounts;
 import io.durablebatch.retention.PurgePlanRequest;
 import io.durablebatch.retention.PurgeSurvey;

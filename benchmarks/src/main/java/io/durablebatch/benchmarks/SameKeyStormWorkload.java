@@ -9,8 +9,8 @@ import java.util.concurrent.atomic.LongAdder;
 
 import org.jboss.logging.Logger;
 
-import io.durablebatch.repository.JobInstanceKey;
-import io.durablebatch.repository.JobName;
+import io.durablebatch.execution.JobInstanceKey;
+import io.durablebatch.execution.JobName;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
 

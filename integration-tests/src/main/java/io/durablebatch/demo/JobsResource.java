@@ -15,16 +15,16 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
 
+import io.durablebatch.execution.ExecutionVersion;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobExecutionId;
+import io.durablebatch.execution.ReasonCode;
+import io.durablebatch.execution.StepExecution;
 import io.durablebatch.job.JobOperator;
 import io.durablebatch.job.JobParameters;
 import io.durablebatch.job.OperatorCall;
-import io.durablebatch.repository.ExecutionVersion;
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobExecutionId;
 import io.durablebatch.repository.JobRepository;
-import io.durablebatch.repository.ReasonCode;
 import io.durablebatch.repository.RecoveryResolution;
-import io.durablebatch.repository.StepExecution;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**

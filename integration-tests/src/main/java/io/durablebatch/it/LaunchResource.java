@@ -12,10 +12,11 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
 
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobInstanceId;
-import io.durablebatch.repository.JobInstanceKey;
-import io.durablebatch.repository.JobName;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobInstanceId;
+import io.durablebatch.execution.JobInstanceKey;
+import io.durablebatch.execution.JobName;
+import io.durablebatch.repository.JobExecutionRequest;
 import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.RepositoryException;
 
@@ -42,7 +43,7 @@ public class LaunchResource {
     public LaunchResponse launch(LaunchRequest request) {
         var selection = repository.selectOrCreateJobInstance(
                 JobInstanceKey.of(JobName.of(request.job()), request.parameters() == null ? Map.of() : request.parameters()));
-        JobExecution execution = repository.createJobExecution(selection.instance().id());
+        JobExecution execution = repository.createJobExecution(JobExecutionRequest.of(selection.instance().id()));
         return new LaunchResponse(selection.instance().id().value(), selection.created(), execution.id().value(),
                 execution.attempt());
     }

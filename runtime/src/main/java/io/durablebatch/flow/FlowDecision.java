@@ -3,10 +3,10 @@ package io.durablebatch.flow;
 import java.time.Instant;
 import java.util.Optional;
 
-import io.durablebatch.repository.ExitStatus;
-import io.durablebatch.repository.JobExecutionId;
-import io.durablebatch.repository.JobInstanceId;
-import io.durablebatch.repository.PlanFingerprint;
+import io.durablebatch.execution.ExitStatus;
+import io.durablebatch.execution.JobExecutionId;
+import io.durablebatch.execution.JobInstanceId;
+import io.durablebatch.execution.PlanFingerprint;
 
 /**
  * Snapshot of one appended flow decision. {@code sequence} numbers the decisions of one job

@@ -4,9 +4,9 @@ import java.time.Instant;
 import java.util.Optional;
 
 import io.durablebatch.Checks;
-import io.durablebatch.repository.ExitStatus;
-import io.durablebatch.repository.JobExecutionId;
-import io.durablebatch.repository.PlanFingerprint;
+import io.durablebatch.execution.ExitStatus;
+import io.durablebatch.execution.JobExecutionId;
+import io.durablebatch.execution.PlanFingerprint;
 
 /**
  * One transition the flow already validated against its plan, to append before its target starts:

@@ -1,7 +1,7 @@
 package io.durablebatch.flow;
 
-import io.durablebatch.repository.JobInstanceId;
-import io.durablebatch.repository.StepExecution;
+import io.durablebatch.execution.JobInstanceId;
+import io.durablebatch.execution.StepExecution;
 
 /**
  * The durable state of one flow node in one job instance: its latest step attempt (whatever step

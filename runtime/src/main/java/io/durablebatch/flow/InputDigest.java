@@ -1,7 +1,7 @@
 package io.durablebatch.flow;
 
 import io.durablebatch.Checks;
-import io.durablebatch.repository.Sha256Digest;
+import io.durablebatch.execution.Sha256Digest;
 
 /**
  * The SHA-256 digest of the durable input a flow decision was made on (for a decider, typically the

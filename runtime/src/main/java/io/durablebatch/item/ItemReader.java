@@ -3,7 +3,7 @@ package io.durablebatch.item;
 import java.util.Optional;
 import java.util.OptionalLong;
 
-import io.durablebatch.repository.Checkpoint;
+import io.durablebatch.execution.Checkpoint;
 
 /**
  * Reads the items of a chunk-oriented step one at a time, restartably.

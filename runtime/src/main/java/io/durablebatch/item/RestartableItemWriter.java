@@ -2,7 +2,7 @@ package io.durablebatch.item;
 
 import java.util.Optional;
 
-import io.durablebatch.repository.Checkpoint;
+import io.durablebatch.execution.Checkpoint;
 
 /**
  * A writer whose output lives outside the chunk's transaction (a file, typically), so it cannot be

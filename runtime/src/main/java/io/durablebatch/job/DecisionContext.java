@@ -2,10 +2,10 @@ package io.durablebatch.job;
 
 import java.util.Optional;
 
-import io.durablebatch.repository.ExitStatus;
-import io.durablebatch.repository.JobExecutionId;
-import io.durablebatch.repository.JobInstanceId;
-import io.durablebatch.repository.JobName;
+import io.durablebatch.execution.ExitStatus;
+import io.durablebatch.execution.JobExecutionId;
+import io.durablebatch.execution.JobInstanceId;
+import io.durablebatch.execution.JobName;
 
 /** What a {@link Decider} knows: the job, and the node the flow came from with its exit status. */
 public interface DecisionContext {

@@ -1,7 +1,7 @@
 package io.durablebatch.job;
 
 import io.durablebatch.Checks;
-import io.durablebatch.repository.ExitStatus;
+import io.durablebatch.execution.ExitStatus;
 
 /**
  * A pattern over exit codes, as flows branch on them: {@code *} matches any run of characters

@@ -8,9 +8,9 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 import io.durablebatch.Checks;
-import io.durablebatch.repository.DefinitionIdentity;
-import io.durablebatch.repository.JobName;
-import io.durablebatch.repository.PlanFingerprint;
+import io.durablebatch.execution.DefinitionIdentity;
+import io.durablebatch.execution.JobName;
+import io.durablebatch.execution.PlanFingerprint;
 
 /**
  * Declares a job: its name, revision and flow of nodes. Expose the result as a CDI bean (a

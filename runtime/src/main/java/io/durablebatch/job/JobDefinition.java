@@ -14,10 +14,10 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 
-import io.durablebatch.repository.DefinitionIdentity;
+import io.durablebatch.execution.DefinitionIdentity;
+import io.durablebatch.execution.JobName;
+import io.durablebatch.execution.StepName;
 import io.durablebatch.repository.DefinitionUpgrade;
-import io.durablebatch.repository.JobName;
-import io.durablebatch.repository.StepName;
 
 /**
  * A validated job: its nodes, its transitions, its canonical {@link JobPlan} and the

@@ -2,11 +2,11 @@ package io.durablebatch.job;
 
 import java.time.Duration;
 
-import io.durablebatch.repository.ExecutionParameters;
-import io.durablebatch.repository.ExecutionVersion;
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobExecutionId;
-import io.durablebatch.repository.ReasonCode;
+import io.durablebatch.execution.ExecutionParameters;
+import io.durablebatch.execution.ExecutionVersion;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobExecutionId;
+import io.durablebatch.execution.ReasonCode;
 import io.durablebatch.repository.RecoveryResolution;
 import io.durablebatch.repository.RecoveryResult;
 import io.durablebatch.repository.RepositoryException;

@@ -6,10 +6,10 @@ import java.util.Map;
 import java.util.Optional;
 
 import io.durablebatch.Checks;
-import io.durablebatch.repository.ExecutionParameters;
-import io.durablebatch.repository.JobInstanceKey;
-import io.durablebatch.repository.JobName;
-import io.durablebatch.repository.ParameterValue;
+import io.durablebatch.execution.ExecutionParameters;
+import io.durablebatch.execution.JobInstanceKey;
+import io.durablebatch.execution.JobName;
+import io.durablebatch.execution.ParameterValue;
 
 /**
  * The parameters of a launch. The identifying ones ({@link #values}) form, with the job name, the

@@ -6,8 +6,8 @@ import java.security.NoSuchAlgorithmException;
 import java.util.Comparator;
 import java.util.List;
 
-import io.durablebatch.repository.JobName;
-import io.durablebatch.repository.PlanFingerprint;
+import io.durablebatch.execution.JobName;
+import io.durablebatch.execution.PlanFingerprint;
 
 /**
  * The canonical plan of a job (format 2): its graph of logical nodes and transitions, and nothing

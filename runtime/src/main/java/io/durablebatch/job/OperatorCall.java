@@ -3,8 +3,8 @@ package io.durablebatch.job;
 import java.util.UUID;
 
 import io.durablebatch.Checks;
-import io.durablebatch.repository.ActorRef;
-import io.durablebatch.repository.OperationId;
+import io.durablebatch.execution.ActorRef;
+import io.durablebatch.execution.OperationId;
 
 /**
  * Who asks the {@link JobOperator} for something, and the idempotency key of the request:

@@ -1,6 +1,6 @@
 package io.durablebatch.job;
 
-import io.durablebatch.repository.StepName;
+import io.durablebatch.execution.StepName;
 
 /** A node that runs work and records step executions. */
 public sealed interface Step extends Node permits TaskletStep, ChunkStep, PartitionedStep {

@@ -1,11 +1,11 @@
 package io.durablebatch.job;
 
-import io.durablebatch.repository.ExitStatus;
-import io.durablebatch.repository.JobExecutionId;
-import io.durablebatch.repository.JobInstanceId;
-import io.durablebatch.repository.JobName;
-import io.durablebatch.repository.StepExecutionId;
-import io.durablebatch.repository.StepName;
+import io.durablebatch.execution.ExitStatus;
+import io.durablebatch.execution.JobExecutionId;
+import io.durablebatch.execution.JobInstanceId;
+import io.durablebatch.execution.JobName;
+import io.durablebatch.execution.StepExecutionId;
+import io.durablebatch.execution.StepName;
 
 /** What a running step attempt knows about itself; given to tasklets and reader factories. */
 public interface StepContext {

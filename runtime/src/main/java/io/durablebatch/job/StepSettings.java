@@ -1,7 +1,7 @@
 package io.durablebatch.job;
 
 import io.durablebatch.Checks;
-import io.durablebatch.repository.StepName;
+import io.durablebatch.execution.StepName;
 
 /**
  * What every step kind shares: its display name, its node id (by default derived from the name), how many times

@@ -1,9 +1,9 @@
 package io.durablebatch.operator;
 
 import io.durablebatch.Checks;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.ExecutionVersion;
-import io.durablebatch.repository.JobExecutionId;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.ExecutionVersion;
+import io.durablebatch.execution.JobExecutionId;
 
 /**
  * What the owner of an execution learns when it observes control: whether to go on, and the

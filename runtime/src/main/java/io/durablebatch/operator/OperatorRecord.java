@@ -2,9 +2,9 @@ package io.durablebatch.operator;
 
 import java.time.Instant;
 
-import io.durablebatch.repository.ActorRef;
-import io.durablebatch.repository.OperationId;
-import io.durablebatch.repository.RequestDigest;
+import io.durablebatch.execution.ActorRef;
+import io.durablebatch.execution.OperationId;
+import io.durablebatch.execution.RequestDigest;
 
 /**
  * The append-only record of one operator request, as stored. A retried request is answered from it

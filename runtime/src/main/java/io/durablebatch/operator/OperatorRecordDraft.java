@@ -3,9 +3,9 @@ package io.durablebatch.operator;
 import java.time.Instant;
 
 import io.durablebatch.Checks;
-import io.durablebatch.repository.ActorRef;
-import io.durablebatch.repository.OperationId;
-import io.durablebatch.repository.RequestDigest;
+import io.durablebatch.execution.ActorRef;
+import io.durablebatch.execution.OperationId;
+import io.durablebatch.execution.RequestDigest;
 
 /**
  * One operator request to record in the transaction of its effect: the action and its operation

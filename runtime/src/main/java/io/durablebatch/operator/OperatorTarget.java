@@ -3,8 +3,8 @@ package io.durablebatch.operator;
 import java.util.Optional;
 
 import io.durablebatch.Checks;
-import io.durablebatch.repository.JobExecutionId;
-import io.durablebatch.repository.JobInstanceId;
+import io.durablebatch.execution.JobExecutionId;
+import io.durablebatch.execution.JobInstanceId;
 
 /** What an operator request acted on: an instance, and the execution when there is one. */
 public record OperatorTarget(JobInstanceId jobInstanceId, Optional<JobExecutionId> jobExecutionId) {

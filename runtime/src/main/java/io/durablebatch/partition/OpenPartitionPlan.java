@@ -3,10 +3,10 @@ package io.durablebatch.partition;
 import java.util.Optional;
 
 import io.durablebatch.Checks;
+import io.durablebatch.execution.JobExecutionId;
+import io.durablebatch.execution.JobName;
+import io.durablebatch.execution.StepExecutionId;
 import io.durablebatch.flow.NodeId;
-import io.durablebatch.repository.JobExecutionId;
-import io.durablebatch.repository.JobName;
-import io.durablebatch.repository.StepExecutionId;
 
 /**
  * A partition plan that still hands out work: its parent step is STARTED in a STARTED job execution

@@ -3,11 +3,11 @@ package io.durablebatch.partition;
 import java.time.Instant;
 import java.util.Optional;
 
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.ExecutionVersion;
-import io.durablebatch.repository.ExitStatus;
-import io.durablebatch.repository.StepCounters;
-import io.durablebatch.repository.StepExecutionId;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.ExecutionVersion;
+import io.durablebatch.execution.ExitStatus;
+import io.durablebatch.execution.StepCounters;
+import io.durablebatch.execution.StepExecutionId;
 
 /**
  * Snapshot of one partition of a parent step's plan. {@code ordinal} is the entry's one-based

@@ -1,6 +1,7 @@
 package io.durablebatch.repository;
 
 import io.durablebatch.Checks;
+import io.durablebatch.execution.DefinitionIdentity;
 
 /**
  * One explicit directed edge "a checkpoint made under {@code from} may be restarted under

@@ -4,6 +4,16 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
+import io.durablebatch.execution.ActorRef;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobExecutionId;
+import io.durablebatch.execution.JobInstance;
+import io.durablebatch.execution.JobInstanceId;
+import io.durablebatch.execution.JobInstanceKey;
+import io.durablebatch.execution.OperationId;
+import io.durablebatch.execution.ReasonCode;
+import io.durablebatch.execution.StepExecution;
+import io.durablebatch.execution.StepExecutionId;
 import io.durablebatch.flow.FlowDecision;
 import io.durablebatch.operator.OperatorAction;
 import io.durablebatch.operator.OperatorRecord;
@@ -37,32 +47,15 @@ public interface JobRepository {
     /**
      * Creates a launch or restart attempt. A first attempt is allowed when the instance has none;
      * a later one only when the latest is STOPPED or FAILED. Of two transactions racing to create an
-     * attempt for one instance, exactly one wins.
+     * attempt for one instance, exactly one wins. An attempt bound to a definition
+     * ({@link JobExecutionRequest#definedBy}) must, on restart, use the definition of the latest
+     * attempt that recorded one, or one reachable from it by a single registered upgrade edge.
      *
      * @throws RepositoryException {@code INSTANCE_COMPLETE}, {@code INSTANCE_ABANDONED},
-     *         {@code EXECUTION_ACTIVE}, {@code EXECUTION_UNKNOWN} or {@code JOB_INSTANCE_NOT_FOUND}
+     *         {@code EXECUTION_ACTIVE}, {@code EXECUTION_UNKNOWN} or {@code JOB_INSTANCE_NOT_FOUND};
+     *         for a bound attempt also {@code DEFINITION_INCOMPATIBLE} or {@code DEFINITION_JOB_MISMATCH}
      */
-    JobExecution createJobExecution(JobInstanceId jobInstanceId);
-
-    /**
-     * As {@link #createJobExecution(JobInstanceId)}, bound to an exact definition. A restart must use
-     * the definition of the latest attempt that recorded one, or one reachable from it by a single
-     * registered upgrade edge.
-     *
-     * @throws RepositoryException additionally {@code DEFINITION_INCOMPATIBLE} or
-     *         {@code DEFINITION_JOB_MISMATCH}
-     */
-    JobExecution createJobExecution(JobInstanceId jobInstanceId, DefinitionIdentity definition);
-
-    /**
-     * As {@link #createJobExecution(JobInstanceId)}, recording the attempt's non-identifying
-     * parameters. They are not part of the instance's identity: each attempt has its own.
-     */
-    JobExecution createJobExecution(JobInstanceId jobInstanceId, ExecutionParameters parameters);
-
-    /** As {@link #createJobExecution(JobInstanceId, DefinitionIdentity)}, with non-identifying parameters. */
-    JobExecution createJobExecution(JobInstanceId jobInstanceId, DefinitionIdentity definition,
-            ExecutionParameters parameters);
+    JobExecution createJobExecution(JobExecutionRequest request);
 
     Optional<JobInstance> findJobInstance(JobInstanceKey key);
 

@@ -4,6 +4,11 @@ import java.time.Instant;
 import java.util.Optional;
 
 import io.durablebatch.Checks;
+import io.durablebatch.execution.Checkpoint;
+import io.durablebatch.execution.ExecutionFailure;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.ExitStatus;
+import io.durablebatch.execution.StepCounters;
 
 /**
  * One lifecycle transition, applied by compare-and-swap: the target status, when it happened, and

@@ -3,6 +3,10 @@ package io.durablebatch.repository;
 import java.time.Instant;
 
 import io.durablebatch.Checks;
+import io.durablebatch.execution.ActorRef;
+import io.durablebatch.execution.ExecutionVersion;
+import io.durablebatch.execution.OperationId;
+import io.durablebatch.execution.ReasonCode;
 
 /**
  * A request to resolve an orphaned (active, owner gone) or ambiguous ({@code UNKNOWN}) execution.

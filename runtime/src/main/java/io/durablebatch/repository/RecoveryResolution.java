@@ -1,5 +1,7 @@
 package io.durablebatch.repository;
 
+import io.durablebatch.execution.ExecutionStatus;
+
 /** What recovery makes of an orphaned or ambiguous execution. */
 public enum RecoveryResolution {
     /** The attempt failed; the instance may be restarted from its last checkpoint. */

@@ -2,6 +2,12 @@ package io.durablebatch.repository;
 
 import java.time.Instant;
 
+import io.durablebatch.execution.Checkpoint;
+import io.durablebatch.execution.ExecutionVersion;
+import io.durablebatch.execution.StepCounters;
+import io.durablebatch.execution.StepExecution;
+import io.durablebatch.execution.StepExecutionId;
+
 /**
  * What {@link io.durablebatch.repository.spi.KernelRepository#recordStepProgress} recorded: the step's new version and update
  * time

@@ -4,10 +4,10 @@ import java.time.Instant;
 import java.util.Optional;
 
 import io.durablebatch.Checks;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.ExecutionVersion;
-import io.durablebatch.repository.JobInstanceId;
-import io.durablebatch.repository.JobName;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.ExecutionVersion;
+import io.durablebatch.execution.JobInstanceId;
+import io.durablebatch.execution.JobName;
 
 /**
  * One instance a survey found purgeable, with what it observed of it.

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Set;
 
 import io.durablebatch.Checks;
-import io.durablebatch.repository.JobInstanceId;
+import io.durablebatch.execution.JobInstanceId;
 
 /**
  * A bounded batch of instances to purge, each with what a survey observed of it. Applying it

@@ -6,9 +6,9 @@ import java.util.Optional;
 import java.util.Set;
 
 import io.durablebatch.Checks;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.JobInstanceId;
-import io.durablebatch.repository.JobName;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.JobInstanceId;
+import io.durablebatch.execution.JobName;
 
 /**
  * Which instances a purge survey looks for: at most {@code limit} instances, created before

@@ -2,9 +2,9 @@ package io.durablebatch.retention;
 
 import java.time.Instant;
 
-import io.durablebatch.repository.ActorRef;
-import io.durablebatch.repository.JobInstanceId;
-import io.durablebatch.repository.ReasonCode;
+import io.durablebatch.execution.ActorRef;
+import io.durablebatch.execution.JobInstanceId;
+import io.durablebatch.execution.ReasonCode;
 
 /**
  * The single retention hold of a job instance: while it is in place, no purge touches the

@@ -3,10 +3,10 @@ package io.durablebatch.retention;
 import java.time.Instant;
 import java.util.Optional;
 
-import io.durablebatch.repository.ActorRef;
-import io.durablebatch.repository.JobInstanceId;
-import io.durablebatch.repository.OperationId;
-import io.durablebatch.repository.RequestDigest;
+import io.durablebatch.execution.ActorRef;
+import io.durablebatch.execution.JobInstanceId;
+import io.durablebatch.execution.OperationId;
+import io.durablebatch.execution.RequestDigest;
 
 /**
  * The append-only record of one retention operation, as stored. It outlives the purge of what it

@@ -4,10 +4,10 @@ import java.time.Instant;
 import java.util.Optional;
 
 import io.durablebatch.Checks;
-import io.durablebatch.repository.ActorRef;
-import io.durablebatch.repository.JobInstanceId;
-import io.durablebatch.repository.OperationId;
-import io.durablebatch.repository.RequestDigest;
+import io.durablebatch.execution.ActorRef;
+import io.durablebatch.execution.JobInstanceId;
+import io.durablebatch.execution.OperationId;
+import io.durablebatch.execution.RequestDigest;
 
 /**
  * One retention operation to record in the transaction it audits: the action and its operation id

@@ -8,8 +8,8 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import io.durablebatch.repository.ExecutionParameters;
-import io.durablebatch.repository.JobName;
+import io.durablebatch.execution.ExecutionParameters;
+import io.durablebatch.execution.JobName;
 
 /** Identifying and non-identifying parameters: one namespace to read, two roles. */
 class JobParametersTest {

@@ -1,13 +1,13 @@
 package io.durablebatch.deployment.test;
 
-import static io.durablebatch.repository.ExecutionStatus.ABANDONED;
-import static io.durablebatch.repository.ExecutionStatus.COMPLETED;
-import static io.durablebatch.repository.ExecutionStatus.FAILED;
-import static io.durablebatch.repository.ExecutionStatus.STARTED;
-import static io.durablebatch.repository.ExecutionStatus.STARTING;
-import static io.durablebatch.repository.ExecutionStatus.STOPPED;
-import static io.durablebatch.repository.ExecutionStatus.STOPPING;
-import static io.durablebatch.repository.ExecutionStatus.UNKNOWN;
+import static io.durablebatch.execution.ExecutionStatus.ABANDONED;
+import static io.durablebatch.execution.ExecutionStatus.COMPLETED;
+import static io.durablebatch.execution.ExecutionStatus.FAILED;
+import static io.durablebatch.execution.ExecutionStatus.STARTED;
+import static io.durablebatch.execution.ExecutionStatus.STARTING;
+import static io.durablebatch.execution.ExecutionStatus.STOPPED;
+import static io.durablebatch.execution.ExecutionStatus.STOPPING;
+import static io.durablebatch.execution.ExecutionStatus.UNKNOWN;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -21,7 +21,7 @@ import java.util.stream.Stream;
 
 import org.junit.jupiter.params.provider.Arguments;
 
-import io.durablebatch.repository.ExecutionStatus;
+import io.durablebatch.execution.ExecutionStatus;
 
 /**
  * The lifecycle table of SPEC §3, written out here rather than taken from {@link ExecutionStatus},

@@ -3,8 +3,8 @@ package io.durablebatch.deployment.test;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.freshKey;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
-import static io.durablebatch.repository.ExecutionStatus.COMPLETED;
-import static io.durablebatch.repository.ExecutionStatus.STARTED;
+import static io.durablebatch.execution.ExecutionStatus.COMPLETED;
+import static io.durablebatch.execution.ExecutionStatus.STARTED;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
@@ -13,19 +13,20 @@ import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.ExitStatus;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobExecutionId;
+import io.durablebatch.execution.JobInstance;
+import io.durablebatch.execution.JobInstanceId;
+import io.durablebatch.execution.JobInstanceKey;
+import io.durablebatch.execution.JobName;
+import io.durablebatch.execution.StepCounters;
+import io.durablebatch.execution.StepExecution;
+import io.durablebatch.execution.StepName;
 import io.durablebatch.operator.OwnerToken;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.ExitStatus;
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobExecutionId;
-import io.durablebatch.repository.JobInstance;
-import io.durablebatch.repository.JobInstanceId;
-import io.durablebatch.repository.JobInstanceKey;
-import io.durablebatch.repository.JobName;
+import io.durablebatch.repository.JobExecutionRequest;
 import io.durablebatch.repository.LifecycleTransition;
-import io.durablebatch.repository.StepCounters;
-import io.durablebatch.repository.StepExecution;
-import io.durablebatch.repository.StepName;
 import io.durablebatch.repository.spi.KernelRepository;
 
 /**
@@ -63,7 +64,7 @@ public class RepositoryFixtures {
 
     /** A new attempt of {@code instance}, in {@code status}. */
     public JobExecution attemptIn(JobInstanceId instance, ExecutionStatus status) {
-        return tx(() -> drive(repository.createJobExecution(instance), status));
+        return tx(() -> drive(repository.createJobExecution(JobExecutionRequest.of(instance)), status));
     }
 
     /** Moves {@code execution} from its status to {@code status}, in the caller's unit of work. */
@@ -86,7 +87,7 @@ public class RepositoryFixtures {
     public JobExecution ownedBy(OwnerToken owner, ExecutionStatus status) {
         JobInstanceId instance = newInstance("owned").id();
         return tx(() -> {
-            JobExecution starting = repository.createJobExecution(instance);
+            JobExecution starting = repository.createJobExecution(JobExecutionRequest.of(instance));
             return drive(repository.claimExecutionOwner(starting.id(), starting.version(), owner, now()), status);
         });
     }
@@ -100,7 +101,7 @@ public class RepositoryFixtures {
             JobInstance instance = repository.selectOrCreateJobInstance(
                     JobInstanceKey.of(job, Map.of("run", UUID.randomUUID().toString()))).instance();
             for (ExecutionStatus outcome : outcomes) {
-                JobExecution execution = drive(repository.createJobExecution(instance.id()), STARTED);
+                JobExecution execution = drive(repository.createJobExecution(JobExecutionRequest.of(instance.id())), STARTED);
                 for (int s = 0; s < steps; s++) {
                     driveStep(repository.createStepExecution(execution.id(), StepName.of("step-" + s)), COMPLETED);
                 }

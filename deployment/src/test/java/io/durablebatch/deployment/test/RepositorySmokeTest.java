@@ -16,12 +16,13 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.JobExecution;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.StepExecution;
+import io.durablebatch.execution.StepName;
+import io.durablebatch.repository.JobExecutionRequest;
 import io.durablebatch.repository.JobInstanceSelection;
 import io.durablebatch.repository.LifecycleTransition;
-import io.durablebatch.repository.StepExecution;
-import io.durablebatch.repository.StepName;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.quarkus.test.QuarkusUnitTest;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -48,7 +49,7 @@ class RepositorySmokeTest {
     void launchesOneStepJobToCompletion() {
         JobInstanceSelection selection = tx(() -> repository.selectOrCreateJobInstance(freshKey("smoke")));
         assertTrue(selection.created());
-        JobExecution execution = tx(() -> repository.createJobExecution(selection.instance().id()));
+        JobExecution execution = tx(() -> repository.createJobExecution(JobExecutionRequest.of(selection.instance().id())));
         JobExecution started = tx(() -> repository.transitionJobExecution(execution.id(), execution.version(),
                 LifecycleTransition.to(ExecutionStatus.STARTED, now())));
         StepExecution step = tx(() -> repository.createStepExecution(execution.id(), StepName.of("only")));

@@ -17,8 +17,8 @@ import java.util.function.Supplier;
 
 import org.junit.jupiter.api.function.Executable;
 
-import io.durablebatch.repository.JobInstanceKey;
-import io.durablebatch.repository.JobName;
+import io.durablebatch.execution.JobInstanceKey;
+import io.durablebatch.execution.JobName;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.runtime.sql.MetadataSql;

@@ -22,8 +22,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.junit.jupiter.api.function.Executable;
 
 import io.agroal.api.AgroalDataSource;
-import io.durablebatch.repository.JobExecutionId;
-import io.durablebatch.repository.JobInstanceId;
+import io.durablebatch.execution.JobExecutionId;
+import io.durablebatch.execution.JobInstanceId;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.runtime.schema.RepositoryTables;

@@ -17,9 +17,9 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 import io.durablebatch.Checks;
+import io.durablebatch.execution.Checkpoint;
 import io.durablebatch.item.ItemReader;
 import io.durablebatch.item.support.CheckpointFormat;
-import io.durablebatch.repository.Checkpoint;
 
 /**
  * Reads a delimited flat file (CSV, TSV, ...), one record per non-blank line, restartable by byte

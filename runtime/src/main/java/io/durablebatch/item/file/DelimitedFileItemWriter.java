@@ -14,9 +14,9 @@ import java.util.List;
 import java.util.Optional;
 
 import io.durablebatch.Checks;
+import io.durablebatch.execution.Checkpoint;
 import io.durablebatch.item.RestartableItemWriter;
 import io.durablebatch.item.support.CheckpointFormat;
-import io.durablebatch.repository.Checkpoint;
 
 /**
  * Writes items as the records of a delimited flat file, one line each, restartable by byte offset.

@@ -14,9 +14,9 @@ import java.util.OptionalLong;
 import javax.sql.DataSource;
 
 import io.durablebatch.Checks;
+import io.durablebatch.execution.Checkpoint;
 import io.durablebatch.item.ItemReader;
 import io.durablebatch.item.support.CheckpointFormat;
-import io.durablebatch.repository.Checkpoint;
 
 /**
  * Reads the rows of a query page by page with keyset pagination on a unique {@link SortKey}:

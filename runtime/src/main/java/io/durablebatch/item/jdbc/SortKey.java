@@ -9,7 +9,7 @@ import java.util.Arrays;
 import java.util.regex.Pattern;
 
 import io.durablebatch.Checks;
-import io.durablebatch.repository.Checkpoint;
+import io.durablebatch.execution.Checkpoint;
 
 /**
  * The unique, non-null column a {@link JdbcPagingItemReader} orders by and resumes after: a page is

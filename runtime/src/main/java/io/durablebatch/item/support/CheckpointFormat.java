@@ -4,7 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 import io.durablebatch.Checks;
-import io.durablebatch.repository.Checkpoint;
+import io.durablebatch.execution.Checkpoint;
 
 /**
  * How each built-in reader and writer encodes its position as a {@link Checkpoint}: one tag byte

@@ -5,8 +5,8 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 import io.durablebatch.Checks;
+import io.durablebatch.execution.Checkpoint;
 import io.durablebatch.item.ItemReader;
-import io.durablebatch.repository.Checkpoint;
 
 /**
  * Reads the items of an in-memory list, restartable by index: the checkpoint is the index of the

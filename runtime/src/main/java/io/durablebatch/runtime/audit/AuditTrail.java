@@ -4,13 +4,13 @@ import java.util.Collections;
 import java.util.Optional;
 import java.util.function.Function;
 
-import io.durablebatch.repository.OperationId;
+import io.durablebatch.execution.OperationId;
+import io.durablebatch.execution.RequestDigest;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
-import io.durablebatch.repository.RequestDigest;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.MetadataSql;
-import io.durablebatch.runtime.sql.MetadataSql.Binder;
+import io.durablebatch.runtime.sql.MetadataSql.PositionalBinder;
 import io.durablebatch.runtime.sql.MetadataSql.RowMapper;
 
 /**
@@ -53,7 +53,7 @@ public final class AuditTrail<R> {
     }
 
     /** Appends a record binding {@code values} to the columns, or returns the same request's record. */
-    public R append(String action, OperationId operationId, RequestDigest requestDigest, Binder values) {
+    public R append(String action, OperationId operationId, RequestDigest requestDigest, PositionalBinder values) {
         Optional<R> appended = sql.queryOne(insert, values, mapper);
         if (appended.isPresent()) {
             return appended.get();

@@ -9,16 +9,16 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.durablebatch.execution.ExitStatus;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobExecutionId;
+import io.durablebatch.execution.JobInstanceId;
+import io.durablebatch.execution.PlanFingerprint;
 import io.durablebatch.flow.FlowDecision;
 import io.durablebatch.flow.FlowDecisionRequest;
 import io.durablebatch.flow.FlowTransitionKind;
 import io.durablebatch.flow.InputDigest;
 import io.durablebatch.flow.NodeId;
-import io.durablebatch.repository.ExitStatus;
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobExecutionId;
-import io.durablebatch.repository.JobInstanceId;
-import io.durablebatch.repository.PlanFingerprint;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.runtime.repository.JobExecutionStore;

@@ -8,12 +8,12 @@ import java.util.Optional;
 
 import org.jboss.logging.Logger;
 
+import io.durablebatch.execution.Checkpoint;
+import io.durablebatch.execution.StepCounters;
+import io.durablebatch.execution.StepExecution;
 import io.durablebatch.item.ItemProcessor;
 import io.durablebatch.item.ItemReader;
 import io.durablebatch.job.ChunkStep;
-import io.durablebatch.repository.Checkpoint;
-import io.durablebatch.repository.StepCounters;
-import io.durablebatch.repository.StepExecution;
 import io.durablebatch.runtime.sql.TransientFailures;
 import io.smallrye.faulttolerance.api.Guard;
 

@@ -3,9 +3,9 @@ package io.durablebatch.runtime.job;
 import java.util.List;
 import java.util.Optional;
 
+import io.durablebatch.execution.Checkpoint;
 import io.durablebatch.item.ItemWriter;
 import io.durablebatch.item.RestartableItemWriter;
-import io.durablebatch.repository.Checkpoint;
 
 /**
  * The writer of one step attempt. A transactional writer needs nothing more: its writes roll back

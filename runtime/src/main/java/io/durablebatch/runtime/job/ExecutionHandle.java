@@ -7,8 +7,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobExecutionId;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobExecutionId;
 
 /** A job execution that runs (or waits to run) in this process: its stop signal and its end. */
 final class ExecutionHandle implements StopSignal {

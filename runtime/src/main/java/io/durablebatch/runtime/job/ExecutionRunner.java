@@ -8,6 +8,12 @@ import java.util.Set;
 
 import org.jboss.logging.Logger;
 
+import io.durablebatch.execution.ExecutionFailure;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.ExecutionVersion;
+import io.durablebatch.execution.ExitStatus;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.StepExecution;
 import io.durablebatch.job.Decision;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.JobParameters;
@@ -15,15 +21,9 @@ import io.durablebatch.job.Node;
 import io.durablebatch.job.Step;
 import io.durablebatch.operator.ExecutionControl;
 import io.durablebatch.operator.OwnerToken;
-import io.durablebatch.repository.ExecutionFailure;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.ExecutionVersion;
-import io.durablebatch.repository.ExitStatus;
-import io.durablebatch.repository.JobExecution;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
-import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.sql.TransientFailures;
 import io.quarkus.narayana.jta.QuarkusTransaction;

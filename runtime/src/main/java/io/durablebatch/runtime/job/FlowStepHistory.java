@@ -4,12 +4,12 @@ import java.util.Optional;
 
 import jakarta.inject.Singleton;
 
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.StepExecution;
 import io.durablebatch.flow.FlowStepState;
 import io.durablebatch.flow.NodeId;
 import io.durablebatch.flow.StartLimit;
 import io.durablebatch.job.Step;
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.spi.KernelRepository;
 
 /**

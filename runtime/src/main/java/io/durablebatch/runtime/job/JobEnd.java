@@ -2,9 +2,9 @@ package io.durablebatch.runtime.job;
 
 import java.util.Optional;
 
-import io.durablebatch.repository.ExecutionFailure;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.ExitStatus;
+import io.durablebatch.execution.ExecutionFailure;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.ExitStatus;
 
 /** How a job execution's flow ended: the status to record, its exit status and the failure, if any. */
 record JobEnd(ExecutionStatus status, ExitStatus exitStatus, Optional<ExecutionFailure> failure) {

@@ -9,20 +9,21 @@ import java.util.concurrent.TimeoutException;
 import jakarta.inject.Singleton;
 
 import io.durablebatch.Checks;
+import io.durablebatch.execution.ExecutionParameters;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.ExecutionVersion;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobExecutionId;
+import io.durablebatch.execution.JobInstance;
+import io.durablebatch.execution.ReasonCode;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.JobOperator;
 import io.durablebatch.job.JobParameters;
 import io.durablebatch.job.OperatorCall;
 import io.durablebatch.operator.OperatorAction;
 import io.durablebatch.operator.OperatorRecord;
-import io.durablebatch.repository.ExecutionParameters;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.ExecutionVersion;
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobExecutionId;
-import io.durablebatch.repository.JobInstance;
+import io.durablebatch.repository.JobExecutionRequest;
 import io.durablebatch.repository.LifecycleTransition;
-import io.durablebatch.repository.ReasonCode;
 import io.durablebatch.repository.RecoveryRequest;
 import io.durablebatch.repository.RecoveryResolution;
 import io.durablebatch.repository.RecoveryResult;
@@ -76,8 +77,10 @@ public class KernelJobOperator implements JobOperator {
                 return replayed(recorded.get(), definition, parameters);
             }
             JobInstance instance = repository.selectOrCreateJobInstance(parameters.keyFor(definition.name())).instance();
-            return launched(OperatorAction.START, call, request, repository.createJobExecution(instance.id(),
-                    definition.identity(), parameters.executionParameters()), definition, parameters);
+            return launched(
+                    OperatorAction.START, call, request, repository.createJobExecution(JobExecutionRequest.of(instance.id())
+                            .definedBy(definition.identity()).withParameters(parameters.executionParameters())),
+                    definition, parameters);
         });
         return submit(launch);
     }
@@ -122,8 +125,10 @@ public class KernelJobOperator implements JobOperator {
             return replayed(recorded.get(), definition, parameters);
         }
         requireLatest(previous, "restart");
-        return launched(OperatorAction.RESTART, call, request, repository.createJobExecution(instance.id(),
-                definition.identity(), parameters.executionParameters()), definition, parameters);
+        return launched(
+                OperatorAction.RESTART, call, request, repository.createJobExecution(JobExecutionRequest.of(instance.id())
+                        .definedBy(definition.identity()).withParameters(parameters.executionParameters())),
+                definition, parameters);
     }
 
     /**

@@ -13,10 +13,10 @@ import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
 
+import io.durablebatch.execution.JobName;
+import io.durablebatch.execution.ReasonCode;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.OperatorCall;
-import io.durablebatch.repository.JobName;
-import io.durablebatch.repository.ReasonCode;
 import io.durablebatch.repository.RecoveryRequest;
 import io.durablebatch.repository.RecoveryResolution;
 import io.durablebatch.repository.RecoveryResult;

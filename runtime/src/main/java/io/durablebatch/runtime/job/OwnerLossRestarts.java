@@ -7,10 +7,10 @@ import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
 
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobName;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.OperatorCall;
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobName;
 import io.durablebatch.runtime.DurableBatchConfig;
 import io.durablebatch.runtime.lease.LeaseStore;
 

@@ -19,15 +19,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jboss.logging.Logger;
 
+import io.durablebatch.execution.Checkpoint;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.StepExecution;
 import io.durablebatch.job.PartitionedStep;
 import io.durablebatch.partition.PartitionPlanEntry;
 import io.durablebatch.partition.StepPartition;
-import io.durablebatch.repository.Checkpoint;
-import io.durablebatch.repository.ExecutionStatus;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
-import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.partition.PartitionLeaseStore;
 import io.durablebatch.runtime.partition.PlanSummary;

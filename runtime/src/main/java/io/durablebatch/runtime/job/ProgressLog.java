@@ -5,7 +5,7 @@ import java.util.OptionalLong;
 
 import org.jboss.logging.Logger;
 
-import io.durablebatch.repository.StepCounters;
+import io.durablebatch.execution.StepCounters;
 
 /**
  * Logs a running step's progress at most once per interval, from the thread that runs it: items

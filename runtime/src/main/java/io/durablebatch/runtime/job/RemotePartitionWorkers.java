@@ -17,17 +17,17 @@ import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
 
+import io.durablebatch.execution.Checkpoint;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobInstance;
+import io.durablebatch.execution.JobName;
+import io.durablebatch.execution.StepExecution;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.JobParameters;
 import io.durablebatch.job.Node;
 import io.durablebatch.job.PartitionedStep;
 import io.durablebatch.partition.OpenPartitionPlan;
-import io.durablebatch.repository.Checkpoint;
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobInstance;
-import io.durablebatch.repository.JobName;
 import io.durablebatch.repository.RepositoryException;
-import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.DurableBatchConfig;
 import io.quarkus.narayana.jta.QuarkusTransaction;

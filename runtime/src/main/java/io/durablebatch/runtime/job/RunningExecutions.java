@@ -23,11 +23,11 @@ import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
 
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobExecutionId;
+import io.durablebatch.execution.StepExecutionId;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.JobParameters;
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobExecutionId;
-import io.durablebatch.repository.StepExecutionId;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.DurableBatchConfig;
 import io.durablebatch.runtime.lease.LeaseStore;

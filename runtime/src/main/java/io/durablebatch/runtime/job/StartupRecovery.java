@@ -7,10 +7,10 @@ import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
 
+import io.durablebatch.execution.ExecutionVersion;
+import io.durablebatch.execution.JobExecutionId;
+import io.durablebatch.execution.ReasonCode;
 import io.durablebatch.job.OperatorCall;
-import io.durablebatch.repository.ExecutionVersion;
-import io.durablebatch.repository.JobExecutionId;
-import io.durablebatch.repository.ReasonCode;
 import io.durablebatch.repository.RecoveryRequest;
 import io.durablebatch.repository.RecoveryResolution;
 import io.durablebatch.repository.RecoveryResult;

@@ -3,7 +3,7 @@ package io.durablebatch.runtime.job;
 import java.nio.ByteBuffer;
 import java.util.Optional;
 
-import io.durablebatch.repository.Checkpoint;
+import io.durablebatch.execution.Checkpoint;
 
 /**
  * The checkpoint of a chunk step whose writer is restartable: the reader's and the writer's

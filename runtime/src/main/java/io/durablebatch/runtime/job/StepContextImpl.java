@@ -2,18 +2,18 @@ package io.durablebatch.runtime.job;
 
 import java.util.Optional;
 
+import io.durablebatch.execution.ExitStatus;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobExecutionId;
+import io.durablebatch.execution.JobInstanceId;
+import io.durablebatch.execution.JobName;
+import io.durablebatch.execution.StepExecution;
+import io.durablebatch.execution.StepExecutionId;
+import io.durablebatch.execution.StepName;
 import io.durablebatch.job.JobParameters;
 import io.durablebatch.job.PartitionContext;
 import io.durablebatch.job.Step;
 import io.durablebatch.job.StepContext;
-import io.durablebatch.repository.ExitStatus;
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobExecutionId;
-import io.durablebatch.repository.JobInstanceId;
-import io.durablebatch.repository.JobName;
-import io.durablebatch.repository.StepExecution;
-import io.durablebatch.repository.StepExecutionId;
-import io.durablebatch.repository.StepName;
 
 /** The context of one step attempt. */
 final class StepContextImpl implements StepContext {

@@ -5,7 +5,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.inject.Singleton;
 
-import io.durablebatch.repository.StepExecutionId;
+import io.durablebatch.execution.StepExecutionId;
 
 /**
  * The step attempts this process runs right now (flow steps, partition parents, local and remote

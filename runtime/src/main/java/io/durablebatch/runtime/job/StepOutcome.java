@@ -2,10 +2,10 @@ package io.durablebatch.runtime.job;
 
 import java.util.Optional;
 
-import io.durablebatch.repository.ExecutionFailure;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.ExitStatus;
-import io.durablebatch.repository.StepExecution;
+import io.durablebatch.execution.ExecutionFailure;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.ExitStatus;
+import io.durablebatch.execution.StepExecution;
 
 /**
  * How a flow node ended: its status and exit status, and whether the outcome was reused from an

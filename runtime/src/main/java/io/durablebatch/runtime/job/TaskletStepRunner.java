@@ -2,12 +2,12 @@ package io.durablebatch.runtime.job;
 
 import java.util.Optional;
 
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.StepCounters;
+import io.durablebatch.execution.StepExecution;
 import io.durablebatch.job.ChunkStep;
 import io.durablebatch.job.RepeatStatus;
 import io.durablebatch.job.TaskletStep;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.StepCounters;
-import io.durablebatch.repository.StepExecution;
 import io.smallrye.faulttolerance.api.Guard;
 
 /**

@@ -10,12 +10,12 @@ import java.util.Set;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.durablebatch.execution.ExecutionVersion;
+import io.durablebatch.execution.JobExecutionId;
+import io.durablebatch.execution.JobInstanceId;
+import io.durablebatch.execution.JobName;
+import io.durablebatch.execution.StepExecutionId;
 import io.durablebatch.operator.OwnerToken;
-import io.durablebatch.repository.ExecutionVersion;
-import io.durablebatch.repository.JobExecutionId;
-import io.durablebatch.repository.JobInstanceId;
-import io.durablebatch.repository.JobName;
-import io.durablebatch.repository.StepExecutionId;
 import io.durablebatch.runtime.DurableBatchConfig;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.MetadataSql;

@@ -10,14 +10,14 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.durablebatch.execution.ActorRef;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.ExecutionVersion;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobExecutionId;
 import io.durablebatch.operator.ExecutionControl;
 import io.durablebatch.operator.ExecutionControl.Signal;
 import io.durablebatch.operator.OwnerToken;
-import io.durablebatch.repository.ActorRef;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.ExecutionVersion;
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobExecutionId;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.runtime.repository.ExecutionRows;

@@ -7,15 +7,15 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.durablebatch.execution.ActorRef;
+import io.durablebatch.execution.JobExecutionId;
+import io.durablebatch.execution.JobInstanceId;
+import io.durablebatch.execution.OperationId;
+import io.durablebatch.execution.RequestDigest;
 import io.durablebatch.operator.OperatorAction;
 import io.durablebatch.operator.OperatorRecord;
 import io.durablebatch.operator.OperatorRecordDraft;
 import io.durablebatch.operator.OperatorTarget;
-import io.durablebatch.repository.ActorRef;
-import io.durablebatch.repository.JobExecutionId;
-import io.durablebatch.repository.JobInstanceId;
-import io.durablebatch.repository.OperationId;
-import io.durablebatch.repository.RequestDigest;
 import io.durablebatch.runtime.audit.AuditTrail;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.MetadataSql;

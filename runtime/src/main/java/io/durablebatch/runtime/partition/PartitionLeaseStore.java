@@ -9,8 +9,8 @@ import java.time.Instant;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.durablebatch.execution.StepExecutionId;
 import io.durablebatch.partition.StepPartitionId;
-import io.durablebatch.repository.StepExecutionId;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.MetadataSql;
 

@@ -5,12 +5,12 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
 
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.ExecutionVersion;
+import io.durablebatch.execution.StepExecutionId;
 import io.durablebatch.partition.PartitionPlanEntry;
 import io.durablebatch.partition.StepPartition;
 import io.durablebatch.partition.StepPartitionId;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.ExecutionVersion;
-import io.durablebatch.repository.StepExecutionId;
 import io.durablebatch.runtime.repository.ExecutionRows;
 import io.durablebatch.runtime.sql.SqlRow;
 

@@ -18,16 +18,16 @@ import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.JobExecutionId;
+import io.durablebatch.execution.JobName;
+import io.durablebatch.execution.StepExecutionId;
 import io.durablebatch.flow.NodeId;
 import io.durablebatch.partition.OpenPartitionPlan;
 import io.durablebatch.partition.PartitionPlanEntry;
 import io.durablebatch.partition.StepPartition;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.JobExecutionId;
-import io.durablebatch.repository.JobName;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
-import io.durablebatch.repository.StepExecutionId;
 import io.durablebatch.runtime.DurableBatchConfig;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.MetadataSql;

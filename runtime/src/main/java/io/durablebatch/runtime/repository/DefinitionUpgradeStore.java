@@ -6,8 +6,8 @@ import java.time.Instant;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.durablebatch.execution.JobName;
 import io.durablebatch.repository.DefinitionUpgrade;
-import io.durablebatch.repository.JobName;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.runtime.schema.RepositoryTables;

@@ -8,22 +8,22 @@ import java.util.Optional;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
-import io.durablebatch.repository.Checkpoint;
-import io.durablebatch.repository.DefinitionIdentity;
-import io.durablebatch.repository.ExecutionFailure;
-import io.durablebatch.repository.ExecutionParameters;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.ExecutionVersion;
-import io.durablebatch.repository.ExitStatus;
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobExecutionId;
-import io.durablebatch.repository.JobInstanceId;
-import io.durablebatch.repository.JobName;
-import io.durablebatch.repository.PlanFingerprint;
-import io.durablebatch.repository.StepCounters;
-import io.durablebatch.repository.StepExecution;
-import io.durablebatch.repository.StepExecutionId;
-import io.durablebatch.repository.StepName;
+import io.durablebatch.execution.Checkpoint;
+import io.durablebatch.execution.DefinitionIdentity;
+import io.durablebatch.execution.ExecutionFailure;
+import io.durablebatch.execution.ExecutionParameters;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.ExecutionVersion;
+import io.durablebatch.execution.ExitStatus;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobExecutionId;
+import io.durablebatch.execution.JobInstanceId;
+import io.durablebatch.execution.JobName;
+import io.durablebatch.execution.PlanFingerprint;
+import io.durablebatch.execution.StepCounters;
+import io.durablebatch.execution.StepExecution;
+import io.durablebatch.execution.StepExecutionId;
+import io.durablebatch.execution.StepName;
 import io.durablebatch.runtime.sql.SqlRow;
 
 /** Column lists and row mappers of the execution tables: one place that knows their shape. */

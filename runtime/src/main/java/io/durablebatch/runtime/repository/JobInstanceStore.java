@@ -8,9 +8,9 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import io.durablebatch.repository.JobInstance;
-import io.durablebatch.repository.JobInstanceId;
-import io.durablebatch.repository.JobInstanceKey;
+import io.durablebatch.execution.JobInstance;
+import io.durablebatch.execution.JobInstanceId;
+import io.durablebatch.execution.JobInstanceKey;
 import io.durablebatch.repository.JobInstanceSelection;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;

@@ -8,6 +8,23 @@ import java.util.Optional;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.durablebatch.Checks;
+import io.durablebatch.execution.ActorRef;
+import io.durablebatch.execution.Checkpoint;
+import io.durablebatch.execution.ExecutionVersion;
+import io.durablebatch.execution.ExitStatus;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobExecutionId;
+import io.durablebatch.execution.JobInstance;
+import io.durablebatch.execution.JobInstanceId;
+import io.durablebatch.execution.JobInstanceKey;
+import io.durablebatch.execution.JobName;
+import io.durablebatch.execution.OperationId;
+import io.durablebatch.execution.PlanFingerprint;
+import io.durablebatch.execution.ReasonCode;
+import io.durablebatch.execution.StepCounters;
+import io.durablebatch.execution.StepExecution;
+import io.durablebatch.execution.StepExecutionId;
+import io.durablebatch.execution.StepName;
 import io.durablebatch.flow.FlowDecision;
 import io.durablebatch.flow.FlowDecisionRequest;
 import io.durablebatch.flow.FlowStepState;
@@ -24,31 +41,13 @@ import io.durablebatch.partition.OpenPartitionPlan;
 import io.durablebatch.partition.PartitionPlanEntry;
 import io.durablebatch.partition.StepPartition;
 import io.durablebatch.partition.StepPartitionId;
-import io.durablebatch.repository.ActorRef;
-import io.durablebatch.repository.Checkpoint;
-import io.durablebatch.repository.DefinitionIdentity;
 import io.durablebatch.repository.DefinitionUpgrade;
-import io.durablebatch.repository.ExecutionParameters;
-import io.durablebatch.repository.ExecutionVersion;
-import io.durablebatch.repository.ExitStatus;
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobExecutionId;
-import io.durablebatch.repository.JobInstance;
-import io.durablebatch.repository.JobInstanceId;
-import io.durablebatch.repository.JobInstanceKey;
+import io.durablebatch.repository.JobExecutionRequest;
 import io.durablebatch.repository.JobInstanceSelection;
-import io.durablebatch.repository.JobName;
 import io.durablebatch.repository.LifecycleTransition;
-import io.durablebatch.repository.OperationId;
-import io.durablebatch.repository.PlanFingerprint;
-import io.durablebatch.repository.ReasonCode;
 import io.durablebatch.repository.RecoveryDecision;
 import io.durablebatch.repository.RecoveryRequest;
 import io.durablebatch.repository.RecoveryResult;
-import io.durablebatch.repository.StepCounters;
-import io.durablebatch.repository.StepExecution;
-import io.durablebatch.repository.StepExecutionId;
-import io.durablebatch.repository.StepName;
 import io.durablebatch.repository.StepProgress;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.retention.PurgeCounts;
@@ -135,24 +134,8 @@ public class PostgresJobRepository implements KernelRepository {
     }
 
     @Override
-    public JobExecution createJobExecution(JobInstanceId jobInstanceId) {
-        return createJobExecution(jobInstanceId, ExecutionParameters.NONE);
-    }
-
-    @Override
-    public JobExecution createJobExecution(JobInstanceId jobInstanceId, DefinitionIdentity definition) {
-        return createJobExecution(jobInstanceId, definition, ExecutionParameters.NONE);
-    }
-
-    @Override
-    public JobExecution createJobExecution(JobInstanceId jobInstanceId, ExecutionParameters parameters) {
-        return jobExecutions.create(jobInstanceId, Optional.empty(), parameters);
-    }
-
-    @Override
-    public JobExecution createJobExecution(JobInstanceId jobInstanceId, DefinitionIdentity definition,
-            ExecutionParameters parameters) {
-        return jobExecutions.create(jobInstanceId, Optional.of(definition), parameters);
+    public JobExecution createJobExecution(JobExecutionRequest request) {
+        return jobExecutions.create(request.jobInstanceId(), request.definition(), request.parameters());
     }
 
     @Override

@@ -13,16 +13,16 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import io.durablebatch.repository.ActorRef;
-import io.durablebatch.repository.ExecutionFailure;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.ExecutionVersion;
-import io.durablebatch.repository.ExitStatus;
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobExecutionId;
-import io.durablebatch.repository.JobInstanceId;
-import io.durablebatch.repository.OperationId;
-import io.durablebatch.repository.ReasonCode;
+import io.durablebatch.execution.ActorRef;
+import io.durablebatch.execution.ExecutionFailure;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.ExecutionVersion;
+import io.durablebatch.execution.ExitStatus;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobExecutionId;
+import io.durablebatch.execution.JobInstanceId;
+import io.durablebatch.execution.OperationId;
+import io.durablebatch.execution.ReasonCode;
 import io.durablebatch.repository.RecoveryDecision;
 import io.durablebatch.repository.RecoveryRequest;
 import io.durablebatch.repository.RecoveryResolution;

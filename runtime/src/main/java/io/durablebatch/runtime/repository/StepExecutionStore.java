@@ -10,18 +10,18 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import io.durablebatch.repository.Checkpoint;
-import io.durablebatch.repository.ExecutionVersion;
-import io.durablebatch.repository.ExitStatus;
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobExecutionId;
+import io.durablebatch.execution.Checkpoint;
+import io.durablebatch.execution.ExecutionVersion;
+import io.durablebatch.execution.ExitStatus;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobExecutionId;
+import io.durablebatch.execution.StepCounters;
+import io.durablebatch.execution.StepExecution;
+import io.durablebatch.execution.StepExecutionId;
+import io.durablebatch.execution.StepName;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
-import io.durablebatch.repository.StepCounters;
-import io.durablebatch.repository.StepExecution;
-import io.durablebatch.repository.StepExecutionId;
-import io.durablebatch.repository.StepName;
 import io.durablebatch.repository.StepProgress;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.MetadataSql;

@@ -7,10 +7,10 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import io.durablebatch.repository.ActorRef;
-import io.durablebatch.repository.JobInstanceId;
-import io.durablebatch.repository.OperationId;
-import io.durablebatch.repository.RequestDigest;
+import io.durablebatch.execution.ActorRef;
+import io.durablebatch.execution.JobInstanceId;
+import io.durablebatch.execution.OperationId;
+import io.durablebatch.execution.RequestDigest;
 import io.durablebatch.retention.RetentionAction;
 import io.durablebatch.retention.RetentionRecord;
 import io.durablebatch.retention.RetentionRecordDraft;

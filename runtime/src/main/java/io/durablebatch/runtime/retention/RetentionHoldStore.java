@@ -8,9 +8,9 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import io.durablebatch.repository.ActorRef;
-import io.durablebatch.repository.JobInstanceId;
-import io.durablebatch.repository.ReasonCode;
+import io.durablebatch.execution.ActorRef;
+import io.durablebatch.execution.JobInstanceId;
+import io.durablebatch.execution.ReasonCode;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.retention.RetentionHold;

@@ -1,9 +1,16 @@
 package io.durablebatch.runtime.schema;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.jboss.logging.Logger;
+
+import io.durablebatch.runtime.sql.SqlStatement;
 
 /**
  * The names of the tables the repository owns, all under one configured prefix, and the lease
@@ -14,6 +21,7 @@ import org.jboss.logging.Logger;
 public final class RepositoryTables {
 
     private static final Pattern PREFIX = Pattern.compile("[a-z][a-z0-9_]{0,19}");
+    private static final Pattern TOKEN = Pattern.compile("\\{\\w+}");
 
     /** The log category of the repository's statements. */
     public static final String STATEMENTS = "io.durablebatch.sql";
@@ -22,6 +30,7 @@ public final class RepositoryTables {
 
     private final String prefix;
     private final String leaseExpiry;
+    private final Queue<SqlStatement> statements = new ConcurrentLinkedQueue<>();
 
     public RepositoryTables(String prefix, Duration lease) {
         if (prefix == null || !PREFIX.matcher(prefix).matches()) {
@@ -46,11 +55,51 @@ public final class RepositoryTables {
     }
 
     /**
-     * The statement a template stands for, logged once at DEBUG in category {@value #STATEMENTS}: the
+     * The statement {@code template} stands for, as {@code name} of the store that calls this, its
+     * tables and lease terms substituted and its named placeholders parsed; logged once at DEBUG in
+     * category {@value #STATEMENTS} and kept for the statement catalogue.
+     */
+    public SqlStatement statement(String name, String template) {
+        return statement(name, template, Map.of());
+    }
+
+    /**
+     * As {@link #statement(String, String)}, with each {@code {fragment}} of the template (a column
+     * list, a condition several statements share) replaced by its text first.
+     */
+    public SqlStatement statement(String name, String template, Map<String, String> fragments) {
+        String owner = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE).getCallerClass()
+                .getSimpleName();
+        String text = template;
+        for (Map.Entry<String, String> fragment : fragments.entrySet()) {
+            text = text.replace("{" + fragment.getKey() + "}", fragment.getValue());
+        }
+        text = substitute(text);
+        Matcher unknown = TOKEN.matcher(text);
+        if (unknown.find()) {
+            throw new IllegalArgumentException(owner + "." + name + ": no fragment for " + unknown.group());
+        }
+        SqlStatement statement = SqlStatement.parse(owner, name, text);
+        STATEMENT_LOG.debugf("Repository statement %s:%n%s", statement, statement.text());
+        statements.add(statement);
+        return statement;
+    }
+
+    /** Every statement built so far, in the order the stores built them: the statement catalogue. */
+    public List<SqlStatement> statements() {
+        return List.copyOf(statements);
+    }
+
+    private String substitute(String template) {
+        return template.replace("{p}", prefix).replace("{lease}", leaseExpiry);
+    }
+
+    /**
+     * Transitional. The statement a template stands for, logged once at DEBUG in category {@value #STATEMENTS}: the
      * exact text that runs, to read, grep or paste into {@code EXPLAIN}.
      */
     public String sql(String template) {
-        String sql = template.replace("{p}", prefix).replace("{lease}", leaseExpiry);
+        String sql = substitute(template);
         STATEMENT_LOG.debugf("Repository statement: %s", sql);
         return sql;
     }

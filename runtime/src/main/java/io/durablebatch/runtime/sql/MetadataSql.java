@@ -25,10 +25,16 @@ import io.durablebatch.repository.RepositoryException;
  */
 public final class MetadataSql {
 
-    /** Binds the parameters of one statement. */
+    /** Binds the parameters of one statement by name. */
     @FunctionalInterface
     public interface Binder {
         void bind(SqlParams params) throws SQLException;
+    }
+
+    /** Transitional: binds the parameters of one statement in order. */
+    @FunctionalInterface
+    public interface PositionalBinder {
+        void bind(PositionalParams params) throws SQLException;
     }
 
     /** Maps the current row of a result. */
@@ -56,8 +62,50 @@ public final class MetadataSql {
         this.timeoutSeconds = (int) Math.min(Integer.MAX_VALUE, Math.max(1, (statementTimeout.toMillis() + 999) / 1000));
     }
 
-    public <T> Optional<T> queryOne(String sql, Binder binder, RowMapper<T> mapper) {
-        List<T> rows = query(sql, binder, mapper);
+    public <T> Optional<T> queryOne(SqlStatement sql, Binder binder, RowMapper<T> mapper) {
+        return atMostOne(query(sql, binder, mapper), sql.text());
+    }
+
+    public <T> List<T> query(SqlStatement sql, Binder binder, RowMapper<T> mapper) {
+        statements.increment();
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement statement = prepare(connection, sql.jdbcText())) {
+            bind(sql, statement, binder);
+            try (ResultSet resultSet = statement.executeQuery()) {
+                return rows(resultSet, mapper);
+            }
+        } catch (SQLException e) {
+            throw failure(e, sql.text());
+        }
+    }
+
+    public int update(SqlStatement sql, Binder binder) {
+        statements.increment();
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement statement = prepare(connection, sql.jdbcText())) {
+            bind(sql, statement, binder);
+            return statement.executeUpdate();
+        } catch (SQLException e) {
+            throw failure(e, sql.text());
+        }
+    }
+
+    private static void bind(SqlStatement sql, PreparedStatement statement, Binder binder) throws SQLException {
+        SqlParams params = new SqlParams(sql, statement);
+        binder.bind(params);
+        params.requireAllBound();
+    }
+
+    private static <T> List<T> rows(ResultSet resultSet, RowMapper<T> mapper) throws SQLException {
+        List<T> rows = new ArrayList<>();
+        SqlRow row = new SqlRow(resultSet);
+        while (resultSet.next()) {
+            rows.add(mapper.map(row));
+        }
+        return List.copyOf(rows);
+    }
+
+    private static <T> Optional<T> atMostOne(List<T> rows, String sql) {
         if (rows.size() > 1) {
             throw new RepositoryException(RepositoryError.STORAGE_FAILURE,
                     "expected at most one row, got " + rows.size() + " from: " + sql);
@@ -65,29 +113,28 @@ public final class MetadataSql {
         return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
     }
 
-    public <T> List<T> query(String sql, Binder binder, RowMapper<T> mapper) {
+    public <T> Optional<T> queryOne(String sql, PositionalBinder binder, RowMapper<T> mapper) {
+        return atMostOne(query(sql, binder, mapper), sql);
+    }
+
+    public <T> List<T> query(String sql, PositionalBinder binder, RowMapper<T> mapper) {
         statements.increment();
         try (Connection connection = dataSource.getConnection();
                 PreparedStatement statement = prepare(connection, sql)) {
-            binder.bind(new SqlParams(statement));
+            binder.bind(new PositionalParams(statement));
             try (ResultSet resultSet = statement.executeQuery()) {
-                List<T> rows = new ArrayList<>();
-                SqlRow row = new SqlRow(resultSet);
-                while (resultSet.next()) {
-                    rows.add(mapper.map(row));
-                }
-                return List.copyOf(rows);
+                return rows(resultSet, mapper);
             }
         } catch (SQLException e) {
             throw failure(e, sql);
         }
     }
 
-    public int update(String sql, Binder binder) {
+    public int update(String sql, PositionalBinder binder) {
         statements.increment();
         try (Connection connection = dataSource.getConnection();
                 PreparedStatement statement = prepare(connection, sql)) {
-            binder.bind(new SqlParams(statement));
+            binder.bind(new PositionalParams(statement));
             return statement.executeUpdate();
         } catch (SQLException e) {
             throw failure(e, sql);

@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.durablebatch.execution.Checkpoint;
 import io.durablebatch.item.support.CheckpointFormat;
-import io.durablebatch.repository.Checkpoint;
 
 class DelimitedFileItemReaderTest {
 

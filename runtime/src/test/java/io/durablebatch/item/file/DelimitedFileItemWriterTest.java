@@ -14,8 +14,8 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.durablebatch.execution.Checkpoint;
 import io.durablebatch.item.file.DelimitedFileItemReaderTest.Order;
-import io.durablebatch.repository.Checkpoint;
 
 class DelimitedFileItemWriterTest {
 

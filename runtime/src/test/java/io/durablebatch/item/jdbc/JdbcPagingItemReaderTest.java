@@ -20,8 +20,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import io.durablebatch.execution.Checkpoint;
 import io.durablebatch.item.jdbc.TestDatabase.CountingDataSource;
-import io.durablebatch.repository.Checkpoint;
 
 class JdbcPagingItemReaderTest {
 

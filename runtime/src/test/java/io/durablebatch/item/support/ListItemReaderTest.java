@@ -13,7 +13,7 @@ import java.util.OptionalLong;
 
 import org.junit.jupiter.api.Test;
 
-import io.durablebatch.repository.Checkpoint;
+import io.durablebatch.execution.Checkpoint;
 
 class ListItemReaderTest {
 

@@ -4,9 +4,9 @@ import static io.durablebatch.deployment.test.RepositoryTestSupport.freshJobName
 import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.txRun;
-import static io.durablebatch.repository.ExecutionStatus.FAILED;
-import static io.durablebatch.repository.ExecutionStatus.STARTING;
-import static io.durablebatch.repository.ExecutionStatus.STOPPED;
+import static io.durablebatch.execution.ExecutionStatus.FAILED;
+import static io.durablebatch.execution.ExecutionStatus.STARTING;
+import static io.durablebatch.execution.ExecutionStatus.STOPPED;
 import static io.durablebatch.repository.RepositoryError.DEFINITION_INCOMPATIBLE;
 import static io.durablebatch.repository.RepositoryError.DEFINITION_JOB_MISMATCH;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -27,14 +27,15 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.durablebatch.deployment.test.RepositoryFixtures;
 import io.durablebatch.deployment.test.StoredState;
-import io.durablebatch.repository.DefinitionIdentity;
+import io.durablebatch.execution.DefinitionIdentity;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobInstanceId;
+import io.durablebatch.execution.JobInstanceKey;
+import io.durablebatch.execution.JobName;
+import io.durablebatch.execution.PlanFingerprint;
 import io.durablebatch.repository.DefinitionUpgrade;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobInstanceId;
-import io.durablebatch.repository.JobInstanceKey;
-import io.durablebatch.repository.JobName;
-import io.durablebatch.repository.PlanFingerprint;
+import io.durablebatch.repository.JobExecutionRequest;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -97,7 +98,7 @@ class DefinitionUpgradeRulesTest {
         JobInstanceId instance = instanceOf(job);
         attemptUnder(instance, b, FAILED);
         state.assertRefusedChangingNothing(instance, DEFINITION_INCOMPATIBLE,
-                () -> repository.createJobExecution(instance, a));
+                () -> repository.createJobExecution(JobExecutionRequest.of(instance).definedBy(a)));
     }
 
     @Test
@@ -111,7 +112,7 @@ class DefinitionUpgradeRulesTest {
         JobInstanceId instance = instanceOf(job);
         attemptUnder(instance, a, FAILED);
         state.assertRefusedChangingNothing(instance, DEFINITION_INCOMPATIBLE,
-                () -> repository.createJobExecution(instance, c));
+                () -> repository.createJobExecution(JobExecutionRequest.of(instance).definedBy(c)));
 
         // One hop at a time is allowed: A -> B, then B -> C.
         attemptUnder(instance, b, FAILED);
@@ -129,9 +130,9 @@ class DefinitionUpgradeRulesTest {
         JobInstanceId instance = instanceOf(job);
         attemptUnder(instance, a, FAILED);
         state.assertRefusedChangingNothing(instance, DEFINITION_INCOMPATIBLE,
-                () -> repository.createJobExecution(instance, sameLabelOtherPlan));
+                () -> repository.createJobExecution(JobExecutionRequest.of(instance).definedBy(sameLabelOtherPlan)));
         state.assertRefusedChangingNothing(instance, DEFINITION_INCOMPATIBLE,
-                () -> repository.createJobExecution(instance, unrelated));
+                () -> repository.createJobExecution(JobExecutionRequest.of(instance).definedBy(unrelated)));
     }
 
     @Test
@@ -152,11 +153,11 @@ class DefinitionUpgradeRulesTest {
         DefinitionIdentity foreign = definition(freshJobName("foreign-job"), "a");
         JobInstanceId instance = instanceOf(job);
         state.assertRefusedChangingNothing(instance, DEFINITION_JOB_MISMATCH,
-                () -> repository.createJobExecution(instance, foreign));
+                () -> repository.createJobExecution(JobExecutionRequest.of(instance).definedBy(foreign)));
 
         attemptUnder(instance, definition(job, "a"), FAILED);
         state.assertRefusedChangingNothing(instance, DEFINITION_JOB_MISMATCH,
-                () -> repository.createJobExecution(instance, foreign));
+                () -> repository.createJobExecution(JobExecutionRequest.of(instance).definedBy(foreign)));
     }
 
     @Test
@@ -171,7 +172,7 @@ class DefinitionUpgradeRulesTest {
 
         attemptUnder(instance, a, FAILED);
         state.assertRefusedChangingNothing(instance, DEFINITION_INCOMPATIBLE,
-                () -> repository.createJobExecution(instance, b));
+                () -> repository.createJobExecution(JobExecutionRequest.of(instance).definedBy(b)));
     }
 
     @Test
@@ -209,7 +210,8 @@ class DefinitionUpgradeRulesTest {
     }
 
     private JobExecution attemptUnder(JobInstanceId instance, DefinitionIdentity definition, ExecutionStatus status) {
-        return tx(() -> given.drive(repository.createJobExecution(instance, definition), status));
+        return tx(() -> given.drive(repository.createJobExecution(JobExecutionRequest.of(instance).definedBy(definition)),
+                status));
     }
 
     private void register(JobName job, DefinitionIdentity from, DefinitionIdentity to) {

@@ -3,7 +3,7 @@ package io.durablebatch.deployment.test.attempts;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.assertStatements;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
-import static io.durablebatch.repository.ExecutionStatus.FAILED;
+import static io.durablebatch.execution.ExecutionStatus.FAILED;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -21,12 +21,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.durablebatch.deployment.test.RepositoryFixtures;
 import io.durablebatch.deployment.test.StoredState;
-import io.durablebatch.repository.DefinitionIdentity;
-import io.durablebatch.repository.ExecutionParameters;
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobInstance;
+import io.durablebatch.execution.DefinitionIdentity;
+import io.durablebatch.execution.ExecutionParameters;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobInstance;
+import io.durablebatch.execution.PlanFingerprint;
+import io.durablebatch.repository.JobExecutionRequest;
 import io.durablebatch.repository.JobInstanceSelection;
-import io.durablebatch.repository.PlanFingerprint;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.sql.MetadataSql;
@@ -55,10 +56,11 @@ class ExecutionParametersTest {
         JobInstance instance = given.newInstance("parameters");
         ExecutionParameters first = ExecutionParameters.of(Map.of("threads", 4L, "source", "s3://a"));
         JobExecution attempt1 = tx(() -> assertStatements(sql, 1,
-                () -> repository.createJobExecution(instance.id(), first)));
+                () -> repository.createJobExecution(JobExecutionRequest.of(instance.id()).withParameters(first))));
         tx(() -> given.drive(attempt1, FAILED));
         ExecutionParameters second = ExecutionParameters.of(Map.of("threads", 8L, "limit", new BigDecimal("1.50")));
-        JobExecution attempt2 = tx(() -> repository.createJobExecution(instance.id(), second));
+        JobExecution attempt2 = tx(
+                () -> repository.createJobExecution(JobExecutionRequest.of(instance.id()).withParameters(second)));
 
         assertEquals(first, attempt1.parameters());
         assertEquals(second, attempt2.parameters());
@@ -70,13 +72,15 @@ class ExecutionParametersTest {
     @Test
     void theyNeverTakePartInTheInstancesIdentity() {
         JobInstance instance = given.newInstance("identity");
-        tx(() -> repository.createJobExecution(instance.id(), ExecutionParameters.of(Map.of("threads", 4L))));
+        tx(() -> repository.createJobExecution(
+                JobExecutionRequest.of(instance.id()).withParameters(ExecutionParameters.of(Map.of("threads", 4L)))));
         JobInstanceSelection again = tx(() -> repository.selectOrCreateJobInstance(instance.key()));
         assertFalse(again.created());
         assertEquals(instance.id(), again.instance().id());
         // a second attempt with other parameters is still the same instance: refused while the first runs
         state.assertRefusedChangingNothing(instance.id(), RepositoryError.EXECUTION_ACTIVE,
-                () -> repository.createJobExecution(instance.id(), ExecutionParameters.of(Map.of("threads", 8L))));
+                () -> repository.createJobExecution(
+                        JobExecutionRequest.of(instance.id()).withParameters(ExecutionParameters.of(Map.of("threads", 8L)))));
     }
 
     @Test
@@ -84,7 +88,8 @@ class ExecutionParametersTest {
         JobInstance instance = given.newInstance("defined");
         DefinitionIdentity definition = new DefinitionIdentity(instance.jobName(), "1", PlanFingerprint.of(new byte[32]));
         ExecutionParameters parameters = ExecutionParameters.of(Map.of("day", LocalDate.of(2026, 11, 30)));
-        JobExecution created = tx(() -> repository.createJobExecution(instance.id(), definition, parameters));
+        JobExecution created = tx(() -> repository
+                .createJobExecution(JobExecutionRequest.of(instance.id()).definedBy(definition).withParameters(parameters)));
         assertEquals(parameters, created.parameters());
         assertEquals(definition, created.definition().orElseThrow());
     }
@@ -92,7 +97,8 @@ class ExecutionParametersTest {
     @Test
     void withoutParametersAnAttemptHasNone() {
         JobInstance instance = given.newInstance("none");
-        assertEquals(ExecutionParameters.NONE, tx(() -> repository.createJobExecution(instance.id())).parameters());
+        assertEquals(ExecutionParameters.NONE,
+                tx(() -> repository.createJobExecution(JobExecutionRequest.of(instance.id()))).parameters());
     }
 
     @Test

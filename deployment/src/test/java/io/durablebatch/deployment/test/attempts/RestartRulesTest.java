@@ -3,12 +3,12 @@ package io.durablebatch.deployment.test.attempts;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.assertStatements;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
-import static io.durablebatch.repository.ExecutionStatus.ABANDONED;
-import static io.durablebatch.repository.ExecutionStatus.COMPLETED;
-import static io.durablebatch.repository.ExecutionStatus.FAILED;
-import static io.durablebatch.repository.ExecutionStatus.STARTING;
-import static io.durablebatch.repository.ExecutionStatus.STOPPED;
-import static io.durablebatch.repository.ExecutionStatus.UNKNOWN;
+import static io.durablebatch.execution.ExecutionStatus.ABANDONED;
+import static io.durablebatch.execution.ExecutionStatus.COMPLETED;
+import static io.durablebatch.execution.ExecutionStatus.FAILED;
+import static io.durablebatch.execution.ExecutionStatus.STARTING;
+import static io.durablebatch.execution.ExecutionStatus.STOPPED;
+import static io.durablebatch.execution.ExecutionStatus.UNKNOWN;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -25,12 +25,13 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import io.durablebatch.deployment.test.RepositoryFixtures;
 import io.durablebatch.deployment.test.StoredState;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.ExecutionVersion;
-import io.durablebatch.repository.ExitStatus;
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobInstance;
-import io.durablebatch.repository.JobInstanceId;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.ExecutionVersion;
+import io.durablebatch.execution.ExitStatus;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobInstance;
+import io.durablebatch.execution.JobInstanceId;
+import io.durablebatch.repository.JobExecutionRequest;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.sql.MetadataSql;
@@ -60,7 +61,8 @@ class RestartRulesTest {
     @Test
     void aFirstAttemptIsCreatedInOneStatement() {
         JobInstance instance = given.newInstance("first");
-        JobExecution first = tx(() -> assertStatements(sql, 1, () -> repository.createJobExecution(instance.id())));
+        JobExecution first = tx(
+                () -> assertStatements(sql, 1, () -> repository.createJobExecution(JobExecutionRequest.of(instance.id()))));
         assertEquals(instance.id(), first.jobInstanceId());
         assertEquals(1, first.attempt());
         assertFalse(first.isRestart());
@@ -79,7 +81,7 @@ class RestartRulesTest {
         JobInstanceId instance = given.newInstance("restart").id();
         JobExecution first = given.attemptIn(instance, FAILED);
         JobExecution afterFailed = tx(() -> given.drive(
-                assertStatements(sql, 1, () -> repository.createJobExecution(instance)), STOPPED));
+                assertStatements(sql, 1, () -> repository.createJobExecution(JobExecutionRequest.of(instance))), STOPPED));
         JobExecution afterStopped = given.attemptIn(instance, STARTING);
 
         assertEquals(List.of(1, 2, 3), List.of(first.attempt(), afterFailed.attempt(), afterStopped.attempt()));
@@ -96,14 +98,14 @@ class RestartRulesTest {
         given.attemptIn(instance, FAILED);
         given.attemptIn(instance, COMPLETED);
         state.assertRefusedChangingNothing(instance, RepositoryError.INSTANCE_COMPLETE,
-                () -> repository.createJobExecution(instance));
+                () -> repository.createJobExecution(JobExecutionRequest.of(instance)));
     }
 
     @Test
     void anAbandonedInstanceNeverRunsAgain() {
         JobInstanceId instance = given.jobExecutionIn(ABANDONED).jobInstanceId();
         state.assertRefusedChangingNothing(instance, RepositoryError.INSTANCE_ABANDONED,
-                () -> repository.createJobExecution(instance));
+                () -> repository.createJobExecution(JobExecutionRequest.of(instance)));
     }
 
     @ParameterizedTest
@@ -111,20 +113,20 @@ class RestartRulesTest {
     void anInstanceWithAnActiveAttemptGetsNoOther(String active) {
         JobInstanceId instance = given.jobExecutionIn(ExecutionStatus.valueOf(active)).jobInstanceId();
         state.assertRefusedChangingNothing(instance, RepositoryError.EXECUTION_ACTIVE,
-                () -> repository.createJobExecution(instance));
+                () -> repository.createJobExecution(JobExecutionRequest.of(instance)));
     }
 
     @Test
     void anInstanceWhoseLatestAttemptIsUnknownMustBeRecoveredFirst() {
         JobInstanceId instance = given.jobExecutionIn(UNKNOWN).jobInstanceId();
         state.assertRefusedChangingNothing(instance, RepositoryError.EXECUTION_UNKNOWN,
-                () -> repository.createJobExecution(instance));
+                () -> repository.createJobExecution(JobExecutionRequest.of(instance)));
     }
 
     @Test
     void anUnknownInstanceIsRefused() {
         JobInstanceId missing = JobInstanceId.of(Long.MAX_VALUE);
         state.assertRefusedChangingNothing(missing, RepositoryError.JOB_INSTANCE_NOT_FOUND,
-                () -> repository.createJobExecution(missing));
+                () -> repository.createJobExecution(JobExecutionRequest.of(missing)));
     }
 }

@@ -4,9 +4,9 @@ import static io.durablebatch.deployment.test.RepositoryTestSupport.freshKey;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
-import static io.durablebatch.repository.ExecutionStatus.FAILED;
-import static io.durablebatch.repository.ExecutionStatus.STARTED;
-import static io.durablebatch.repository.ExecutionStatus.STARTING;
+import static io.durablebatch.execution.ExecutionStatus.FAILED;
+import static io.durablebatch.execution.ExecutionStatus.STARTED;
+import static io.durablebatch.execution.ExecutionStatus.STARTING;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
@@ -22,10 +22,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.durablebatch.deployment.test.Race;
 import io.durablebatch.deployment.test.RepositoryFixtures;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobInstanceId;
-import io.durablebatch.repository.JobInstanceKey;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobInstanceId;
+import io.durablebatch.execution.JobInstanceKey;
+import io.durablebatch.repository.JobExecutionRequest;
 import io.durablebatch.repository.JobInstanceSelection;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.RepositoryError;
@@ -69,7 +70,8 @@ class ConcurrentLaunchRacesTest {
     void concurrentFirstAttemptsOfOneInstanceMakeOneExecution() {
         for (int round = 0; round < ROUNDS; round++) {
             JobInstanceId instance = given.newInstance("attempt-storm").id();
-            List<Race.Outcome<JobExecution>> outcomes = race(() -> repository.createJobExecution(instance));
+            List<Race.Outcome<JobExecution>> outcomes = race(
+                    () -> repository.createJobExecution(JobExecutionRequest.of(instance)));
 
             assertOneWinnerAndRefusals(outcomes, RepositoryError.EXECUTION_ACTIVE);
             JobExecution winner = Race.results(outcomes).get(0);
@@ -83,7 +85,8 @@ class ConcurrentLaunchRacesTest {
         for (int round = 0; round < ROUNDS; round++) {
             JobExecution failed = given.jobExecutionIn(FAILED);
             JobInstanceId instance = failed.jobInstanceId();
-            List<Race.Outcome<JobExecution>> outcomes = race(() -> repository.createJobExecution(instance));
+            List<Race.Outcome<JobExecution>> outcomes = race(
+                    () -> repository.createJobExecution(JobExecutionRequest.of(instance)));
 
             assertOneWinnerAndRefusals(outcomes, RepositoryError.EXECUTION_ACTIVE);
             JobExecution restart = Race.results(outcomes).get(0);

@@ -5,9 +5,9 @@ import static io.durablebatch.deployment.test.RepositoryTestSupport.freshKey;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
-import static io.durablebatch.repository.ExecutionStatus.COMPLETED;
-import static io.durablebatch.repository.ExecutionStatus.FAILED;
-import static io.durablebatch.repository.ExecutionStatus.STARTED;
+import static io.durablebatch.execution.ExecutionStatus.COMPLETED;
+import static io.durablebatch.execution.ExecutionStatus.FAILED;
+import static io.durablebatch.execution.ExecutionStatus.STARTED;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
@@ -19,16 +19,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.durablebatch.deployment.test.RepositoryFixtures;
-import io.durablebatch.repository.Checkpoint;
-import io.durablebatch.repository.DefinitionIdentity;
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobInstance;
-import io.durablebatch.repository.JobInstanceKey;
+import io.durablebatch.execution.Checkpoint;
+import io.durablebatch.execution.DefinitionIdentity;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobInstance;
+import io.durablebatch.execution.JobInstanceKey;
+import io.durablebatch.execution.PlanFingerprint;
+import io.durablebatch.execution.StepCounters;
+import io.durablebatch.execution.StepExecution;
+import io.durablebatch.execution.StepName;
+import io.durablebatch.repository.JobExecutionRequest;
 import io.durablebatch.repository.LifecycleTransition;
-import io.durablebatch.repository.PlanFingerprint;
-import io.durablebatch.repository.StepCounters;
-import io.durablebatch.repository.StepExecution;
-import io.durablebatch.repository.StepName;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.quarkus.test.QuarkusUnitTest;
@@ -59,7 +60,7 @@ class LaunchPathStatementCountTest {
         // The units of work a kernel commits: launch, start, step start, chunk, step end, job end.
         JobExecution created = tx(() -> {
             JobInstance instance = assertStatements(sql, 1, () -> repository.selectOrCreateJobInstance(key)).instance();
-            return assertStatements(sql, 1, () -> repository.createJobExecution(instance.id()));
+            return assertStatements(sql, 1, () -> repository.createJobExecution(JobExecutionRequest.of(instance.id())));
         });
         JobExecution started = tx(() -> assertStatements(sql, 1, () -> repository.transitionJobExecution(created.id(),
                 created.version(), LifecycleTransition.to(STARTED, now()))));
@@ -89,11 +90,12 @@ class LaunchPathStatementCountTest {
     void aRestartIsOneStatementWithOrWithoutADefinition() {
         JobInstance instance = given.newInstance("restart-cost");
         given.attemptIn(instance.id(), FAILED);
-        JobExecution restart = tx(() -> assertStatements(sql, 1, () -> repository.createJobExecution(instance.id())));
+        JobExecution restart = tx(
+                () -> assertStatements(sql, 1, () -> repository.createJobExecution(JobExecutionRequest.of(instance.id()))));
         tx(() -> given.drive(restart, FAILED));
         DefinitionIdentity definition = new DefinitionIdentity(instance.jobName(), "v1", PlanFingerprint.of(new byte[32]));
         assertEquals(3, tx(() -> assertStatements(sql, 1,
-                () -> repository.createJobExecution(instance.id(), definition))).attempt());
+                () -> repository.createJobExecution(JobExecutionRequest.of(instance.id()).definedBy(definition)))).attempt());
     }
 
     @Test

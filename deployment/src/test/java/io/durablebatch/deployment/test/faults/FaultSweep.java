@@ -27,18 +27,18 @@ import org.jboss.logmanager.ExtLogRecord;
 import io.agroal.api.AgroalDataSource;
 import io.durablebatch.deployment.test.faults.FaultInjectingDriver.Fired;
 import io.durablebatch.deployment.test.faults.FaultInjectingDriver.Kind;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobExecutionId;
+import io.durablebatch.execution.JobInstanceId;
+import io.durablebatch.execution.ReasonCode;
+import io.durablebatch.execution.StepExecution;
 import io.durablebatch.job.JobOperator;
 import io.durablebatch.job.JobParameters;
 import io.durablebatch.job.OperatorCall;
 import io.durablebatch.partition.StepPartition;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobExecutionId;
-import io.durablebatch.repository.JobInstanceId;
-import io.durablebatch.repository.ReasonCode;
 import io.durablebatch.repository.RecoveryDecision;
 import io.durablebatch.repository.RecoveryResolution;
-import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.spi.KernelRepository;
 
 /**

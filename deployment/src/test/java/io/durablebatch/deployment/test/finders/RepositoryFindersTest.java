@@ -3,9 +3,9 @@ package io.durablebatch.deployment.test.finders;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.freshJobName;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
-import static io.durablebatch.repository.ExecutionStatus.FAILED;
-import static io.durablebatch.repository.ExecutionStatus.STARTED;
-import static io.durablebatch.repository.ExecutionStatus.STOPPED;
+import static io.durablebatch.execution.ExecutionStatus.FAILED;
+import static io.durablebatch.execution.ExecutionStatus.STARTED;
+import static io.durablebatch.execution.ExecutionStatus.STOPPED;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -23,14 +23,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.durablebatch.deployment.test.RepositoryFixtures;
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobExecutionId;
-import io.durablebatch.repository.JobInstance;
-import io.durablebatch.repository.JobInstanceId;
-import io.durablebatch.repository.JobInstanceKey;
-import io.durablebatch.repository.JobName;
-import io.durablebatch.repository.StepExecution;
-import io.durablebatch.repository.StepExecutionId;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobExecutionId;
+import io.durablebatch.execution.JobInstance;
+import io.durablebatch.execution.JobInstanceId;
+import io.durablebatch.execution.JobInstanceKey;
+import io.durablebatch.execution.JobName;
+import io.durablebatch.execution.StepExecution;
+import io.durablebatch.execution.StepExecutionId;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.quarkus.test.QuarkusUnitTest;
 

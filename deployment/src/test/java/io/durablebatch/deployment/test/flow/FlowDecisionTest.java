@@ -21,21 +21,22 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.durablebatch.deployment.test.Race;
 import io.durablebatch.deployment.test.RepositoryFixtures;
 import io.durablebatch.deployment.test.StoredState;
+import io.durablebatch.execution.DefinitionIdentity;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.ExitStatus;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobExecutionId;
+import io.durablebatch.execution.JobInstance;
+import io.durablebatch.execution.PlanFingerprint;
+import io.durablebatch.execution.StepName;
 import io.durablebatch.flow.FlowDecision;
 import io.durablebatch.flow.FlowDecisionRequest;
 import io.durablebatch.flow.FlowTransitionKind;
 import io.durablebatch.flow.InputDigest;
 import io.durablebatch.flow.NodeId;
 import io.durablebatch.flow.StartLimit;
-import io.durablebatch.repository.DefinitionIdentity;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.ExitStatus;
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobExecutionId;
-import io.durablebatch.repository.JobInstance;
-import io.durablebatch.repository.PlanFingerprint;
+import io.durablebatch.repository.JobExecutionRequest;
 import io.durablebatch.repository.RepositoryError;
-import io.durablebatch.repository.StepName;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.quarkus.test.QuarkusUnitTest;
@@ -117,7 +118,8 @@ class FlowDecisionTest {
     void aDecisionUnderAnotherPlanThanTheExecutionsDefinitionIsRefused() {
         JobInstance instance = tx(() -> repository.selectOrCreateJobInstance(freshKey("decision-plan"))).instance();
         DefinitionIdentity definition = new DefinitionIdentity(instance.jobName(), "r1", PLAN);
-        JobExecution execution = given.move(tx(() -> repository.createJobExecution(instance.id(), definition)),
+        JobExecution execution = given.move(
+                tx(() -> repository.createJobExecution(JobExecutionRequest.of(instance.id()).definedBy(definition))),
                 ExecutionStatus.STARTED);
 
         FlowDecisionRequest otherPlan = new FlowDecisionRequest(execution.id(), CHECK, Optional.of(LOAD),

@@ -23,14 +23,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.durablebatch.deployment.test.RepositoryTestSupport;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobExecutionId;
+import io.durablebatch.execution.JobName;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.JobOperator;
 import io.durablebatch.job.RepeatStatus;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobExecutionId;
-import io.durablebatch.repository.JobName;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.repository.spi.KernelRepository;

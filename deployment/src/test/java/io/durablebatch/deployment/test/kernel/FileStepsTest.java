@@ -31,6 +31,10 @@ import io.durablebatch.deployment.test.RepositoryTestSupport;
 import io.durablebatch.deployment.test.kernel.KernelTestSupport.RangeReader;
 import io.durablebatch.deployment.test.kernel.KernelTestSupport.Row;
 import io.durablebatch.deployment.test.kernel.KernelTestSupport.TargetWriter;
+import io.durablebatch.execution.Checkpoint;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.StepExecution;
 import io.durablebatch.item.RestartableItemWriter;
 import io.durablebatch.item.file.DelimitedFileItemReader;
 import io.durablebatch.item.file.DelimitedFileItemWriter;
@@ -38,10 +42,6 @@ import io.durablebatch.item.file.FlatFileParseException;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.StepContext;
-import io.durablebatch.repository.Checkpoint;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.StepExecution;
 import io.quarkus.test.QuarkusUnitTest;
 
 /** Steps over files: a malformed CSV line, and a restartable file writer whose output is exactly once. */

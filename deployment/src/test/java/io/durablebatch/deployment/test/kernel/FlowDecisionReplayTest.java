@@ -24,6 +24,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.durablebatch.deployment.test.RepositoryTestSupport;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.StepExecution;
 import io.durablebatch.flow.FlowDecision;
 import io.durablebatch.flow.FlowTransitionKind;
 import io.durablebatch.flow.NodeId;
@@ -32,9 +35,6 @@ import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.JobOperator;
 import io.durablebatch.job.RepeatStatus;
 import io.durablebatch.job.Tasklet;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.quarkus.test.QuarkusUnitTest;
 

@@ -14,6 +14,7 @@ import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
+import io.durablebatch.execution.Checkpoint;
 import io.durablebatch.item.ItemReader;
 import io.durablebatch.job.ChunkStep;
 import io.durablebatch.job.ExitCodePattern;
@@ -24,7 +25,6 @@ import io.durablebatch.job.RepeatStatus;
 import io.durablebatch.job.TaskletStep;
 import io.durablebatch.job.Transition;
 import io.durablebatch.job.TransitionKind;
-import io.durablebatch.repository.Checkpoint;
 
 /** Job definitions: the flow rules checked at build, the canonical plan and its fingerprint. */
 class JobDefinitionTest {

@@ -16,16 +16,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.durablebatch.deployment.test.RepositoryTestSupport;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobInstanceKey;
+import io.durablebatch.execution.JobName;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.JobOperator;
 import io.durablebatch.job.JobParameters;
 import io.durablebatch.job.OperatorCall;
 import io.durablebatch.job.RepeatStatus;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobInstanceKey;
-import io.durablebatch.repository.JobName;
+import io.durablebatch.repository.JobExecutionRequest;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.spi.KernelRepository;
@@ -91,10 +92,11 @@ class JobRegistryTest {
         JobDefinition v2 = registry.get(EVOLVING);
         JobInstanceKey key = JobInstanceKey.of(V1.name(), Map.of("run", UUID.randomUUID().toString()));
         JobExecution first = tx(() -> repository.createJobExecution(
-                repository.selectOrCreateJobInstance(key).instance().id(), V1.identity()));
+                JobExecutionRequest.of(repository.selectOrCreateJobInstance(key).instance().id()).definedBy(V1.identity())));
         tx(() -> repository.transitionJobExecution(first.id(), first.version(),
                 LifecycleTransition.to(ExecutionStatus.FAILED, now())));
-        JobExecution restart = tx(() -> repository.createJobExecution(first.jobInstanceId(), v2.identity()));
+        JobExecution restart = tx(
+                () -> repository.createJobExecution(JobExecutionRequest.of(first.jobInstanceId()).definedBy(v2.identity())));
         assertEquals(2, restart.attempt());
         assertEquals(v2.identity(), restart.definition().orElseThrow());
     }

@@ -28,6 +28,11 @@ import java.util.stream.IntStream;
 
 import javax.sql.DataSource;
 
+import io.durablebatch.execution.Checkpoint;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.JobExecutionId;
+import io.durablebatch.execution.StepExecution;
+import io.durablebatch.execution.StepName;
 import io.durablebatch.item.ItemReader;
 import io.durablebatch.item.ItemWriter;
 import io.durablebatch.job.JobParameters;
@@ -37,12 +42,7 @@ import io.durablebatch.job.PartitionedStep;
 import io.durablebatch.job.StepContext;
 import io.durablebatch.partition.PartitionPlanEntry;
 import io.durablebatch.partition.StepPartition;
-import io.durablebatch.repository.Checkpoint;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.JobExecutionId;
 import io.durablebatch.repository.LifecycleTransition;
-import io.durablebatch.repository.StepExecution;
-import io.durablebatch.repository.StepName;
 import io.durablebatch.repository.spi.KernelRepository;
 
 /**

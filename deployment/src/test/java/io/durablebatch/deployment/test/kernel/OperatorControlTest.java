@@ -25,18 +25,19 @@ import io.agroal.api.AgroalDataSource;
 import io.durablebatch.deployment.test.RepositoryTestSupport;
 import io.durablebatch.deployment.test.kernel.KernelTestSupport.RangeReader;
 import io.durablebatch.deployment.test.kernel.KernelTestSupport.TargetWriter;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobExecutionId;
+import io.durablebatch.execution.JobInstanceId;
+import io.durablebatch.execution.ReasonCode;
+import io.durablebatch.execution.StepExecution;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.JobParameters;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobExecutionId;
-import io.durablebatch.repository.JobInstanceId;
-import io.durablebatch.repository.ReasonCode;
+import io.durablebatch.repository.JobExecutionRequest;
 import io.durablebatch.repository.RecoveryResolution;
 import io.durablebatch.repository.RecoveryResult;
 import io.durablebatch.repository.RepositoryError;
-import io.durablebatch.repository.StepExecution;
 import io.durablebatch.runtime.job.RunningExecutions;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -155,9 +156,9 @@ class OperatorControlTest extends KernelTest {
         // an attempt recorded by a process that died before running it
         String run = freshRun();
         JobParameters parameters = KernelTestSupport.run(run);
-        JobExecution orphan = RepositoryTestSupport.tx(() -> repository.createJobExecution(
-                repository.selectOrCreateJobInstance(parameters.keyFor(io.durablebatch.repository.JobName.of("slow")))
-                        .instance().id()));
+        JobExecution orphan = RepositoryTestSupport.tx(() -> repository.createJobExecution(JobExecutionRequest
+                .of(repository.selectOrCreateJobInstance(parameters.keyFor(io.durablebatch.execution.JobName.of("slow")))
+                        .instance().id())));
         RecoveryResult recovered = operator.recover(orphan.id(), orphan.version(), RecoveryResolution.FAILED,
                 ReasonCode.of("OWNER_LOST"), call());
         assertEquals(ExecutionStatus.FAILED, recovered.execution().status());

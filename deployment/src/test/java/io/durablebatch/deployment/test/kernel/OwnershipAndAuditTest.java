@@ -29,6 +29,12 @@ import io.durablebatch.deployment.test.RepositoryTestSupport;
 import io.durablebatch.deployment.test.kernel.KernelTestSupport.RangeReader;
 import io.durablebatch.deployment.test.kernel.KernelTestSupport.Row;
 import io.durablebatch.deployment.test.kernel.KernelTestSupport.TargetWriter;
+import io.durablebatch.execution.ActorRef;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobExecutionId;
+import io.durablebatch.execution.JobName;
+import io.durablebatch.execution.OperationId;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.JobParameters;
@@ -36,12 +42,7 @@ import io.durablebatch.job.OperatorCall;
 import io.durablebatch.operator.OperatorAction;
 import io.durablebatch.operator.OperatorRecord;
 import io.durablebatch.operator.OwnerToken;
-import io.durablebatch.repository.ActorRef;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobExecutionId;
-import io.durablebatch.repository.JobName;
-import io.durablebatch.repository.OperationId;
+import io.durablebatch.repository.JobExecutionRequest;
 import io.durablebatch.repository.RecoveryDecision;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.runtime.job.KernelIdentity;
@@ -229,7 +230,7 @@ class OwnershipAndAuditTest extends KernelTest {
         if (current.status().isActive()) {
             RepositoryTestSupport.tx(() -> repository.recoverJobExecution(left.id(),
                     new io.durablebatch.repository.RecoveryRequest(OperationId.of("tidy-" + left.id()), ActorRef.of("test"),
-                            io.durablebatch.repository.ReasonCode.of("TEST"),
+                            io.durablebatch.execution.ReasonCode.of("TEST"),
                             io.durablebatch.repository.RecoveryResolution.ABANDONED, current.version(), Instant.now(),
                             true)));
         }
@@ -250,8 +251,8 @@ class OwnershipAndAuditTest extends KernelTest {
         return RepositoryTestSupport.tx(() -> {
             JobDefinition definition = io.quarkus.arc.Arc.container().instance(io.durablebatch.runtime.job.JobRegistry.class)
                     .get().get("owned");
-            JobExecution created = repository.createJobExecution(repository.selectOrCreateJobInstance(
-                    parameters.keyFor(JobName.of("owned"))).instance().id(), definition.identity());
+            JobExecution created = repository.createJobExecution(JobExecutionRequest.of(repository.selectOrCreateJobInstance(
+                    parameters.keyFor(JobName.of("owned"))).instance().id()).definedBy(definition.identity()));
             JobExecution claimed = repository.claimExecutionOwner(created.id(), created.version(), owner, Instant.now());
             return repository.transitionJobExecution(claimed.id(), claimed.version(),
                     io.durablebatch.repository.LifecycleTransition.to(ExecutionStatus.STARTED, Instant.now()));

@@ -26,18 +26,19 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.agroal.api.AgroalDataSource;
 import io.durablebatch.deployment.test.RepositoryTestSupport;
 import io.durablebatch.deployment.test.kernel.KernelTestSupport.TargetWriter;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobInstance;
+import io.durablebatch.execution.StepExecution;
+import io.durablebatch.execution.StepName;
 import io.durablebatch.flow.NodeId;
 import io.durablebatch.flow.StartLimit;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.operator.OwnerToken;
 import io.durablebatch.partition.StepPartition;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobInstance;
+import io.durablebatch.repository.JobExecutionRequest;
 import io.durablebatch.repository.LifecycleTransition;
-import io.durablebatch.repository.StepExecution;
-import io.durablebatch.repository.StepName;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.job.JobRegistry;
 import io.quarkus.test.QuarkusUnitTest;
@@ -98,7 +99,8 @@ class RemotePartitionWorkersTest {
         return tx(() -> {
             JobInstance instance = repository.selectOrCreateJobInstance(KernelTestSupport.run(run)
                     .keyFor(definition.name())).instance();
-            JobExecution created = repository.createJobExecution(instance.id(), definition.identity());
+            JobExecution created = repository
+                    .createJobExecution(JobExecutionRequest.of(instance.id()).definedBy(definition.identity()));
             JobExecution owned = repository.claimExecutionOwner(created.id(), created.version(), OTHER_PROCESS, now());
             repository.transitionJobExecution(owned.id(), owned.version(),
                     LifecycleTransition.to(ExecutionStatus.STARTED, now()));

@@ -29,15 +29,15 @@ import io.durablebatch.deployment.test.RepositoryTestSupport;
 import io.durablebatch.deployment.test.kernel.KernelTestSupport.RangeReader;
 import io.durablebatch.deployment.test.kernel.KernelTestSupport.Row;
 import io.durablebatch.deployment.test.kernel.KernelTestSupport.TargetWriter;
+import io.durablebatch.execution.Checkpoint;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.StepCounters;
+import io.durablebatch.execution.StepExecution;
 import io.durablebatch.item.ItemReader;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.SkipLimitExceededException;
-import io.durablebatch.repository.Checkpoint;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.StepCounters;
-import io.durablebatch.repository.StepExecution;
 import io.quarkus.test.QuarkusUnitTest;
 
 /** Skip limits per exception type (read, process, write) and retry of transient chunk failures. */

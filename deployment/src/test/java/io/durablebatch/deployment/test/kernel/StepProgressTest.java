@@ -16,16 +16,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.durablebatch.deployment.test.RepositoryTestSupport;
-import io.durablebatch.repository.ActorRef;
-import io.durablebatch.repository.Checkpoint;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.ExecutionVersion;
-import io.durablebatch.repository.JobExecution;
+import io.durablebatch.execution.ActorRef;
+import io.durablebatch.execution.Checkpoint;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.ExecutionVersion;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.StepCounters;
+import io.durablebatch.execution.StepExecution;
+import io.durablebatch.execution.StepName;
+import io.durablebatch.repository.JobExecutionRequest;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.RepositoryError;
-import io.durablebatch.repository.StepCounters;
-import io.durablebatch.repository.StepExecution;
-import io.durablebatch.repository.StepName;
 import io.durablebatch.repository.StepProgress;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.sql.MetadataSql;
@@ -50,7 +51,7 @@ class StepProgressTest {
     Running running() {
         return tx(() -> {
             JobExecution created = repository.createJobExecution(
-                    repository.selectOrCreateJobInstance(freshKey("progress")).instance().id());
+                    JobExecutionRequest.of(repository.selectOrCreateJobInstance(freshKey("progress")).instance().id()));
             JobExecution job = repository.transitionJobExecution(created.id(), created.version(),
                     LifecycleTransition.to(ExecutionStatus.STARTED, now()));
             StepExecution step = repository.createStepExecution(job.id(), StepName.of("load"));
@@ -105,7 +106,7 @@ class StepProgressTest {
                 completed.version(), Optional.of(Checkpoint.of(new byte[] { 7 })), StepCounters.ZERO, now()));
         assertEquals(completed, tx(() -> repository.getStepExecution(completed.id())).orElseThrow());
         assertRefused(RepositoryError.STEP_EXECUTION_NOT_FOUND, () -> repository.recordStepProgress(
-                io.durablebatch.repository.StepExecutionId.of(Long.MAX_VALUE), ExecutionVersion.INITIAL, Optional.empty(),
+                io.durablebatch.execution.StepExecutionId.of(Long.MAX_VALUE), ExecutionVersion.INITIAL, Optional.empty(),
                 StepCounters.ZERO, now()));
     }
 }

@@ -34,6 +34,16 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.agroal.api.AgroalDataSource;
 import io.durablebatch.deployment.test.RepositoryTestSupport;
+import io.durablebatch.execution.Checkpoint;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobExecutionId;
+import io.durablebatch.execution.JobInstanceId;
+import io.durablebatch.execution.JobName;
+import io.durablebatch.execution.ReasonCode;
+import io.durablebatch.execution.StepCounters;
+import io.durablebatch.execution.StepExecution;
+import io.durablebatch.execution.StepName;
 import io.durablebatch.item.ItemReader;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
@@ -43,20 +53,11 @@ import io.durablebatch.job.OperatorCall;
 import io.durablebatch.job.RepeatStatus;
 import io.durablebatch.operator.OperatorAction;
 import io.durablebatch.operator.OwnerToken;
-import io.durablebatch.repository.Checkpoint;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobExecutionId;
-import io.durablebatch.repository.JobInstanceId;
-import io.durablebatch.repository.JobName;
+import io.durablebatch.repository.JobExecutionRequest;
 import io.durablebatch.repository.LifecycleTransition;
-import io.durablebatch.repository.ReasonCode;
 import io.durablebatch.repository.RecoveryDecision;
 import io.durablebatch.repository.RecoveryResolution;
 import io.durablebatch.repository.RepositoryError;
-import io.durablebatch.repository.StepCounters;
-import io.durablebatch.repository.StepExecution;
-import io.durablebatch.repository.StepName;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.job.JobRegistry;
 import io.durablebatch.runtime.schema.RepositoryTables;
@@ -252,7 +253,7 @@ class LeaseRecoveryTest {
         assertEquals(2, restarted.attempt());
         assertEquals(ITEMS, rows(left.run()), "resumed from the committed checkpoint, nothing twice");
         var audit = tx(() -> repository.findOperatorRequest(OperatorAction.RESTART,
-                io.durablebatch.repository.OperationId.of("owner-loss-restart:" + left.execution()))).orElseThrow();
+                io.durablebatch.execution.OperationId.of("owner-loss-restart:" + left.execution()))).orElseThrow();
         assertEquals("system:lease", audit.actor().value());
         assertEquals(restarted.id(), audit.target().jobExecutionId().orElseThrow());
     }
@@ -294,7 +295,7 @@ class LeaseRecoveryTest {
         // another process's operator: the lease is live
         RepositoryTestSupport.assertRefused(RepositoryError.EXECUTION_LEASE_LIVE, () -> tx(() -> repository
                 .recoverJobExecution(id, new io.durablebatch.repository.RecoveryRequest(
-                        io.durablebatch.repository.OperationId.of("op-" + run), io.durablebatch.repository.ActorRef
+                        io.durablebatch.execution.OperationId.of("op-" + run), io.durablebatch.execution.ActorRef
                                 .of("bob"),
                         ReasonCode.of("OPERATOR"), RecoveryResolution.FAILED, running.version(),
                         Instant.now()))));
@@ -302,7 +303,7 @@ class LeaseRecoveryTest {
                 "a refusal changes nothing");
         // declared dead: recovered at once
         tx(() -> repository.recoverJobExecution(id, new io.durablebatch.repository.RecoveryRequest(
-                io.durablebatch.repository.OperationId.of("op2-" + run), io.durablebatch.repository.ActorRef.of("bob"),
+                io.durablebatch.execution.OperationId.of("op2-" + run), io.durablebatch.execution.ActorRef.of("bob"),
                 ReasonCode.of("OPERATOR"), RecoveryResolution.FAILED, running.version(), Instant.now(), true)));
         RELEASE.countDown();
         // the owner was alive after all: its held chunk (ids 20..29) must not commit, nor anything after it
@@ -346,7 +347,9 @@ class LeaseRecoveryTest {
         JobExecution execution = tx(() -> {
             JobInstanceId instance = repository.selectOrCreateJobInstance(JobParameters.of("run", run)
                     .keyFor(JobName.of(job))).instance().id();
-            return claimAndStart(repository.createJobExecution(instance, definition.identity()), committed, run);
+            return claimAndStart(
+                    repository.createJobExecution(JobExecutionRequest.of(instance).definedBy(definition.identity())), committed,
+                    run);
         });
         return new Left(execution.id(), execution.jobInstanceId(), run);
     }
@@ -354,8 +357,9 @@ class LeaseRecoveryTest {
     /** The next attempt of {@code previous}'s instance left by a dead process after a restart. */
     Left leftByDeadProcessRestarting(Left previous, long committed) throws SQLException {
         JobDefinition definition = registry.get("leaseRestartable");
-        JobExecution execution = tx(() -> claimAndStart(repository.createJobExecution(previous.instance(),
-                definition.identity()), committed, previous.run()));
+        JobExecution execution = tx(() -> claimAndStart(
+                repository.createJobExecution(JobExecutionRequest.of(previous.instance()).definedBy(definition.identity())),
+                committed, previous.run()));
         return new Left(execution.id(), execution.jobInstanceId(), previous.run());
     }
 

@@ -15,14 +15,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.durablebatch.deployment.test.RepositoryTestSupport;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.JobExecutionId;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.JobOperator;
 import io.durablebatch.job.JobParameters;
 import io.durablebatch.job.OperatorCall;
 import io.durablebatch.job.RepeatStatus;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.JobExecutionId;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.job.RunningExecutions;
 import io.quarkus.test.QuarkusUnitTest;

@@ -20,15 +20,15 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.durablebatch.deployment.test.RepositoryFixtures;
 import io.durablebatch.deployment.test.StoredState;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.ExitStatus;
+import io.durablebatch.execution.StepCounters;
+import io.durablebatch.execution.StepExecution;
+import io.durablebatch.execution.StepExecutionId;
 import io.durablebatch.partition.PartitionPlanEntry;
 import io.durablebatch.partition.StepPartition;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.ExitStatus;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.RepositoryError;
-import io.durablebatch.repository.StepCounters;
-import io.durablebatch.repository.StepExecution;
-import io.durablebatch.repository.StepExecutionId;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.quarkus.test.QuarkusUnitTest;
@@ -142,7 +142,7 @@ class PartitionAggregationTest {
         job.plan(List.of(entry("a")));
         job.run(byKey(job, "a"), ExecutionStatus.COMPLETED, "OK", counters(1, 1));
         StepExecution progressed = given.move(job.parent(), LifecycleTransition.progress(now(),
-                io.durablebatch.repository.Checkpoint.of(new byte[] { 1 }), StepCounters.ZERO));
+                io.durablebatch.execution.Checkpoint.of(new byte[] { 1 }), StepCounters.ZERO));
         assertAggregationRefusedUnchanged(job, RepositoryError.VERSION_CONFLICT);
         assertRefused(RepositoryError.STEP_EXECUTION_NOT_FOUND, () -> repository.aggregateStepPartitions(
                 StepExecutionId.of(Long.MAX_VALUE), progressed.version(), now()));

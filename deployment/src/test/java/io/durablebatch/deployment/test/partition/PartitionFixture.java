@@ -7,13 +7,13 @@ import java.util.List;
 import java.util.stream.IntStream;
 
 import io.durablebatch.deployment.test.RepositoryFixtures;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobInstanceId;
+import io.durablebatch.execution.StepCounters;
+import io.durablebatch.execution.StepExecution;
 import io.durablebatch.partition.PartitionPlanEntry;
 import io.durablebatch.partition.StepPartition;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobInstanceId;
-import io.durablebatch.repository.StepCounters;
-import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.spi.KernelRepository;
 
 /** A running job with a STARTED parent step, its plan, and workers that run partitions to an end. */

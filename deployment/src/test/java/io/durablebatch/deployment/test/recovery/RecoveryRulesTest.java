@@ -3,11 +3,11 @@ package io.durablebatch.deployment.test.recovery;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
-import static io.durablebatch.repository.ExecutionStatus.COMPLETED;
-import static io.durablebatch.repository.ExecutionStatus.FAILED;
-import static io.durablebatch.repository.ExecutionStatus.STARTED;
-import static io.durablebatch.repository.ExecutionStatus.STARTING;
-import static io.durablebatch.repository.ExecutionStatus.UNKNOWN;
+import static io.durablebatch.execution.ExecutionStatus.COMPLETED;
+import static io.durablebatch.execution.ExecutionStatus.FAILED;
+import static io.durablebatch.execution.ExecutionStatus.STARTED;
+import static io.durablebatch.execution.ExecutionStatus.STARTING;
+import static io.durablebatch.execution.ExecutionStatus.UNKNOWN;
 import static io.durablebatch.repository.RecoveryResolution.ABANDONED;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -27,21 +27,22 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import io.durablebatch.deployment.test.RepositoryFixtures;
 import io.durablebatch.deployment.test.StoredState;
-import io.durablebatch.repository.ActorRef;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.ExecutionVersion;
-import io.durablebatch.repository.ExitStatus;
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobExecutionId;
+import io.durablebatch.execution.ActorRef;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.ExecutionVersion;
+import io.durablebatch.execution.ExitStatus;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobExecutionId;
+import io.durablebatch.execution.OperationId;
+import io.durablebatch.execution.ReasonCode;
+import io.durablebatch.execution.StepExecution;
+import io.durablebatch.repository.JobExecutionRequest;
 import io.durablebatch.repository.LifecycleTransition;
-import io.durablebatch.repository.OperationId;
-import io.durablebatch.repository.ReasonCode;
 import io.durablebatch.repository.RecoveryDecision;
 import io.durablebatch.repository.RecoveryRequest;
 import io.durablebatch.repository.RecoveryResolution;
 import io.durablebatch.repository.RecoveryResult;
 import io.durablebatch.repository.RepositoryError;
-import io.durablebatch.repository.StepExecution;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -131,14 +132,14 @@ class RecoveryRulesTest {
         assertEquals(ExecutionStatus.ABANDONED, tx(() -> repository.getStepExecution(step.id())).orElseThrow().status(),
                 "steps are resolved the same way");
         state.assertRefusedChangingNothing(unknown.jobInstanceId(), RepositoryError.INSTANCE_ABANDONED,
-                () -> repository.createJobExecution(unknown.jobInstanceId()));
+                () -> repository.createJobExecution(JobExecutionRequest.of(unknown.jobInstanceId())));
     }
 
     @Test
     void aRecoveredFailedExecutionCanBeRestarted() {
         JobExecution orphan = given.jobExecutionIn(STARTED);
         tx(() -> repository.recoverJobExecution(orphan.id(), request(RecoveryResolution.FAILED, orphan.version())));
-        JobExecution restart = tx(() -> repository.createJobExecution(orphan.jobInstanceId()));
+        JobExecution restart = tx(() -> repository.createJobExecution(JobExecutionRequest.of(orphan.jobInstanceId())));
         assertEquals(2, restart.attempt());
         assertEquals(STARTING, restart.status());
     }

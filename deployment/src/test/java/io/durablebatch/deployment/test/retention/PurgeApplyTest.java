@@ -22,6 +22,21 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.durablebatch.deployment.test.RepositoryFixtures;
 import io.durablebatch.deployment.test.StoredState;
+import io.durablebatch.execution.ActorRef;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.ExecutionVersion;
+import io.durablebatch.execution.ExitStatus;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobInstance;
+import io.durablebatch.execution.JobInstanceId;
+import io.durablebatch.execution.JobName;
+import io.durablebatch.execution.OperationId;
+import io.durablebatch.execution.PlanFingerprint;
+import io.durablebatch.execution.ReasonCode;
+import io.durablebatch.execution.RequestDigest;
+import io.durablebatch.execution.StepCounters;
+import io.durablebatch.execution.StepExecution;
+import io.durablebatch.execution.StepName;
 import io.durablebatch.flow.FlowDecisionRequest;
 import io.durablebatch.flow.FlowTransitionKind;
 import io.durablebatch.flow.InputDigest;
@@ -32,26 +47,12 @@ import io.durablebatch.operator.OperatorRecordDraft;
 import io.durablebatch.operator.OperatorTarget;
 import io.durablebatch.partition.PartitionPlanEntry;
 import io.durablebatch.partition.StepPartition;
-import io.durablebatch.repository.ActorRef;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.ExecutionVersion;
-import io.durablebatch.repository.ExitStatus;
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobInstance;
-import io.durablebatch.repository.JobInstanceId;
-import io.durablebatch.repository.JobName;
+import io.durablebatch.repository.JobExecutionRequest;
 import io.durablebatch.repository.LifecycleTransition;
-import io.durablebatch.repository.OperationId;
-import io.durablebatch.repository.PlanFingerprint;
-import io.durablebatch.repository.ReasonCode;
 import io.durablebatch.repository.RecoveryRequest;
 import io.durablebatch.repository.RecoveryResolution;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
-import io.durablebatch.repository.RequestDigest;
-import io.durablebatch.repository.StepCounters;
-import io.durablebatch.repository.StepExecution;
-import io.durablebatch.repository.StepName;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.retention.PurgeCandidate;
 import io.durablebatch.retention.PurgeCounts;
@@ -169,7 +170,7 @@ class PurgeApplyTest {
         JobInstance instance = given.instanceWithHistory(job, 1, ExecutionStatus.FAILED);
         JobExecution failed = tx(() -> repository.latestJobExecution(instance.id())).orElseThrow();
         JobExecution restarted = tx(() -> {
-            JobExecution created = repository.createJobExecution(instance.id());
+            JobExecution created = repository.createJobExecution(JobExecutionRequest.of(instance.id()));
             return repository.transitionJobExecution(created.id(), created.version(),
                     LifecycleTransition.to(ExecutionStatus.STARTED, now()));
         });
@@ -217,7 +218,7 @@ class PurgeApplyTest {
         JobInstance failed = given.instanceWithHistory(job, 1, ExecutionStatus.FAILED);
         batch.add(failed.id());
         PurgePlan plan = survey(job).plan();
-        tx(() -> repository.createJobExecution(failed.id()));
+        tx(() -> repository.createJobExecution(JobExecutionRequest.of(failed.id())));
 
         assertStaleAndUnchanged(plan, batch, "job instance " + failed.id());
     }

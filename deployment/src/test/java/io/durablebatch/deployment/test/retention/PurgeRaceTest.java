@@ -20,13 +20,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.durablebatch.deployment.test.Race;
 import io.durablebatch.deployment.test.RepositoryFixtures;
 import io.durablebatch.deployment.test.StoredState;
-import io.durablebatch.repository.ActorRef;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobInstanceId;
-import io.durablebatch.repository.JobName;
+import io.durablebatch.execution.ActorRef;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobInstanceId;
+import io.durablebatch.execution.JobName;
+import io.durablebatch.execution.ReasonCode;
+import io.durablebatch.repository.JobExecutionRequest;
 import io.durablebatch.repository.LifecycleTransition;
-import io.durablebatch.repository.ReasonCode;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.retention.PurgeCandidate;
 import io.durablebatch.retention.PurgeCounts;
@@ -116,7 +117,7 @@ class PurgeRaceTest {
             PurgePlan plan = survey(job).plan();
 
             List<String> outcomes = race(() -> {
-                tx(() -> repository.createJobExecution(instance));
+                tx(() -> repository.createJobExecution(JobExecutionRequest.of(instance)));
                 return "RESTARTED";
             }, () -> purge(plan));
 

@@ -24,6 +24,21 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.durablebatch.deployment.test.RepositoryFixtures;
 import io.durablebatch.deployment.test.RepositorySchema;
 import io.durablebatch.deployment.test.StoredState;
+import io.durablebatch.execution.ActorRef;
+import io.durablebatch.execution.DefinitionIdentity;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.ExitStatus;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobInstance;
+import io.durablebatch.execution.JobInstanceId;
+import io.durablebatch.execution.JobName;
+import io.durablebatch.execution.OperationId;
+import io.durablebatch.execution.PlanFingerprint;
+import io.durablebatch.execution.ReasonCode;
+import io.durablebatch.execution.RequestDigest;
+import io.durablebatch.execution.StepCounters;
+import io.durablebatch.execution.StepExecution;
+import io.durablebatch.execution.StepName;
 import io.durablebatch.flow.FlowDecisionRequest;
 import io.durablebatch.flow.FlowTransitionKind;
 import io.durablebatch.flow.InputDigest;
@@ -36,25 +51,11 @@ import io.durablebatch.operator.OperatorTarget;
 import io.durablebatch.operator.OwnerToken;
 import io.durablebatch.partition.PartitionPlanEntry;
 import io.durablebatch.partition.StepPartition;
-import io.durablebatch.repository.ActorRef;
-import io.durablebatch.repository.DefinitionIdentity;
 import io.durablebatch.repository.DefinitionUpgrade;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.ExitStatus;
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobInstance;
-import io.durablebatch.repository.JobInstanceId;
-import io.durablebatch.repository.JobName;
+import io.durablebatch.repository.JobExecutionRequest;
 import io.durablebatch.repository.LifecycleTransition;
-import io.durablebatch.repository.OperationId;
-import io.durablebatch.repository.PlanFingerprint;
-import io.durablebatch.repository.ReasonCode;
 import io.durablebatch.repository.RecoveryRequest;
 import io.durablebatch.repository.RecoveryResolution;
-import io.durablebatch.repository.RequestDigest;
-import io.durablebatch.repository.StepCounters;
-import io.durablebatch.repository.StepExecution;
-import io.durablebatch.repository.StepName;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.retention.PurgePlanRequest;
 import io.durablebatch.retention.RetentionAction;
@@ -127,7 +128,7 @@ class CustomTablePrefixTest {
     @Test
     void theRepositoryWorksOnThePrefixedTables() {
         JobInstance instance = tx(() -> repository.selectOrCreateJobInstance(freshKey("prefixed"))).instance();
-        JobExecution execution = tx(() -> repository.createJobExecution(instance.id()));
+        JobExecution execution = tx(() -> repository.createJobExecution(JobExecutionRequest.of(instance.id())));
         StepExecution step = tx(() -> repository.createStepExecution(execution.id(), StepName.of("only")));
         tx(() -> repository.transitionJobExecution(execution.id(), execution.version(),
                 LifecycleTransition.to(ExecutionStatus.FAILED, now())));
@@ -148,7 +149,7 @@ class CustomTablePrefixTest {
         PlanFingerprint plan = PlanFingerprint.of(new byte[32]);
         JobInstanceId instance = given.instanceWithHistory(job, 0).id();
         JobExecution execution = tx(() -> {
-            JobExecution starting = repository.createJobExecution(instance);
+            JobExecution starting = repository.createJobExecution(JobExecutionRequest.of(instance));
             return repository.claimExecutionOwner(starting.id(), starting.version(), owner, now());
         });
         JobExecution running = given.move(execution, ExecutionStatus.STARTED);

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.durablebatch.deployment.test.RepositorySchema;
 import io.durablebatch.deployment.test.StoredState;
-import io.durablebatch.repository.ExecutionStatus;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.repository.JobExecutionRequest;
 import io.durablebatch.repository.JobInstanceSelection;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.schema.SchemaMigrations;
@@ -61,7 +62,7 @@ class ValidateOnlyMigratedSchemaTest {
         JobInstanceSelection selection = tx(() -> repository.selectOrCreateJobInstance(freshKey("validated")));
         assertTrue(selection.created());
         assertEquals(ExecutionStatus.STARTING,
-                tx(() -> repository.createJobExecution(selection.instance().id())).status());
+                tx(() -> repository.createJobExecution(JobExecutionRequest.of(selection.instance().id()))).status());
     }
 
     private static void migrateOutOfBand() {

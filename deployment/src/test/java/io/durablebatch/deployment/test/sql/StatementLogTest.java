@@ -17,14 +17,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.durablebatch.deployment.test.RepositoryTestSupport;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.ExecutionVersion;
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobInstanceId;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.ExecutionVersion;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobInstanceId;
+import io.durablebatch.execution.StepCounters;
+import io.durablebatch.execution.StepExecution;
+import io.durablebatch.execution.StepName;
+import io.durablebatch.repository.JobExecutionRequest;
 import io.durablebatch.repository.LifecycleTransition;
-import io.durablebatch.repository.StepCounters;
-import io.durablebatch.repository.StepExecution;
-import io.durablebatch.repository.StepName;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.quarkus.test.QuarkusUnitTest;
@@ -66,7 +67,7 @@ class StatementLogTest {
         StepCounters counters = new StepCounters(10, 10, 0, 0, 0, 0, 1, 0);
         StepExecution step = tx(() -> {
             JobInstanceId instance = repository.selectOrCreateJobInstance(freshKey("statementLog")).instance().id();
-            JobExecution execution = repository.createJobExecution(instance);
+            JobExecution execution = repository.createJobExecution(JobExecutionRequest.of(instance));
             StepExecution created = repository.createStepExecution(execution.id(), StepName.of("load"));
             return repository.transitionStepExecution(created.id(), created.version(),
                     LifecycleTransition.to(ExecutionStatus.STARTED, Instant.now()));

@@ -6,11 +6,11 @@ import static io.durablebatch.deployment.test.RepositoryTestSupport.freshKey;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.now;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
-import static io.durablebatch.repository.ExecutionStatus.COMPLETED;
-import static io.durablebatch.repository.ExecutionStatus.FAILED;
-import static io.durablebatch.repository.ExecutionStatus.STARTED;
-import static io.durablebatch.repository.ExecutionStatus.STARTING;
-import static io.durablebatch.repository.ExecutionStatus.STOPPING;
+import static io.durablebatch.execution.ExecutionStatus.COMPLETED;
+import static io.durablebatch.execution.ExecutionStatus.FAILED;
+import static io.durablebatch.execution.ExecutionStatus.STARTED;
+import static io.durablebatch.execution.ExecutionStatus.STARTING;
+import static io.durablebatch.execution.ExecutionStatus.STOPPING;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -39,6 +39,23 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import io.durablebatch.deployment.test.RepositoryFixtures;
 import io.durablebatch.deployment.test.StoredState;
+import io.durablebatch.execution.ActorRef;
+import io.durablebatch.execution.Checkpoint;
+import io.durablebatch.execution.DefinitionIdentity;
+import io.durablebatch.execution.ExecutionParameters;
+import io.durablebatch.execution.ExitStatus;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobInstance;
+import io.durablebatch.execution.JobInstanceId;
+import io.durablebatch.execution.JobInstanceKey;
+import io.durablebatch.execution.JobName;
+import io.durablebatch.execution.OperationId;
+import io.durablebatch.execution.PlanFingerprint;
+import io.durablebatch.execution.ReasonCode;
+import io.durablebatch.execution.RequestDigest;
+import io.durablebatch.execution.StepCounters;
+import io.durablebatch.execution.StepExecution;
+import io.durablebatch.execution.StepName;
 import io.durablebatch.flow.FlowDecisionRequest;
 import io.durablebatch.flow.FlowTransitionKind;
 import io.durablebatch.flow.InputDigest;
@@ -51,30 +68,14 @@ import io.durablebatch.operator.OperatorTarget;
 import io.durablebatch.operator.OwnerToken;
 import io.durablebatch.partition.PartitionPlanEntry;
 import io.durablebatch.partition.StepPartition;
-import io.durablebatch.repository.ActorRef;
-import io.durablebatch.repository.Checkpoint;
-import io.durablebatch.repository.DefinitionIdentity;
 import io.durablebatch.repository.DefinitionUpgrade;
-import io.durablebatch.repository.ExecutionParameters;
-import io.durablebatch.repository.ExitStatus;
-import io.durablebatch.repository.JobExecution;
-import io.durablebatch.repository.JobInstance;
-import io.durablebatch.repository.JobInstanceId;
-import io.durablebatch.repository.JobInstanceKey;
+import io.durablebatch.repository.JobExecutionRequest;
 import io.durablebatch.repository.JobInstanceSelection;
-import io.durablebatch.repository.JobName;
 import io.durablebatch.repository.LifecycleTransition;
-import io.durablebatch.repository.OperationId;
-import io.durablebatch.repository.PlanFingerprint;
-import io.durablebatch.repository.ReasonCode;
 import io.durablebatch.repository.RecoveryRequest;
 import io.durablebatch.repository.RecoveryResolution;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
-import io.durablebatch.repository.RequestDigest;
-import io.durablebatch.repository.StepCounters;
-import io.durablebatch.repository.StepExecution;
-import io.durablebatch.repository.StepName;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.retention.PurgePlan;
 import io.durablebatch.retention.PurgePlanRequest;
@@ -156,23 +157,10 @@ class UnitOfWorkRulesTest {
                 }),
                 Map.entry("selectOrCreateJobInstance(JobInstanceKey)", () -> new Case(given.newInstance("idle").id(),
                         () -> repository.selectOrCreateJobInstance(freshKey("outside")))),
-                Map.entry("createJobExecution(JobInstanceId)", () -> {
+                Map.entry("createJobExecution(JobExecutionRequest)", () -> {
                     JobInstance idle = given.newInstance("idle");
-                    return new Case(idle.id(), () -> repository.createJobExecution(idle.id()));
-                }),
-                Map.entry("createJobExecution(JobInstanceId, DefinitionIdentity)", () -> {
-                    JobInstance idle = given.newInstance("idle");
-                    return new Case(idle.id(), () -> repository.createJobExecution(idle.id(), definition(idle, "a")));
-                }),
-                Map.entry("createJobExecution(JobInstanceId, ExecutionParameters)", () -> {
-                    JobInstance idle = given.newInstance("idle");
-                    return new Case(idle.id(), () -> repository.createJobExecution(idle.id(),
-                            ExecutionParameters.of(Map.of("threads", 4L))));
-                }),
-                Map.entry("createJobExecution(JobInstanceId, DefinitionIdentity, ExecutionParameters)", () -> {
-                    JobInstance idle = given.newInstance("idle");
-                    return new Case(idle.id(), () -> repository.createJobExecution(idle.id(), definition(idle, "a"),
-                            ExecutionParameters.of(Map.of("threads", 4L))));
+                    return new Case(idle.id(), () -> repository.createJobExecution(JobExecutionRequest.of(idle.id())
+                            .definedBy(definition(idle, "a")).withParameters(ExecutionParameters.of(Map.of("threads", 4L)))));
                 }),
                 Map.entry("createStepExecution(JobExecutionId, StepName)", () -> {
                     JobExecution running = given.jobExecutionIn(STARTED);
@@ -478,7 +466,7 @@ class UnitOfWorkRulesTest {
         StepExecution step;
         try {
             instance = repository.selectOrCreateJobInstance(key).instance();
-            execution = repository.createJobExecution(instance.id());
+            execution = repository.createJobExecution(JobExecutionRequest.of(instance.id()));
             execution = repository.transitionJobExecution(execution.id(), execution.version(),
                     LifecycleTransition.to(STARTED, now()));
             step = repository.createStepExecution(execution.id(), StepName.of("step"));
@@ -501,7 +489,7 @@ class UnitOfWorkRulesTest {
         JobInstanceKey key = freshKey("thrown");
         assertThrows(IllegalStateException.class, () -> QuarkusTransaction.requiringNew().run(() -> {
             JobInstance instance = repository.selectOrCreateJobInstance(key).instance();
-            repository.createJobExecution(instance.id());
+            repository.createJobExecution(JobExecutionRequest.of(instance.id()));
             throw new IllegalStateException("the application failed");
         }));
         assertEquals(Optional.empty(), tx(() -> repository.findJobInstance(key)));

@@ -28,9 +28,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import io.durablebatch.repository.JobInstanceKey;
-import io.durablebatch.repository.JobName;
-import io.durablebatch.repository.ParameterValue;
+import io.durablebatch.execution.JobInstanceKey;
+import io.durablebatch.execution.JobName;
+import io.durablebatch.execution.ParameterValue;
 
 /**
  * SPEC §2 identity: a job instance key has one canonical, typed, order-independent encoding that

@@ -14,26 +14,26 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import io.durablebatch.repository.ActorRef;
-import io.durablebatch.repository.Checkpoint;
-import io.durablebatch.repository.DefinitionIdentity;
+import io.durablebatch.execution.ActorRef;
+import io.durablebatch.execution.Checkpoint;
+import io.durablebatch.execution.DefinitionIdentity;
+import io.durablebatch.execution.ExecutionFailure;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.ExecutionVersion;
+import io.durablebatch.execution.ExitStatus;
+import io.durablebatch.execution.JobExecutionId;
+import io.durablebatch.execution.JobInstanceId;
+import io.durablebatch.execution.JobName;
+import io.durablebatch.execution.OperationId;
+import io.durablebatch.execution.PlanFingerprint;
+import io.durablebatch.execution.ReasonCode;
+import io.durablebatch.execution.StepCounters;
+import io.durablebatch.execution.StepExecutionId;
+import io.durablebatch.execution.StepName;
 import io.durablebatch.repository.DefinitionUpgrade;
-import io.durablebatch.repository.ExecutionFailure;
-import io.durablebatch.repository.ExecutionStatus;
-import io.durablebatch.repository.ExecutionVersion;
-import io.durablebatch.repository.ExitStatus;
-import io.durablebatch.repository.JobExecutionId;
-import io.durablebatch.repository.JobInstanceId;
-import io.durablebatch.repository.JobName;
 import io.durablebatch.repository.LifecycleTransition;
-import io.durablebatch.repository.OperationId;
-import io.durablebatch.repository.PlanFingerprint;
-import io.durablebatch.repository.ReasonCode;
 import io.durablebatch.repository.RecoveryRequest;
 import io.durablebatch.repository.RecoveryResolution;
-import io.durablebatch.repository.StepCounters;
-import io.durablebatch.repository.StepExecutionId;
-import io.durablebatch.repository.StepName;
 
 /**
  * SPEC §1 value types: a null, blank, over-long, malformed or out-of-range value is refused on

@@ -1,4 +1,4 @@
-package io.durablebatch.repository;
+package io.durablebatch.execution;
 
 import java.util.Arrays;
 import java.util.HexFormat;

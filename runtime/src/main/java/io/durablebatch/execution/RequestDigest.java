@@ -1,4 +1,4 @@
-package io.durablebatch.repository;
+package io.durablebatch.execution;
 
 import java.nio.charset.StandardCharsets;
 
