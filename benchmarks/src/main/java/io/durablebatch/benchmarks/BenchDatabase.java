@@ -42,7 +42,7 @@ class BenchDatabase {
     }
 
     String sql(String template) {
-        return tables.sql(template);
+        return tables.substitute(template);
     }
 
     void execute(String template) {

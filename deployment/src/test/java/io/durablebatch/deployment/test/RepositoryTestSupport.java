@@ -153,9 +153,9 @@ public final class RepositoryTestSupport {
      * {@code expected} SQL statements: the cost of the repository's hot paths is part of its contract.
      */
     public static <T> T assertStatements(MetadataSql sql, long expected, Supplier<T> call) {
-        long before = sql.statementsExecuted();
+        long before = sql.statementsExecutedOnThisThread();
         T result = call.get();
-        assertEquals(expected, sql.statementsExecuted() - before, "SQL statements issued");
+        assertEquals(expected, sql.statementsExecutedOnThisThread() - before, "SQL statements issued");
         return result;
     }
 }

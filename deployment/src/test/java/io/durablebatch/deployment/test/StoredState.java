@@ -52,7 +52,7 @@ public class StoredState {
         for (RepositorySchema.Table table : RepositorySchema.TABLES) {
             table.rowsOfInstances().ifPresent(condition -> rowsOfInstances.put(table.name(),
                     // a lease is liveness, not state: its renewal changes nothing a test compares
-                    tables.sql("SELECT (to_jsonb(t) - 'lease_expires_at')::text FROM {p}" + table.name() + " t WHERE "
+                    tables.substitute("SELECT (to_jsonb(t) - 'lease_expires_at')::text FROM {p}" + table.name() + " t WHERE "
                             + condition + " ORDER BY 1")));
             // the highest id is an index probe; tables without one stay small
             tableMarks.add("'" + table.name() + (table.identity() ? " max id'" : " rows'") + ", (SELECT "
@@ -120,7 +120,7 @@ public class StoredState {
      * in order, byte arrays as hex; a {@code long[]} argument is bound as a {@code bigint[]}.
      */
     public List<Map<String, Object>> rows(String template, Object... arguments) {
-        return withConnection(connection -> query(connection, tables.sql(template), arguments));
+        return withConnection(connection -> query(connection, tables.substitute(template), arguments));
     }
 
     /** The stored row of one job execution, every column included (some, such as the owner, no snapshot shows). */

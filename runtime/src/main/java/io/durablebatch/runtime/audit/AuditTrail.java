@@ -1,8 +1,10 @@
 package io.durablebatch.runtime.audit;
 
-import java.util.Collections;
+import java.util.Arrays;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 import io.durablebatch.execution.OperationId;
 import io.durablebatch.execution.RequestDigest;
@@ -10,8 +12,9 @@ import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.MetadataSql;
-import io.durablebatch.runtime.sql.MetadataSql.PositionalBinder;
+import io.durablebatch.runtime.sql.MetadataSql.Binder;
 import io.durablebatch.runtime.sql.MetadataSql.RowMapper;
+import io.durablebatch.runtime.sql.SqlStatement;
 
 /**
  * One append-only audit table keyed by (action, operation id), the idempotency rule of operator and
@@ -31,13 +34,15 @@ public final class AuditTrail<R> {
     private final RowMapper<R> mapper;
     private final Function<R, RequestDigest> digest;
     private final String kind;
-    private final String insert;
-    private final String select;
+    private final SqlStatement insert;
+    private final SqlStatement select;
 
     /**
      * @param table the table name without prefix; it has the columns {@code action} and
      *        {@code operation_id} and a unique key on them
-     * @param columns every column an append writes, in binding order; the same are read back
+     * @param columns every column an append writes, {@code action}, {@code operation_id} and
+     *        {@code request_digest} among them, each bound by its name in camel case
+     *        ({@code job_instance_id} as {@code :jobInstanceId}); the same are read back
      * @param kind what a record is, for messages, e.g. {@code "operator request"}
      */
     public AuditTrail(MetadataSql sql, RepositoryTables tables, String table, String columns, RowMapper<R> mapper,
@@ -46,15 +51,29 @@ public final class AuditTrail<R> {
         this.mapper = mapper;
         this.digest = digest;
         this.kind = kind;
-        String placeholders = String.join(", ", Collections.nCopies(columns.split(",").length, "?"));
-        this.insert = tables.sql("INSERT INTO {p}" + table + " (" + columns + ") VALUES (" + placeholders + ") "
-                + "ON CONFLICT (action, operation_id) DO NOTHING RETURNING " + columns);
-        this.select = tables.sql("SELECT " + columns + " FROM {p}" + table + " WHERE action = ? AND operation_id = ?");
+        String values = Arrays.stream(columns.split(",")).map(column -> ":" + camelCase(column.strip()))
+                .collect(Collectors.joining(", "));
+        Map<String, String> fragments = Map.of("table", table, "columns", columns, "values", values);
+        this.insert = tables.statement("insert[" + table + "]", """
+                INSERT INTO {p}{table} ({columns})
+                VALUES ({values})
+                ON CONFLICT (action, operation_id) DO NOTHING
+                RETURNING {columns}""", fragments);
+        this.select = tables.statement("select[" + table + "]", """
+                SELECT {columns} FROM {p}{table}
+                WHERE action = :action AND operation_id = :operationId""", fragments);
     }
 
-    /** Appends a record binding {@code values} to the columns, or returns the same request's record. */
-    public R append(String action, OperationId operationId, RequestDigest requestDigest, PositionalBinder values) {
-        Optional<R> appended = sql.queryOne(insert, values, mapper);
+    /**
+     * Appends a record of the request, {@code values} binding its columns other than the action,
+     * operation id and request digest, or returns the same request's record.
+     */
+    public R append(String action, OperationId operationId, RequestDigest requestDigest, Binder values) {
+        Optional<R> appended = sql.queryOne(insert, params -> {
+            params.text("action", action).text("operationId", operationId.value())
+                    .bytes("requestDigest", requestDigest.bytes());
+            values.bind(params);
+        }, mapper);
         if (appended.isPresent()) {
             return appended.get();
         }
@@ -69,6 +88,22 @@ public final class AuditTrail<R> {
     }
 
     public Optional<R> find(String action, OperationId operationId) {
-        return sql.queryOne(select, params -> params.text(action).text(operationId.value()), mapper);
+        return sql.queryOne(select, params -> params.text("action", action).text("operationId", operationId.value()),
+                mapper);
+    }
+
+    /** {@code job_instance_id} as {@code jobInstanceId}. */
+    private static String camelCase(String column) {
+        StringBuilder name = new StringBuilder(column.length());
+        boolean upper = false;
+        for (char c : column.toCharArray()) {
+            if (c == '_') {
+                upper = true;
+            } else {
+                name.append(upper ? Character.toUpperCase(c) : c);
+                upper = false;
+            }
+        }
+        return name.toString();
     }
 }

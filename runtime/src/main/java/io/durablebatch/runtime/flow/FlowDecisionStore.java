@@ -5,6 +5,7 @@ import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
 
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -25,6 +26,7 @@ import io.durablebatch.runtime.repository.JobExecutionStore;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.durablebatch.runtime.sql.SqlRow;
+import io.durablebatch.runtime.sql.SqlStatement;
 
 /**
  * The append-only route decisions of flows. Each execution numbers its decisions from one without
@@ -38,9 +40,9 @@ public class FlowDecisionStore {
 
     private final MetadataSql sql;
     private final JobExecutionStore jobExecutions;
-    private final String append;
-    private final String selectReusable;
-    private final String selectByExecution;
+    private final SqlStatement append;
+    private final SqlStatement selectReusable;
+    private final SqlStatement selectByExecution;
 
     FlowDecisionStore(MetadataSql sql, RepositoryTables tables, JobExecutionStore jobExecutions) {
         this.sql = sql;
@@ -50,46 +52,57 @@ public class FlowDecisionStore {
         // the instance belongs to another execution, or there is none. The next sequence number comes
         // from an upsert of the execution's head row, whose lock numbers concurrent appenders (parallel
         // flows) one after the other; a rolled-back append gives its number back, so there are no gaps.
-        this.append = tables.sql("WITH e AS (SELECT id, job_instance_id FROM {p}job_execution WHERE id = ? "
-                + "AND status IN " + ACTIVE_STATUSES + " "
-                + "AND (definition_fingerprint IS NULL OR definition_fingerprint = ?) FOR SHARE), "
-                + "allowed AS (SELECT id, job_instance_id FROM e WHERE CAST(? AS varchar) IS NULL "
-                + "OR (SELECT s.job_execution_id FROM {p}step_execution s WHERE s.job_instance_id = e.job_instance_id "
-                + "AND s.node_id = CAST(? AS varchar) ORDER BY s.id DESC LIMIT 1) IS DISTINCT FROM e.id), "
-                + "head AS (INSERT INTO {p}flow_decision_head AS h (job_execution_id, last_sequence) "
-                + "SELECT id, 1 FROM allowed ON CONFLICT (job_execution_id) "
-                + "DO UPDATE SET last_sequence = h.last_sequence + 1 RETURNING last_sequence) "
-                + "INSERT INTO {p}flow_decision (" + COLUMNS + ") "
-                + "SELECT allowed.id, head.last_sequence, allowed.job_instance_id, ?, ?, ?, ?, ?, ?, ?, ? "
-                + "FROM allowed, head RETURNING " + COLUMNS);
-        this.selectReusable = tables.sql("SELECT " + COLUMNS + " FROM {p}flow_decision WHERE job_instance_id = ? "
-                + "AND from_node = ? AND input_digest = ? AND plan_fingerprint = ? AND kind = ? "
-                + "ORDER BY job_execution_id DESC, sequence DESC LIMIT 1");
-        this.selectByExecution = tables.sql("SELECT " + COLUMNS + " FROM {p}flow_decision WHERE job_execution_id = ? "
-                + "ORDER BY sequence");
+        this.append = tables.statement("append", """
+                WITH e AS (SELECT id, job_instance_id FROM {p}job_execution
+                           WHERE id = :jobExecutionId AND status IN {active}
+                             AND (definition_fingerprint IS NULL OR definition_fingerprint = :planFingerprint)
+                           FOR SHARE),
+                allowed AS (SELECT id, job_instance_id FROM e
+                            WHERE CAST(:toNode AS varchar) IS NULL
+                               OR (SELECT s.job_execution_id FROM {p}step_execution s
+                                   WHERE s.job_instance_id = e.job_instance_id AND s.node_id = CAST(:toNode AS varchar)
+                                   ORDER BY s.id DESC LIMIT 1) IS DISTINCT FROM e.id),
+                head AS (INSERT INTO {p}flow_decision_head AS h (job_execution_id, last_sequence)
+                         SELECT id, 1 FROM allowed
+                         ON CONFLICT (job_execution_id) DO UPDATE SET last_sequence = h.last_sequence + 1
+                         RETURNING last_sequence)
+                INSERT INTO {p}flow_decision ({columns})
+                SELECT allowed.id, head.last_sequence, allowed.job_instance_id, :fromNode, :toNode, :kind,
+                       :planFingerprint, :inputDigest, :outcomeCode, :outcomeDescription, :decidedAt
+                FROM allowed, head
+                RETURNING {columns}""", Map.of("active", ACTIVE_STATUSES, "columns", COLUMNS));
+        this.selectReusable = tables.statement("selectReusable", """
+                SELECT {columns} FROM {p}flow_decision
+                WHERE job_instance_id = :jobInstanceId AND from_node = :fromNode AND input_digest = :inputDigest
+                  AND plan_fingerprint = :planFingerprint AND kind = :kind
+                ORDER BY job_execution_id DESC, sequence DESC LIMIT 1""", Map.of("columns", COLUMNS));
+        this.selectByExecution = tables.statement("selectByExecution", """
+                SELECT {columns} FROM {p}flow_decision WHERE job_execution_id = :jobExecutionId ORDER BY sequence""",
+                Map.of("columns", COLUMNS));
     }
 
     public FlowDecision append(FlowDecisionRequest request) {
         String target = request.toNode().map(NodeId::value).orElse(null);
-        return sql.queryOne(append, params -> params.bigint(request.jobExecutionId().value())
-                .bytes(request.planFingerprint().bytes())
-                .text(target).text(target)
-                .text(request.fromNode().value()).text(target).text(request.kind().name())
-                .bytes(request.planFingerprint().bytes()).bytes(request.inputDigest().bytes())
-                .text(request.outcome().code()).text(request.outcome().description())
-                .time(storedTime(request.decidedAt())), FlowDecisionStore::decision)
+        return sql.queryOne(append, params -> params.bigint("jobExecutionId", request.jobExecutionId().value())
+                .bytes("planFingerprint", request.planFingerprint().bytes())
+                .text("fromNode", request.fromNode().value()).text("toNode", target)
+                .text("kind", request.kind().name()).bytes("inputDigest", request.inputDigest().bytes())
+                .text("outcomeCode", request.outcome().code())
+                .text("outcomeDescription", request.outcome().description())
+                .time("decidedAt", storedTime(request.decidedAt())), FlowDecisionStore::decision)
                 .orElseThrow(() -> refusal(request));
     }
 
     public Optional<FlowDecision> findReusable(JobInstanceId jobInstanceId, NodeId nodeId,
             PlanFingerprint planFingerprint, InputDigest inputDigest, FlowTransitionKind kind) {
-        return sql.queryOne(selectReusable, params -> params.bigint(jobInstanceId.value()).text(nodeId.value())
-                .bytes(inputDigest.bytes()).bytes(planFingerprint.bytes()).text(kind.name()),
+        return sql.queryOne(selectReusable, params -> params.bigint("jobInstanceId", jobInstanceId.value())
+                .text("fromNode", nodeId.value()).bytes("inputDigest", inputDigest.bytes())
+                .bytes("planFingerprint", planFingerprint.bytes()).text("kind", kind.name()),
                 FlowDecisionStore::decision);
     }
 
     public List<FlowDecision> ofJobExecution(JobExecutionId jobExecutionId) {
-        return sql.query(selectByExecution, params -> params.bigint(jobExecutionId.value()),
+        return sql.query(selectByExecution, params -> params.bigint("jobExecutionId", jobExecutionId.value()),
                 FlowDecisionStore::decision);
     }
 

@@ -5,6 +5,7 @@ import static io.durablebatch.runtime.repository.ExecutionRows.STEP_EXECUTION_CO
 import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
 
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -23,6 +24,7 @@ import io.durablebatch.runtime.repository.ExecutionRows;
 import io.durablebatch.runtime.repository.JobExecutionStore;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.MetadataSql;
+import io.durablebatch.runtime.sql.SqlStatement;
 
 /**
  * Flow step attempts: the per-node start limit counted across every execution of an instance, and
@@ -34,9 +36,9 @@ public class FlowStore {
 
     private final MetadataSql sql;
     private final JobExecutionStore jobExecutions;
-    private final String start;
-    private final String latest;
-    private final String startsConsumed;
+    private final SqlStatement start;
+    private final SqlStatement latest;
+    private final SqlStatement startsConsumed;
 
     FlowStore(MetadataSql sql, RepositoryTables tables, JobExecutionStore jobExecutions) {
         this.sql = sql;
@@ -46,31 +48,43 @@ public class FlowStore {
         // is an upsert: racing starters of one node queue on its row lock and each sees the count the
         // previous one committed, so no more than the limit ever start. At the limit nothing is
         // inserted and nothing is counted.
-        this.start = tables.sql("WITH e AS (SELECT id, job_instance_id FROM {p}job_execution WHERE id = ? "
-                + "AND status IN " + ACTIVE_STATUSES + " FOR SHARE), "
-                + "counted AS (INSERT INTO {p}flow_node AS n (job_instance_id, node_id, starts) "
-                + "SELECT job_instance_id, ?, 1 FROM e ON CONFLICT (job_instance_id, node_id) "
-                + "DO UPDATE SET starts = n.starts + 1 WHERE n.starts < ? RETURNING starts) "
-                + "INSERT INTO {p}step_execution (job_execution_id, job_instance_id, step_name, node_id, status, "
-                + "exit_code, created_at, last_updated) "
-                + "SELECT e.id, e.job_instance_id, ?, ?, 'STARTING', 'EXECUTING', ?, ? FROM e, counted "
-                + "RETURNING " + STEP_EXECUTION_COLUMNS);
-        this.latest = tables.sql("SELECT n.starts, s.* FROM {p}flow_node n CROSS JOIN LATERAL (SELECT "
-                + STEP_EXECUTION_COLUMNS + " FROM {p}step_execution WHERE job_instance_id = n.job_instance_id "
-                + "AND node_id = n.node_id ORDER BY id DESC LIMIT 1) s WHERE n.job_instance_id = ? AND n.node_id = ?");
-        this.startsConsumed = tables.sql("SELECT starts FROM {p}flow_node WHERE job_instance_id = ? AND node_id = ?");
+        this.start = tables.statement("start", """
+                WITH e AS (SELECT id, job_instance_id FROM {p}job_execution
+                           WHERE id = :jobExecutionId AND status IN {active} FOR SHARE),
+                counted AS (INSERT INTO {p}flow_node AS n (job_instance_id, node_id, starts)
+                            SELECT job_instance_id, :nodeId, 1 FROM e
+                            ON CONFLICT (job_instance_id, node_id)
+                            DO UPDATE SET starts = n.starts + 1 WHERE n.starts < :startLimit
+                            RETURNING starts)
+                INSERT INTO {p}step_execution (job_execution_id, job_instance_id, step_name, node_id, status,
+                        exit_code, created_at, last_updated)
+                SELECT e.id, e.job_instance_id, :stepName, :nodeId, 'STARTING', 'EXECUTING', :now, :now
+                FROM e, counted
+                RETURNING {columns}""", Map.of("active", ACTIVE_STATUSES, "columns", STEP_EXECUTION_COLUMNS));
+        this.latest = tables.statement("latest", """
+                SELECT n.starts, s.*
+                FROM {p}flow_node n
+                CROSS JOIN LATERAL (SELECT {columns} FROM {p}step_execution
+                                    WHERE job_instance_id = n.job_instance_id AND node_id = n.node_id
+                                    ORDER BY id DESC LIMIT 1) s
+                WHERE n.job_instance_id = :jobInstanceId AND n.node_id = :nodeId""",
+                Map.of("columns", STEP_EXECUTION_COLUMNS));
+        this.startsConsumed = tables.statement("startsConsumed", """
+                SELECT starts FROM {p}flow_node WHERE job_instance_id = :jobInstanceId AND node_id = :nodeId""");
     }
 
     public StepExecution start(JobExecutionId jobExecutionId, StepName stepName, NodeId nodeId, StartLimit limit) {
         Instant now = storedTime(Instant.now());
-        return sql.queryOne(start, params -> params.bigint(jobExecutionId.value()).text(nodeId.value())
-                .integer(limit.value()).text(stepName.value()).text(nodeId.value()).time(now).time(now),
+        return sql.queryOne(start, params -> params.bigint("jobExecutionId", jobExecutionId.value())
+                .text("nodeId", nodeId.value()).integer("startLimit", limit.value()).text("stepName", stepName.value())
+                .time("now", now),
                 ExecutionRows::stepExecution)
                 .orElseThrow(() -> refusal(jobExecutionId, nodeId, limit));
     }
 
     public Optional<FlowStepState> latest(JobInstanceId jobInstanceId, NodeId nodeId) {
-        return sql.queryOne(latest, params -> params.bigint(jobInstanceId.value()).text(nodeId.value()),
+        return sql.queryOne(latest,
+                params -> params.bigint("jobInstanceId", jobInstanceId.value()).text("nodeId", nodeId.value()),
                 row -> new FlowStepState(jobInstanceId, nodeId, ExecutionRows.stepExecution(row), row.integer("starts")));
     }
 
@@ -86,7 +100,8 @@ public class FlowStore {
                     + " is " + execution.get().status() + ": steps start only in an active job execution");
         }
         JobInstanceId instanceId = execution.get().jobInstanceId();
-        int starts = sql.queryOne(startsConsumed, params -> params.bigint(instanceId.value()).text(nodeId.value()),
+        int starts = sql.queryOne(startsConsumed,
+                params -> params.bigint("jobInstanceId", instanceId.value()).text("nodeId", nodeId.value()),
                 row -> row.integer("starts")).orElse(0);
         return new RepositoryException(RepositoryError.START_LIMIT_EXCEEDED, "node " + nodeId + " of job instance "
                 + instanceId + " already started " + starts + " times, its start limit is " + limit);

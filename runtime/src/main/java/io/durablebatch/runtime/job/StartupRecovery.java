@@ -2,6 +2,7 @@ package io.durablebatch.runtime.job;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 import jakarta.inject.Singleton;
 
@@ -18,6 +19,7 @@ import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.runtime.DurableBatchConfig;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.MetadataSql;
+import io.durablebatch.runtime.sql.SqlStatement;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**
@@ -44,7 +46,7 @@ public class StartupRecovery {
     private final KernelIdentity identity;
     private final MetadataSql sql;
     private final boolean enabled;
-    private final String leftBehind;
+    private final SqlStatement leftBehind;
 
     StartupRecovery(OperatorAudit audit, KernelIdentity identity, MetadataSql sql,
             RepositoryTables tables, DurableBatchConfig config) {
@@ -53,10 +55,12 @@ public class StartupRecovery {
         this.sql = sql;
         this.enabled = config.recovery().startup().enabled();
         // Served by the partial index of unresolved executions: its size is what is running, not history.
-        this.leftBehind = tables.sql("SELECT id, version, owner_token FROM {p}job_execution "
-                + "WHERE status IN ('STARTING', 'STARTED', 'STOPPING', 'UNKNOWN') AND owner_token LIKE ? ESCAPE '\\' "
-                + "AND owner_token <> ? AND (lease_expires_at IS NULL OR lease_expires_at < statement_timestamp()) "
-                + "ORDER BY id LIMIT " + BATCH);
+        this.leftBehind = tables.statement("leftBehind", """
+                SELECT id, version, owner_token FROM {p}job_execution
+                WHERE status IN ('STARTING', 'STARTED', 'STOPPING', 'UNKNOWN')
+                  AND owner_token LIKE :nodeOwners ESCAPE '\\' AND owner_token <> :owner
+                  AND (lease_expires_at IS NULL OR lease_expires_at < statement_timestamp())
+                ORDER BY id LIMIT {batch}""", Map.of("batch", Integer.toString(BATCH)));
     }
 
     /** At runtime init, after the job registry: recovers what previous runs left, if enabled. */
@@ -87,7 +91,8 @@ public class StartupRecovery {
 
     private List<LeftBehind> findLeftBehind() {
         String prefix = identity.nodeId().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "/%";
-        return sql.query(leftBehind, params -> params.text(prefix).text(identity.owner().value()),
+        return sql.query(leftBehind, params -> params.text("nodeOwners", prefix)
+                .text("owner", identity.owner().value()),
                 row -> new LeftBehind(JobExecutionId.of(row.bigint("id")), ExecutionVersion.of(row.bigint("version")),
                         row.text("owner_token")));
     }

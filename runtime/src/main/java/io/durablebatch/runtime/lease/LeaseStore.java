@@ -5,6 +5,7 @@ import static io.durablebatch.runtime.repository.ExecutionRows.ACTIVE_STATUSES;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -20,6 +21,7 @@ import io.durablebatch.runtime.DurableBatchConfig;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.durablebatch.runtime.sql.ProcessSessions;
+import io.durablebatch.runtime.sql.SqlStatement;
 
 /**
  * The kernel's lease statements: renewing the leases a process holds, finding an execution whose
@@ -45,10 +47,10 @@ public class LeaseStore {
     }
 
     private final MetadataSql sql;
-    private final String renew;
-    private final String lockExpired;
-    private final String ownerLossRestarts;
-    private final String endSessions;
+    private final SqlStatement renew;
+    private final SqlStatement lockExpired;
+    private final SqlStatement ownerLossRestarts;
+    private final SqlStatement endSessions;
 
     LeaseStore(MetadataSql sql, RepositoryTables tables, DurableBatchConfig config) {
         this.sql = sql;
@@ -56,50 +58,50 @@ public class LeaseStore {
         // ours to run (recovered, released or ended elsewhere). The lease is not versioned state: the
         // version stays, so a renewal never conflicts with the owner's own transitions; only a pending
         // stop request moves a STARTED execution to STOPPING (version + 1), as observing control does.
-        this.renew = tables.sql("""
+        this.renew = tables.statement("renew", """
                 WITH jobs AS (
                     UPDATE {p}job_execution SET lease_expires_at = {lease},
-                        status = CASE WHEN %2$s THEN 'STOPPING' ELSE status END,
-                        last_updated = CASE WHEN %2$s THEN statement_timestamp() ELSE last_updated END,
-                        version = CASE WHEN %2$s THEN version + 1 ELSE version END
-                    WHERE id = ANY (?) AND owner_token = ? AND status IN %1$s
+                        status = CASE WHEN {stopping} THEN 'STOPPING' ELSE status END,
+                        last_updated = CASE WHEN {stopping} THEN statement_timestamp() ELSE last_updated END,
+                        version = CASE WHEN {stopping} THEN version + 1 ELSE version END
+                    WHERE id = ANY (:executionIds) AND owner_token = :owner AND status IN {active}
                     RETURNING id, stop_requested_at IS NOT NULL AS stop_requested
                 ), steps AS (
                     UPDATE {p}step_execution SET lease_expires_at = {lease}
-                    WHERE id = ANY (?) AND status IN %1$s
+                    WHERE id = ANY (:stepExecutionIds) AND status IN {active}
                     RETURNING id
                 )
                 SELECT 'job' AS kind, id, stop_requested FROM jobs
-                UNION ALL SELECT 'step', id, false FROM steps
-                """.formatted(ACTIVE_STATUSES, "status = 'STARTED' AND stop_requested_at IS NOT NULL"));
+                UNION ALL SELECT 'step', id, false FROM steps""",
+                Map.of("active", ACTIVE_STATUSES, "stopping", "status = 'STARTED' AND stop_requested_at IS NOT NULL"));
         // The sweeper's statement: the oldest expired lease that no other node is recovering right
         // now. Served by the partial lease index, which holds only active, leased executions.
         // A node takes the executions of the jobs it defines, which it can restart; those of jobs no live
         // node defines any more only once their lease ran out ten times over.
-        this.lockExpired = tables.sql("""
+        this.lockExpired = tables.statement("lockExpired", """
                 SELECT id, version, job_instance_id, job_name, owner_token FROM {p}job_execution
-                WHERE status IN %s AND lease_expires_at < statement_timestamp()
-                  AND (job_name = ANY (?) OR lease_expires_at < statement_timestamp() - interval '%d milliseconds')
-                ORDER BY lease_expires_at LIMIT 1 FOR UPDATE SKIP LOCKED
-                """.formatted(ACTIVE_STATUSES, 10 * config.lease().duration().toMillis()));
+                WHERE status IN {active} AND lease_expires_at < statement_timestamp()
+                  AND (job_name = ANY (:definedJobs)
+                       OR lease_expires_at < statement_timestamp() - interval '{undefinedAfter} milliseconds')
+                ORDER BY lease_expires_at LIMIT 1 FOR UPDATE SKIP LOCKED""",
+                Map.of("active", ACTIVE_STATUSES,
+                        "undefinedAfter", Long.toString(10 * config.lease().duration().toMillis())));
         // The sessions of a process whose lease ran out that still hold a transaction (idle sessions
         // hold no lock): a frozen process cannot end them, and their locks would hold its recovery.
-        this.endSessions = tables.sql("""
+        this.endSessions = tables.statement("endSessions", """
                 SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) AS ended FROM pg_stat_activity
-                WHERE application_name LIKE ? AND state <> 'idle' AND pid <> pg_backend_pid()
-                """);
-        this.ownerLossRestarts = tables.sql("""
+                WHERE application_name LIKE :sessions AND state <> 'idle' AND pid <> pg_backend_pid()""");
+        this.ownerLossRestarts = tables.statement("ownerLossRestarts", """
                 SELECT count(*) FROM {p}operator_request
-                WHERE job_instance_id = ? AND action = 'RESTART' AND actor = ?
-                """);
+                WHERE job_instance_id = :jobInstanceId AND action = 'RESTART' AND actor = :actor""");
     }
 
     /** Renews the leases of the executions (owned by {@code owner}) and step attempts this process runs. */
     public Renewal renew(OwnerToken owner, Collection<JobExecutionId> executions, Collection<StepExecutionId> steps) {
         List<Renewed> renewed = sql.query(renew, params -> params
-                .array("bigint", executions.stream().map(JobExecutionId::value).toArray())
-                .text(owner.value())
-                .array("bigint", steps.stream().map(StepExecutionId::value).toArray()),
+                .array("executionIds", "bigint", executions.stream().map(JobExecutionId::value).toArray())
+                .text("owner", owner.value())
+                .array("stepExecutionIds", "bigint", steps.stream().map(StepExecutionId::value).toArray()),
                 row -> new Renewed(row.text("kind").equals("job"), row.bigint("id"), row.bool("stop_requested")));
         Set<JobExecutionId> ours = new HashSet<>();
         Set<JobExecutionId> stopping = new HashSet<>();
@@ -125,8 +127,9 @@ public class LeaseStore {
      * job, once its lease ran out ten times over), if one is left that no other node holds.
      */
     public Optional<Expired> lockExpired(Collection<JobName> defined) {
-        return sql.queryOne(lockExpired, params -> params.array("varchar", defined.stream().map(JobName::value)
-                .toArray()), row -> new Expired(new JobExecutionId(row.bigint("id")),
+        return sql.queryOne(lockExpired, params -> params.array("definedJobs", "varchar",
+                defined.stream().map(JobName::value).toArray()),
+                row -> new Expired(new JobExecutionId(row.bigint("id")),
                         new ExecutionVersion(row.bigint("version")), new JobInstanceId(row.bigint("job_instance_id")),
                         new JobName(row.text("job_name")), row.optionalText("owner_token").orElse("?")));
     }
@@ -141,12 +144,13 @@ public class LeaseStore {
         if (sessions.isEmpty()) {
             return 0;
         }
-        return sql.queryOne(endSessions, params -> params.text(sessions.get()), row -> row.bigint("ended")).orElse(0L);
+        return sql.queryOne(endSessions, params -> params.text("sessions", sessions.get()), row -> row.bigint("ended"))
+                .orElse(0L);
     }
 
     /** How many times the kernel restarted attempts of {@code instance} because their owner was lost. */
     public long ownerLossRestarts(JobInstanceId instance) {
-        return sql.queryOne(ownerLossRestarts, params -> params.bigint(instance.value()).text(ACTOR),
+        return sql.queryOne(ownerLossRestarts, params -> params.bigint("jobInstanceId", instance.value()).text("actor", ACTOR),
                 row -> row.bigint("count")).orElse(0L);
     }
 }

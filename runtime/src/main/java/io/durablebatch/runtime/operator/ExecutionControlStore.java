@@ -6,6 +6,7 @@ import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
 
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -24,6 +25,7 @@ import io.durablebatch.runtime.repository.ExecutionRows;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.durablebatch.runtime.sql.SqlRow;
+import io.durablebatch.runtime.sql.SqlStatement;
 
 /**
  * Stop requests, owner claims and the owner's observation of control, on the job execution row.
@@ -37,53 +39,68 @@ public class ExecutionControlStore {
             + "stop_requested_by";
 
     private final MetadataSql sql;
-    private final String requestStop;
-    private final String claim;
-    private final String observe;
-    private final String readControl;
-    private final String readExecution;
+    private final SqlStatement requestStop;
+    private final SqlStatement claim;
+    private final SqlStatement observe;
+    private final SqlStatement readControl;
+    private final SqlStatement readExecution;
 
     ExecutionControlStore(MetadataSql sql, RepositoryTables tables) {
         this.sql = sql;
-        this.requestStop = tables.sql("UPDATE {p}job_execution SET stop_requested_at = ?, stop_requested_by = ?, "
-                + "last_updated = ?, version = version + 1 WHERE id = ? AND version = ? AND status IN " + ACTIVE_STATUSES
-                + " AND stop_requested_at IS NULL RETURNING " + JOB_EXECUTION_COLUMNS);
-        this.claim = tables.sql("UPDATE {p}job_execution SET owner_token = ?, owner_claimed_at = ?, last_updated = ?, "
-                + "lease_expires_at = {lease}, version = version + 1 "
-                + "WHERE id = ? AND version = ? AND status = 'STARTING' AND owner_token IS NULL "
-                + "RETURNING " + JOB_EXECUTION_COLUMNS);
+        this.requestStop = tables.statement("requestStop", """
+                UPDATE {p}job_execution
+                SET stop_requested_at = :requestedAt, stop_requested_by = :actor, last_updated = :requestedAt,
+                    version = version + 1
+                WHERE id = :id AND version = :expectedVersion AND status IN {active}
+                  AND stop_requested_at IS NULL
+                RETURNING {columns}""", Map.of("active", ACTIVE_STATUSES, "columns", JOB_EXECUTION_COLUMNS));
+        this.claim = tables.statement("claim", """
+                UPDATE {p}job_execution
+                SET owner_token = :owner, owner_claimed_at = :claimedAt, last_updated = :claimedAt,
+                    lease_expires_at = {lease}, version = version + 1
+                WHERE id = :id AND version = :expectedVersion AND status = 'STARTING' AND owner_token IS NULL
+                RETURNING {columns}""", Map.of("columns", JOB_EXECUTION_COLUMNS));
         // One statement whatever happens. For the owner of an active execution the UPDATE renews the
         // lease (which is not versioned state: the version stays) and moves a STARTED execution with a
         // pending request to STOPPING. It re-checks its WHERE on the newest row version, so what it
         // returns is current and a concurrent observation moves the execution at most once. For
         // anyone else it matches nothing and the second branch reads the row, to name the refusal.
         String stopping = "status = 'STARTED' AND stop_requested_at IS NOT NULL";
-        this.observe = tables.sql("WITH renewed AS (UPDATE {p}job_execution SET lease_expires_at = {lease}, "
-                + "status = CASE WHEN " + stopping + " THEN 'STOPPING' ELSE status END, "
-                + "last_updated = CASE WHEN " + stopping + " THEN ? ELSE last_updated END, "
-                + "version = CASE WHEN " + stopping + " THEN version + 1 ELSE version END "
-                + "WHERE id = ? AND owner_token = ? AND status IN " + ACTIVE_STATUSES + " "
-                + "RETURNING " + CONTROL_COLUMNS + ") "
-                + "SELECT " + CONTROL_COLUMNS + ", true AS current FROM renewed "
-                + "UNION ALL SELECT " + CONTROL_COLUMNS + ", false FROM {p}job_execution "
-                + "WHERE id = ? AND NOT EXISTS (SELECT 1 FROM renewed)");
-        this.readControl = tables.sql("SELECT " + CONTROL_COLUMNS + ", true AS current FROM {p}job_execution WHERE id = ?");
-        this.readExecution = tables.sql("SELECT " + JOB_EXECUTION_COLUMNS + " FROM {p}job_execution WHERE id = ?");
+        this.observe = tables.statement("observe", """
+                WITH renewed AS (UPDATE {p}job_execution
+                                 SET lease_expires_at = {lease},
+                                     status = CASE WHEN {stopping} THEN 'STOPPING' ELSE status END,
+                                     last_updated = CASE WHEN {stopping} THEN :observedAt ELSE last_updated END,
+                                     version = CASE WHEN {stopping} THEN version + 1 ELSE version END
+                                 WHERE id = :id AND owner_token = :owner AND status IN {active}
+                                 RETURNING {control})
+                SELECT {control}, true AS current FROM renewed
+                UNION ALL
+                SELECT {control}, false FROM {p}job_execution
+                WHERE id = :id AND NOT EXISTS (SELECT 1 FROM renewed)""",
+                Map.of("stopping", stopping, "active", ACTIVE_STATUSES, "control", CONTROL_COLUMNS));
+        this.readControl = tables.statement("readControl", """
+                SELECT {control}, true AS current FROM {p}job_execution WHERE id = :id""",
+                Map.of("control", CONTROL_COLUMNS));
+        this.readExecution = tables.statement("readExecution", """
+                SELECT {columns} FROM {p}job_execution WHERE id = :id""", Map.of("columns", JOB_EXECUTION_COLUMNS));
     }
 
     public JobExecution requestStop(JobExecutionId id, ExecutionVersion expectedVersion, ActorRef actor,
             Instant requestedAt) {
         Instant at = storedTime(requestedAt);
-        return sql.queryOne(requestStop, params -> params.time(at).text(actor.value()).time(at).bigint(id.value())
-                .bigint(expectedVersion.value()), ExecutionRows::jobExecution)
+        return sql.queryOne(requestStop, params -> params.bigint("id", id.value())
+                .bigint("expectedVersion", expectedVersion.value()).time("requestedAt", at).text("actor", actor.value()),
+                ExecutionRows::jobExecution)
                 .orElseThrow(() -> stopRefusal(id, expectedVersion));
     }
 
     public JobExecution claimOwner(JobExecutionId id, ExecutionVersion expectedVersion, OwnerToken owner,
             Instant claimedAt) {
         Instant at = storedTime(claimedAt);
-        Optional<JobExecution> claimed = sql.queryOne(claim, params -> params.text(owner.value()).time(at).time(at)
-                .bigint(id.value()).bigint(expectedVersion.value()), ExecutionRows::jobExecution);
+        Optional<JobExecution> claimed = sql.queryOne(claim, params -> params.bigint("id", id.value())
+                .bigint("expectedVersion", expectedVersion.value()).text("owner", owner.value()).time("claimedAt", at),
+                ExecutionRows::jobExecution);
         if (claimed.isPresent()) {
             return claimed.get();
         }
@@ -98,7 +115,7 @@ public class ExecutionControlStore {
         }
         if (state.ownedBy(owner)) {
             // A repeated claim (e.g. a retry after an unknown commit outcome): already ours, unchanged.
-            return sql.queryOne(readExecution, params -> params.bigint(id.value()), ExecutionRows::jobExecution)
+            return sql.queryOne(readExecution, params -> params.bigint("id", id.value()), ExecutionRows::jobExecution)
                     .orElseThrow(() -> notFound(id));
         }
         throw versionConflict(id, state, expectedVersion);
@@ -106,8 +123,8 @@ public class ExecutionControlStore {
 
     public ExecutionControl observe(JobExecutionId id, OwnerToken owner, Instant observedAt) {
         Instant at = storedTime(observedAt);
-        ControlState state = sql.queryOne(observe, params -> params.time(at).bigint(id.value()).text(owner.value())
-                .bigint(id.value()), ExecutionControlStore::controlState).orElseThrow(() -> notFound(id));
+        ControlState state = sql.queryOne(observe, params -> params.bigint("id", id.value()).text("owner", owner.value())
+                .time("observedAt", at), ExecutionControlStore::controlState).orElseThrow(() -> notFound(id));
         if (!state.current() && state.ownedBy(owner) && state.status().isActive()) {
             // The UPDATE found a newer row version than this statement's snapshot, no longer active
             // (a concurrent transition committed first): report the row as it is now.
@@ -141,7 +158,7 @@ public class ExecutionControlStore {
     }
 
     private ControlState control(JobExecutionId id) {
-        return sql.queryOne(readControl, params -> params.bigint(id.value()), ExecutionControlStore::controlState)
+        return sql.queryOne(readControl, params -> params.bigint("id", id.value()), ExecutionControlStore::controlState)
                 .orElseThrow(() -> notFound(id));
     }
 

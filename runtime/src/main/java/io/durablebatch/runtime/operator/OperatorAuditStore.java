@@ -37,11 +37,10 @@ public class OperatorAuditStore {
 
     public OperatorRecord append(OperatorRecordDraft draft) {
         return trail.append(draft.action().name(), draft.operationId(), draft.requestDigest(),
-                params -> params.text(draft.action().name()).text(draft.operationId().value())
-                        .text(draft.actor().value()).bigint(draft.target().jobInstanceId().value())
-                        .bigint(draft.target().jobExecutionId().map(JobExecutionId::value).orElse(null))
-                        .bytes(draft.requestDigest().bytes()).text(draft.outcome())
-                        .time(storedTime(draft.recordedAt())));
+                params -> params.text("actor", draft.actor().value())
+                        .bigint("jobInstanceId", draft.target().jobInstanceId().value())
+                        .bigint("jobExecutionId", draft.target().jobExecutionId().map(JobExecutionId::value).orElse(null))
+                        .text("outcome", draft.outcome()).time("recordedAt", storedTime(draft.recordedAt())));
     }
 
     public Optional<OperatorRecord> find(OperatorAction action, OperationId operationId) {

@@ -8,6 +8,7 @@ import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
@@ -23,6 +24,7 @@ import io.durablebatch.runtime.repository.ExecutionRows;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.durablebatch.runtime.sql.SqlRow;
+import io.durablebatch.runtime.sql.SqlStatement;
 
 /**
  * Aggregation of a partitioned step: the parent's result derived from every partition's durable
@@ -44,59 +46,82 @@ public class PartitionAggregationStore {
     static final String PARTITION_FAILURE = "io.durablebatch.PartitionFailure";
 
     private final MetadataSql sql;
-    private final String aggregate;
-    private final String facts;
+    private final SqlStatement aggregate;
+    private final SqlStatement facts;
 
     PartitionAggregationStore(MetadataSql sql, RepositoryTables tables) {
         this.sql = sql;
-        String worst = mostSevere("status, exit_code, exit_description, ordinal");
         String sums = COUNTER_COLUMNS.stream().map(c -> "CAST(sum(" + c + ") AS bigint) AS " + c)
                 .collect(Collectors.joining(", "));
+        String counters = COUNTER_COLUMNS.stream().map(c -> c + " = c." + c).collect(Collectors.joining(", "));
         // The lifecycle table decides which parent statuses may take each aggregate status.
         String allowed = PRECEDENCE.stream().map(target -> "(w.status = '" + target.name() + "' AND s.status IN ("
                 + target.allowedSources().stream().map(source -> "'" + source.name() + "'").sorted()
                         .collect(Collectors.joining(", "))
                 + "))").collect(Collectors.joining(" OR "));
-        this.aggregate = tables.sql("WITH c AS (SELECT count(*) AS total, "
-                + "count(*) FILTER (WHERE status IN ('STARTING', 'STARTED')) AS active, "
-                + "count(*) FILTER (WHERE status = 'FAILED') AS failed, " + sums
-                + " FROM {p}step_partition WHERE parent_step_execution_id = ?), w AS (" + worst + ") "
-                + "UPDATE {p}step_execution s SET status = w.status, exit_code = w.exit_code, "
-                + "exit_description = w.exit_description, "
-                + "failure_type = CASE WHEN w.status = 'FAILED' THEN ? ELSE s.failure_type END, "
-                + "failure_message = CASE WHEN w.status = 'FAILED' THEN c.failed || ' of ' || c.total "
-                + "|| ' partitions FAILED, the first in key order is partition ' || w.ordinal ELSE s.failure_message END, "
-                + COUNTER_COLUMNS.stream().map(col -> col + " = c." + col).collect(Collectors.joining(", "))
-                + ", ended_at = COALESCE(s.ended_at, ?), last_updated = ?, version = s.version + 1 "
-                + "FROM c, w WHERE s.id = ? AND s.version = ? AND c.total > 0 AND c.active = 0 AND (" + allowed + ") "
-                + "RETURNING " + qualified(STEP_EXECUTION_COLUMNS, "s"));
-        this.facts = tables.sql("SELECT s.status, s.version, "
-                + "EXISTS (SELECT 1 FROM {p}step_partition_plan WHERE parent_step_execution_id = s.id) AS planned, "
-                + "(SELECT count(*) FROM {p}step_partition WHERE parent_step_execution_id = s.id "
-                + "AND status IN ('STARTING', 'STARTED')) AS active, (" + mostSevere("status") + ") AS aggregate "
-                + "FROM {p}step_execution s WHERE s.id = ?");
+        this.aggregate = tables.statement("aggregate", """
+                WITH c AS (SELECT count(*) AS total,
+                                  count(*) FILTER (WHERE status IN ('STARTING', 'STARTED')) AS active,
+                                  count(*) FILTER (WHERE status = 'FAILED') AS failed,
+                                  {sums}
+                           FROM {p}step_partition
+                           WHERE parent_step_execution_id = :parentId),
+                w AS ({worst})
+                UPDATE {p}step_execution s
+                SET status = w.status, exit_code = w.exit_code, exit_description = w.exit_description,
+                    failure_type = CASE WHEN w.status = 'FAILED' THEN :failureType ELSE s.failure_type END,
+                    failure_message = CASE WHEN w.status = 'FAILED'
+                                           THEN c.failed || ' of ' || c.total
+                                                || ' partitions FAILED, the first in key order is partition ' || w.ordinal
+                                           ELSE s.failure_message END,
+                    {counters},
+                    ended_at = COALESCE(s.ended_at, :at), last_updated = :at, version = s.version + 1
+                FROM c, w
+                WHERE s.id = :parentId
+                  AND s.version = :expectedVersion
+                  AND c.total > 0
+                  AND c.active = 0
+                  AND ({allowed})
+                RETURNING {columns}""",
+                Map.of("sums", sums, "worst", mostSevere("status, exit_code, exit_description, ordinal"), "counters",
+                        counters, "allowed", allowed, "columns", qualified(STEP_EXECUTION_COLUMNS, "s")));
+        this.facts = tables.statement("facts", """
+                SELECT s.status, s.version,
+                       EXISTS (SELECT 1 FROM {p}step_partition_plan WHERE parent_step_execution_id = s.id) AS planned,
+                       (SELECT count(*) FROM {p}step_partition
+                        WHERE parent_step_execution_id = s.id
+                          AND status IN ('STARTING', 'STARTED')) AS active,
+                       ({aggregate}) AS aggregate
+                FROM {p}step_execution s
+                WHERE s.id = :parentId""", Map.of("aggregate", mostSevere("status")));
     }
 
-    /** The first partition of a plan by {@link #PRECEDENCE}, ties broken by key order. */
+    /**
+     * The first partition of a plan (parent bound as {@code :parentId}) by {@link #PRECEDENCE}, ties
+     * broken by key order.
+     */
     private static String mostSevere(String columns) {
         String severity = "CASE status " + PRECEDENCE.stream()
                 .map(s -> "WHEN '" + s.name() + "' THEN " + PRECEDENCE.indexOf(s)).collect(Collectors.joining(" "))
                 + " ELSE " + PRECEDENCE.size() + " END";
-        return "SELECT " + columns + " FROM {p}step_partition WHERE parent_step_execution_id = ? ORDER BY " + severity
-                + ", partition_key LIMIT 1";
+        return """
+                SELECT %s FROM {p}step_partition
+                WHERE parent_step_execution_id = :parentId
+                ORDER BY %s, partition_key
+                LIMIT 1""".formatted(columns, severity);
     }
 
     public StepExecution aggregate(StepExecutionId parent, ExecutionVersion expectedVersion, Instant at) {
         Instant time = storedTime(at);
-        return sql.queryOne(aggregate, params -> params.bigint(parent.value()).bigint(parent.value())
-                .text(PARTITION_FAILURE).time(time).time(time).bigint(parent.value()).bigint(expectedVersion.value()),
-                ExecutionRows::stepExecution)
+        return sql.queryOne(aggregate, params -> params.bigint("parentId", parent.value())
+                .text("failureType", PARTITION_FAILURE).time("at", time)
+                .bigint("expectedVersion", expectedVersion.value()), ExecutionRows::stepExecution)
                 .orElseThrow(() -> refusal(parent, expectedVersion));
     }
 
     /** Names the rule that refused an aggregation. Runs only on the refusal path. */
     private RepositoryException refusal(StepExecutionId parent, ExecutionVersion expectedVersion) {
-        Facts found = sql.queryOne(facts, params -> params.bigint(parent.value()).bigint(parent.value()), Facts::of)
+        Facts found = sql.queryOne(facts, params -> params.bigint("parentId", parent.value()), Facts::of)
                 .orElseThrow(() -> new RepositoryException(RepositoryError.STEP_EXECUTION_NOT_FOUND, "step execution "
                         + parent + " does not exist"));
         if (found.version() != expectedVersion.value()) {

@@ -9,6 +9,7 @@ import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
 
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -23,6 +24,7 @@ import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.durablebatch.runtime.sql.SqlRow;
+import io.durablebatch.runtime.sql.SqlStatement;
 
 /**
  * Partitions between their plan and their result: assigned to a worker step attempt (by id, or the
@@ -32,21 +34,30 @@ import io.durablebatch.runtime.sql.SqlRow;
 @ApplicationScoped
 public class PartitionAssignmentStore {
 
-    private static final String ASSIGN = "UPDATE {p}step_partition p SET status = 'STARTED', "
-            + "worker_step_execution_id = w.id, assigned_at = ?, last_updated = ?, version = p.version + 1 ";
+    /** The assignment of partition {@code p} to worker {@code w}, which assign and claim share. */
+    private static final String ASSIGN = """
+            UPDATE {p}step_partition p
+            SET status = 'STARTED', worker_step_execution_id = w.id, assigned_at = :now, last_updated = :now,
+                version = p.version + 1""";
 
     private final MetadataSql sql;
-    private final String assign;
-    private final String claim;
-    private final String complete;
-    private final String partitionFacts;
-    private final String workerFacts;
+    private final SqlStatement assign;
+    private final SqlStatement claim;
+    private final SqlStatement complete;
+    private final SqlStatement partitionFacts;
+    private final SqlStatement workerFacts;
 
     PartitionAssignmentStore(MetadataSql sql, RepositoryTables tables) {
         this.sql = sql;
-        String returning = " RETURNING " + qualified(COLUMNS, "p");
-        this.assign = tables.sql(ASSIGN + "FROM {p}step_execution parent, {p}step_execution w "
-                + "WHERE p.id = ? AND p.version = ? AND p.status = 'STARTING' AND " + WORKER_ELIGIBLE + returning);
+        String returning = qualified(COLUMNS, "p");
+        this.assign = tables.statement("assign", """
+                {assign}
+                FROM {p}step_execution parent, {p}step_execution w
+                WHERE p.id = :partitionId
+                  AND p.version = :expectedVersion
+                  AND p.status = 'STARTING'
+                  AND {eligible}
+                RETURNING {columns}""", Map.of("assign", ASSIGN, "eligible", WORKER_ELIGIBLE, "columns", returning));
         // The queue pattern: the first unassigned partition in entry order that no concurrent claimer
         // holds. SKIP LOCKED lets workers in many processes claim side by side without waiting on one
         // another; the partial index holds only unassigned partitions. The parent's row is share-locked
@@ -54,37 +65,62 @@ public class PartitionAssignmentStore {
         // flight and then sees them, and a claim behind its end reads its new status and claims
         // nothing, so no partition is ever claimed under a parent that has stopped handing out work.
         // Both locking reads are materialized: each runs once and yields at most one row.
-        this.claim = tables.sql("WITH parent AS MATERIALIZED (SELECT id, status, job_execution_id "
-                + "FROM {p}step_execution WHERE id = ? FOR SHARE), "
-                + "next AS MATERIALIZED (SELECT id FROM {p}step_partition "
-                + "WHERE parent_step_execution_id = (SELECT id FROM parent) AND status = 'STARTING' "
-                + "ORDER BY ordinal LIMIT 1 FOR UPDATE SKIP LOCKED) "
-                + ASSIGN + "FROM parent, {p}step_execution w WHERE p.id = (SELECT id FROM next) AND "
-                + WORKER_ELIGIBLE + returning);
+        this.claim = tables.statement("claim", """
+                WITH parent AS MATERIALIZED (SELECT id, status, job_execution_id
+                                             FROM {p}step_execution
+                                             WHERE id = :parentId
+                                             FOR SHARE),
+                next AS MATERIALIZED (SELECT id
+                                      FROM {p}step_partition
+                                      WHERE parent_step_execution_id = (SELECT id FROM parent)
+                                        AND status = 'STARTING'
+                                      ORDER BY ordinal
+                                      LIMIT 1
+                                      FOR UPDATE SKIP LOCKED)
+                {assign}
+                FROM parent, {p}step_execution w
+                WHERE p.id = (SELECT id FROM next)
+                  AND {eligible}
+                RETURNING {columns}""", Map.of("assign", ASSIGN, "eligible", WORKER_ELIGIBLE, "columns", returning));
         // The result is read from the assigned worker's durable row, never from the caller; the
         // UPDATE locks the partition, so a partition is completed once.
-        this.complete = tables.sql("UPDATE {p}step_partition p SET status = " + WORKER_RESULT_STATUS + ", "
-                + PartitionRows.resultOfWorker() + ", completed_at = ?, last_updated = ?, version = p.version + 1 "
-                + "FROM {p}step_execution w WHERE p.id = ? AND p.version = ? AND p.status = 'STARTED' "
-                + "AND p.worker_step_execution_id = ? AND w.id = p.worker_step_execution_id AND w.status IN "
-                + WORKER_ENDED + returning);
-        this.partitionFacts = tables.sql("SELECT p.parent_step_execution_id, p.status, p.version, "
-                + "p.worker_step_execution_id, w.status AS worker_status FROM {p}step_partition p "
-                + "LEFT JOIN {p}step_execution w ON w.id = p.worker_step_execution_id WHERE p.id = ?");
-        this.workerFacts = tables.sql("SELECT parent.status AS parent_status, "
-                + "EXISTS (SELECT 1 FROM {p}step_partition_plan WHERE parent_step_execution_id = parent.id) AS planned, "
-                + "w.status AS worker_status, w.job_execution_id = parent.job_execution_id AS same_execution, "
-                + "(SELECT h.ordinal FROM {p}step_partition h WHERE h.parent_step_execution_id = parent.id "
-                + "AND h.worker_step_execution_id = w.id) AS held_ordinal "
-                + "FROM (SELECT CAST(? AS bigint) AS parent_id, CAST(? AS bigint) AS worker_id) ids "
-                + "LEFT JOIN {p}step_execution parent ON parent.id = ids.parent_id "
-                + "LEFT JOIN {p}step_execution w ON w.id = ids.worker_id");
+        this.complete = tables.statement("complete", """
+                UPDATE {p}step_partition p
+                SET status = {resultStatus}, {result}, completed_at = :now, last_updated = :now,
+                    version = p.version + 1
+                FROM {p}step_execution w
+                WHERE p.id = :partitionId
+                  AND p.version = :expectedVersion
+                  AND p.status = 'STARTED'
+                  AND p.worker_step_execution_id = :workerId
+                  AND w.id = p.worker_step_execution_id
+                  AND w.status IN {workerEnded}
+                RETURNING {columns}""", Map.of("resultStatus", WORKER_RESULT_STATUS, "result",
+                PartitionRows.resultOfWorker(), "workerEnded", WORKER_ENDED, "columns", returning));
+        this.partitionFacts = tables.statement("partitionFacts", """
+                SELECT p.parent_step_execution_id, p.status, p.version, p.worker_step_execution_id,
+                       w.status AS worker_status
+                FROM {p}step_partition p
+                LEFT JOIN {p}step_execution w ON w.id = p.worker_step_execution_id
+                WHERE p.id = :partitionId""");
+        this.workerFacts = tables.statement("workerFacts", """
+                SELECT parent.status AS parent_status,
+                       EXISTS (SELECT 1 FROM {p}step_partition_plan WHERE parent_step_execution_id = parent.id) AS planned,
+                       w.status AS worker_status,
+                       w.job_execution_id = parent.job_execution_id AS same_execution,
+                       (SELECT h.ordinal FROM {p}step_partition h
+                        WHERE h.parent_step_execution_id = parent.id
+                          AND h.worker_step_execution_id = w.id) AS held_ordinal
+                FROM (SELECT CAST(:parentId AS bigint) AS parent_id, CAST(:workerId AS bigint) AS worker_id) ids
+                LEFT JOIN {p}step_execution parent ON parent.id = ids.parent_id
+                LEFT JOIN {p}step_execution w ON w.id = ids.worker_id""");
     }
 
     public StepPartition assign(StepPartitionId id, ExecutionVersion expectedVersion, StepExecutionId worker) {
         Instant now = storedTime(Instant.now());
-        return sql.queryOne(assign, params -> params.time(now).time(now).bigint(id.value())
-                .bigint(expectedVersion.value()).bigint(worker.value()), PartitionRows::partition)
+        return sql.queryOne(assign, params -> params.time("now", now).bigint("partitionId", id.value())
+                .bigint("expectedVersion", expectedVersion.value()).bigint("workerId", worker.value()),
+                PartitionRows::partition)
                 .orElseThrow(() -> assignRefusal(id, expectedVersion, worker));
     }
 
@@ -94,8 +130,8 @@ public class PartitionAssignmentStore {
      */
     public Optional<StepPartition> claim(StepExecutionId parent, StepExecutionId worker) {
         Instant now = storedTime(Instant.now());
-        Optional<StepPartition> claimed = sql.queryOne(claim, params -> params.bigint(parent.value()).time(now)
-                .time(now).bigint(worker.value()), PartitionRows::partition);
+        Optional<StepPartition> claimed = sql.queryOne(claim, params -> params.bigint("parentId", parent.value())
+                .time("now", now).bigint("workerId", worker.value()), PartitionRows::partition);
         if (claimed.isEmpty()) {
             WorkerFacts facts = workerFacts(parent, worker);
             if (facts.parentStatus().isPresent() && !facts.planned()) {
@@ -111,8 +147,9 @@ public class PartitionAssignmentStore {
 
     public StepPartition complete(StepPartitionId id, ExecutionVersion expectedVersion, StepExecutionId worker) {
         Instant now = storedTime(Instant.now());
-        return sql.queryOne(complete, params -> params.time(now).time(now).bigint(id.value())
-                .bigint(expectedVersion.value()).bigint(worker.value()), PartitionRows::partition)
+        return sql.queryOne(complete, params -> params.time("now", now).bigint("partitionId", id.value())
+                .bigint("expectedVersion", expectedVersion.value()).bigint("workerId", worker.value()),
+                PartitionRows::partition)
                 .orElseThrow(() -> completeRefusal(id, expectedVersion, worker));
     }
 
@@ -152,7 +189,8 @@ public class PartitionAssignmentStore {
     }
 
     private PartitionFacts partitionFacts(StepPartitionId id, ExecutionVersion expectedVersion) {
-        PartitionFacts facts = sql.queryOne(partitionFacts, params -> params.bigint(id.value()), PartitionFacts::of)
+        PartitionFacts facts = sql.queryOne(partitionFacts, params -> params.bigint("partitionId", id.value()),
+                PartitionFacts::of)
                 .orElseThrow(() -> new RepositoryException(RepositoryError.PARTITION_NOT_FOUND, "partition " + id
                         + " does not exist"));
         if (facts.version() != expectedVersion.value()) {
@@ -163,7 +201,8 @@ public class PartitionAssignmentStore {
     }
 
     private WorkerFacts workerFacts(StepExecutionId parent, StepExecutionId worker) {
-        return sql.queryOne(workerFacts, params -> params.bigint(parent.value()).bigint(worker.value()), WorkerFacts::of)
+        return sql.queryOne(workerFacts, params -> params.bigint("parentId", parent.value())
+                .bigint("workerId", worker.value()), WorkerFacts::of)
                 .orElseThrow();
     }
 

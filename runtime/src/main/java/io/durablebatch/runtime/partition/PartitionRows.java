@@ -33,15 +33,20 @@ public final class PartitionRows {
     public static final String WORKER_RESULT_STATUS = "CASE w.status WHEN 'ABANDONED' THEN 'FAILED' ELSE w.status END";
 
     /**
-     * Whether worker {@code w} (bound by the one parameter) may take partition {@code p} of parent step
+     * Whether worker {@code w} (bound as {@code :workerId}) may take partition {@code p} of parent step
      * {@code parent}: the parent hands out work, and the worker is a starting step attempt of the
      * same job execution that runs no other partition of this plan.
      */
-    static final String WORKER_ELIGIBLE = "parent.id = p.parent_step_execution_id "
-            + "AND parent.status IN ('STARTING', 'STARTED') "
-            + "AND w.id = ? AND w.status IN ('STARTING', 'STARTED') AND w.job_execution_id = parent.job_execution_id "
-            + "AND w.id <> parent.id AND NOT EXISTS (SELECT 1 FROM {p}step_partition h "
-            + "WHERE h.parent_step_execution_id = p.parent_step_execution_id AND h.worker_step_execution_id = w.id)";
+    static final String WORKER_ELIGIBLE = """
+            parent.id = p.parent_step_execution_id
+              AND parent.status IN ('STARTING', 'STARTED')
+              AND w.id = :workerId
+              AND w.status IN ('STARTING', 'STARTED')
+              AND w.job_execution_id = parent.job_execution_id
+              AND w.id <> parent.id
+              AND NOT EXISTS (SELECT 1 FROM {p}step_partition h
+                              WHERE h.parent_step_execution_id = p.parent_step_execution_id
+                                AND h.worker_step_execution_id = w.id)""";
 
     private PartitionRows() {
     }

@@ -32,6 +32,7 @@ import io.durablebatch.runtime.DurableBatchConfig;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.durablebatch.runtime.sql.SqlRow;
+import io.durablebatch.runtime.sql.SqlStatement;
 
 /**
  * Partition plans: created whole before any worker starts, read back in key byte order, and carried
@@ -42,11 +43,11 @@ public class PartitionStore {
 
     private final MetadataSql sql;
     private final int maxPlanSize;
-    private final String create;
-    private final String selectPlan;
-    private final String restart;
-    private final String stepFacts;
-    private final String open;
+    private final SqlStatement create;
+    private final SqlStatement selectPlan;
+    private final SqlStatement restart;
+    private final SqlStatement stepFacts;
+    private final SqlStatement open;
 
     PartitionStore(MetadataSql sql, RepositoryTables tables, DurableBatchConfig config) {
         this.sql = sql;
@@ -58,77 +59,109 @@ public class PartitionStore {
         // One round trip whatever the plan size: the entries travel as two arrays and are unnested
         // with their one-based ordinal. The header insert is the gate: when the parent is not active
         // or a plan exists (or a racing creator wins), it inserts nothing and so does the rest.
-        this.create = tables.sql("WITH parent AS (SELECT id FROM {p}step_execution WHERE id = ? "
-                + "AND status IN ('STARTING', 'STARTED') FOR SHARE), "
-                + "plan AS (INSERT INTO {p}step_partition_plan (parent_step_execution_id, partition_count, created_at) "
-                + "SELECT id, ?, ? FROM parent ON CONFLICT DO NOTHING RETURNING parent_step_execution_id) "
-                + "INSERT INTO {p}step_partition (parent_step_execution_id, ordinal, partition_key, input, status, "
-                + "exit_code, created_at, last_updated) "
-                + "SELECT plan.parent_step_execution_id, e.ordinal, e.partition_key, e.input, 'STARTING', 'EXECUTING', ?, ? "
-                + "FROM plan, unnest(CAST(? AS bytea[]), CAST(? AS bytea[])) WITH ORDINALITY AS e(partition_key, input, ordinal) "
-                + "RETURNING " + COLUMNS);
-        this.selectPlan = tables.sql("SELECT " + COLUMNS + " FROM {p}step_partition WHERE parent_step_execution_id = ? "
-                + "ORDER BY partition_key");
-        this.restart = tables.sql(restartSql());
-        this.stepFacts = tables.sql("SELECT s.status, s.job_instance_id, j.status AS job_status, "
-                + "EXISTS (SELECT 1 FROM {p}step_partition_plan WHERE parent_step_execution_id = s.id) AS planned, "
-                + "(SELECT min(p.ordinal) FROM {p}step_partition p JOIN {p}step_execution w "
-                + "ON w.id = p.worker_step_execution_id WHERE p.parent_step_execution_id = s.id AND p.status = 'STARTED' "
-                + "AND w.status IN " + UNRESOLVED_STATUSES + ") AS busy_ordinal "
-                + "FROM {p}step_execution s JOIN {p}job_execution j ON j.id = s.job_execution_id WHERE s.id = ?");
-        // Driven by the partial index of running flow steps (V6): a handful of rows whatever the
-        // history; the unassigned partition index answers each EXISTS with one probe.
-        this.open = tables.sql("SELECT s.id, s.job_execution_id, s.node_id, j.job_name, plan.restarted_from "
-                + "FROM {p}step_execution s JOIN {p}job_execution j ON j.id = s.job_execution_id "
-                + "JOIN {p}step_partition_plan plan ON plan.parent_step_execution_id = s.id "
-                + "WHERE s.status = 'STARTED' AND s.node_id IS NOT NULL AND j.status = 'STARTED' "
-                + "AND j.job_name = ANY (?) AND EXISTS (SELECT 1 FROM {p}step_partition p "
-                + "WHERE p.parent_step_execution_id = s.id AND p.status = 'STARTING') ORDER BY s.id LIMIT ?");
-    }
-
-    /**
-     * The restart statement. The source's partitions are first settled: an assigned partition takes
-     * its worker's durable result, since the worker may have ended (or been resolved by recovery)
-     * without the partition being completed. Settled COMPLETED results are carried over with the
-     * worker they came from; everything else becomes unassigned STARTING work. The statement
-     * publishes nothing unless the source job is STOPPED or FAILED, no source worker is still
-     * unresolved, and the target is an active step of the same instance without a plan.
-     */
-    private static String restartSql() {
+        this.create = tables.statement("create", """
+                WITH parent AS (SELECT id FROM {p}step_execution
+                                WHERE id = :parentId AND status IN ('STARTING', 'STARTED') FOR SHARE),
+                plan AS (INSERT INTO {p}step_partition_plan (parent_step_execution_id, partition_count, created_at)
+                         SELECT id, :partitionCount, :now FROM parent
+                         ON CONFLICT DO NOTHING
+                         RETURNING parent_step_execution_id)
+                INSERT INTO {p}step_partition (parent_step_execution_id, ordinal, partition_key, input, status,
+                        exit_code, created_at, last_updated)
+                SELECT plan.parent_step_execution_id, e.ordinal, e.partition_key, e.input, 'STARTING', 'EXECUTING',
+                       :now, :now
+                FROM plan, unnest(CAST(:keys AS bytea[]), CAST(:inputs AS bytea[]))
+                     WITH ORDINALITY AS e(partition_key, input, ordinal)
+                RETURNING {columns}""", Map.of("columns", COLUMNS));
+        this.selectPlan = tables.statement("selectPlan", """
+                SELECT {columns} FROM {p}step_partition
+                WHERE parent_step_execution_id = :parentId
+                ORDER BY partition_key""", Map.of("columns", COLUMNS));
+        // The restart statement. The source's partitions are first settled: an assigned partition
+        // takes its worker's durable result, since the worker may have ended (or been resolved by
+        // recovery) without the partition being completed. Settled COMPLETED results are carried over
+        // with the worker they came from; everything else becomes unassigned STARTING work. The
+        // statement publishes nothing unless the source job is STOPPED or FAILED, no source worker is
+        // still unresolved, and the target is an active step of the same instance without a plan.
         String settledCounters = COUNTER_COLUMNS.stream()
                 .map(c -> "CASE WHEN p.status = 'STARTED' THEN w." + c + " ELSE p." + c + " END AS " + c)
                 .collect(Collectors.joining(", "));
         String keptCounters = COUNTER_COLUMNS.stream()
                 .map(c -> "CASE WHEN s.status = 'COMPLETED' THEN s." + c + " ELSE 0 END")
                 .collect(Collectors.joining(", "));
-        return "WITH source AS (SELECT s.id, s.job_instance_id FROM {p}step_execution s "
-                + "JOIN {p}job_execution j ON j.id = s.job_execution_id WHERE s.id = ? AND j.status IN ('STOPPED', 'FAILED')), "
-                + "settled AS (SELECT p.id, p.ordinal, p.partition_key, p.input, p.worker_step_execution_id, p.assigned_at, "
-                + "CASE WHEN p.status = 'STARTED' THEN w.status ELSE p.status END AS status, "
-                + "CASE WHEN p.status = 'STARTED' THEN w.exit_code ELSE p.exit_code END AS exit_code, "
-                + "CASE WHEN p.status = 'STARTED' THEN w.exit_description ELSE p.exit_description END AS exit_description, "
-                + "CASE WHEN p.status = 'STARTED' THEN w.ended_at ELSE p.completed_at END AS completed_at, "
-                + settledCounters + " FROM {p}step_partition p "
-                + "LEFT JOIN {p}step_execution w ON w.id = p.worker_step_execution_id "
-                + "WHERE p.parent_step_execution_id = (SELECT id FROM source)), "
-                + "target AS (SELECT t.id FROM {p}step_execution t, source WHERE t.id = ? "
-                + "AND t.status IN ('STARTING', 'STARTED') AND t.job_instance_id = source.job_instance_id "
-                + "AND NOT EXISTS (SELECT 1 FROM settled WHERE worker_step_execution_id IS NOT NULL "
-                + "AND status IN " + UNRESOLVED_STATUSES + ") FOR SHARE OF t), "
-                + "plan AS (INSERT INTO {p}step_partition_plan (parent_step_execution_id, partition_count, restarted_from, "
-                + "created_at) SELECT target.id, count(*), (SELECT id FROM source), ? FROM target, settled "
-                + "GROUP BY target.id ON CONFLICT DO NOTHING RETURNING parent_step_execution_id) "
-                + "INSERT INTO {p}step_partition (parent_step_execution_id, ordinal, partition_key, input, status, "
-                + "worker_step_execution_id, exit_code, exit_description, " + String.join(", ", COUNTER_COLUMNS)
-                + ", restarted_from, created_at, assigned_at, completed_at, last_updated) "
-                + "SELECT plan.parent_step_execution_id, s.ordinal, s.partition_key, s.input, "
-                + "CASE WHEN s.status = 'COMPLETED' THEN 'COMPLETED' ELSE 'STARTING' END, "
-                + "CASE WHEN s.status = 'COMPLETED' THEN s.worker_step_execution_id END, "
-                + "CASE WHEN s.status = 'COMPLETED' THEN s.exit_code ELSE 'EXECUTING' END, "
-                + "CASE WHEN s.status = 'COMPLETED' THEN s.exit_description ELSE '' END, " + keptCounters + ", "
-                + "s.id, ?, CASE WHEN s.status = 'COMPLETED' THEN s.assigned_at END, "
-                + "CASE WHEN s.status = 'COMPLETED' THEN s.completed_at END, ? "
-                + "FROM plan, settled s RETURNING " + COLUMNS;
+        this.restart = tables.statement("restart", """
+                WITH source AS (SELECT s.id, s.job_instance_id
+                                FROM {p}step_execution s
+                                JOIN {p}job_execution j ON j.id = s.job_execution_id
+                                WHERE s.id = :sourceId
+                                  AND j.status IN ('STOPPED', 'FAILED')),
+                settled AS (SELECT p.id, p.ordinal, p.partition_key, p.input, p.worker_step_execution_id, p.assigned_at,
+                                   CASE WHEN p.status = 'STARTED' THEN w.status ELSE p.status END AS status,
+                                   CASE WHEN p.status = 'STARTED' THEN w.exit_code ELSE p.exit_code END AS exit_code,
+                                   CASE WHEN p.status = 'STARTED' THEN w.exit_description
+                                        ELSE p.exit_description END AS exit_description,
+                                   CASE WHEN p.status = 'STARTED' THEN w.ended_at ELSE p.completed_at END AS completed_at,
+                                   {settledCounters}
+                            FROM {p}step_partition p
+                            LEFT JOIN {p}step_execution w ON w.id = p.worker_step_execution_id
+                            WHERE p.parent_step_execution_id = (SELECT id FROM source)),
+                target AS (SELECT t.id
+                           FROM {p}step_execution t, source
+                           WHERE t.id = :targetId
+                             AND t.status IN ('STARTING', 'STARTED')
+                             AND t.job_instance_id = source.job_instance_id
+                             AND NOT EXISTS (SELECT 1 FROM settled
+                                             WHERE worker_step_execution_id IS NOT NULL AND status IN {unresolved})
+                           FOR SHARE OF t),
+                plan AS (INSERT INTO {p}step_partition_plan (parent_step_execution_id, partition_count, restarted_from,
+                                 created_at)
+                         SELECT target.id, count(*), (SELECT id FROM source), :now
+                         FROM target, settled
+                         GROUP BY target.id
+                         ON CONFLICT DO NOTHING
+                         RETURNING parent_step_execution_id)
+                INSERT INTO {p}step_partition (parent_step_execution_id, ordinal, partition_key, input, status,
+                        worker_step_execution_id, exit_code, exit_description, {counters},
+                        restarted_from, created_at, assigned_at, completed_at, last_updated)
+                SELECT plan.parent_step_execution_id, s.ordinal, s.partition_key, s.input,
+                       CASE WHEN s.status = 'COMPLETED' THEN 'COMPLETED' ELSE 'STARTING' END,
+                       CASE WHEN s.status = 'COMPLETED' THEN s.worker_step_execution_id END,
+                       CASE WHEN s.status = 'COMPLETED' THEN s.exit_code ELSE 'EXECUTING' END,
+                       CASE WHEN s.status = 'COMPLETED' THEN s.exit_description ELSE '' END,
+                       {keptCounters},
+                       s.id, :now, CASE WHEN s.status = 'COMPLETED' THEN s.assigned_at END,
+                       CASE WHEN s.status = 'COMPLETED' THEN s.completed_at END, :now
+                FROM plan, settled s
+                RETURNING {columns}""",
+                Map.of("settledCounters", settledCounters, "keptCounters", keptCounters, "counters",
+                        String.join(", ", COUNTER_COLUMNS), "unresolved", UNRESOLVED_STATUSES, "columns", COLUMNS));
+        this.stepFacts = tables.statement("stepFacts", """
+                SELECT s.status, s.job_instance_id, j.status AS job_status,
+                       EXISTS (SELECT 1 FROM {p}step_partition_plan WHERE parent_step_execution_id = s.id) AS planned,
+                       (SELECT min(p.ordinal)
+                        FROM {p}step_partition p
+                        JOIN {p}step_execution w ON w.id = p.worker_step_execution_id
+                        WHERE p.parent_step_execution_id = s.id
+                          AND p.status = 'STARTED'
+                          AND w.status IN {unresolved}) AS busy_ordinal
+                FROM {p}step_execution s
+                JOIN {p}job_execution j ON j.id = s.job_execution_id
+                WHERE s.id = :id""", Map.of("unresolved", UNRESOLVED_STATUSES));
+        // Driven by the partial index of running flow steps (V6): a handful of rows whatever the
+        // history; the unassigned partition index answers each EXISTS with one probe.
+        this.open = tables.statement("open", """
+                SELECT s.id, s.job_execution_id, s.node_id, j.job_name, plan.restarted_from
+                FROM {p}step_execution s
+                JOIN {p}job_execution j ON j.id = s.job_execution_id
+                JOIN {p}step_partition_plan plan ON plan.parent_step_execution_id = s.id
+                WHERE s.status = 'STARTED'
+                  AND s.node_id IS NOT NULL
+                  AND j.status = 'STARTED'
+                  AND j.job_name = ANY (:jobNames)
+                  AND EXISTS (SELECT 1 FROM {p}step_partition p
+                              WHERE p.parent_step_execution_id = s.id AND p.status = 'STARTING')
+                ORDER BY s.id
+                LIMIT :limit""");
     }
 
     public List<StepPartition> create(StepExecutionId parent, List<PartitionPlanEntry> entries) {
@@ -140,8 +173,9 @@ public class PartitionStore {
             keys[i] = entries.get(i).key();
             inputs[i] = entries.get(i).input();
         }
-        List<StepPartition> created = sql.query(create, params -> params.bigint(parent.value()).integer(entries.size())
-                .time(now).time(now).time(now).array("bytea", keys).array("bytea", inputs), PartitionRows::partition);
+        List<StepPartition> created = sql.query(create, params -> params.bigint("parentId", parent.value())
+                .integer("partitionCount", entries.size()).time("now", now).array("keys", "bytea", keys)
+                .array("inputs", "bytea", inputs), PartitionRows::partition);
         if (created.isEmpty()) {
             throw createRefusal(parent);
         }
@@ -149,26 +183,27 @@ public class PartitionStore {
     }
 
     public List<StepPartition> plan(StepExecutionId parent) {
-        return sql.query(selectPlan, params -> params.bigint(parent.value()), PartitionRows::partition);
+        return sql.query(selectPlan, params -> params.bigint("parentId", parent.value()), PartitionRows::partition);
     }
 
     public List<OpenPartitionPlan> open(Collection<JobName> jobNames, int limit) {
         String[] names = jobNames.stream().map(JobName::value).distinct().toArray(String[]::new);
-        return sql.query(open, params -> params.array("varchar", names).integer(limit), row -> new OpenPartitionPlan(
-                new StepExecutionId(row.bigint("id")), new JobExecutionId(row.bigint("job_execution_id")),
-                JobName.of(row.text("job_name")), NodeId.of(row.text("node_id")),
-                row.optionalBigint("restarted_from").map(StepExecutionId::new)));
+        return sql.query(open, params -> params.array("jobNames", "varchar", names).integer("limit", limit),
+                row -> new OpenPartitionPlan(
+                        new StepExecutionId(row.bigint("id")), new JobExecutionId(row.bigint("job_execution_id")),
+                        JobName.of(row.text("job_name")), NodeId.of(row.text("node_id")),
+                        row.optionalBigint("restarted_from").map(StepExecutionId::new)));
     }
 
-    /** The statement {@link #open} runs, with its two parameters: a plan inspection needs its text. */
-    public String openStatement() {
+    /** The statement {@link #open} runs (its parameters {@code :jobNames}, then {@code :limit}): a plan inspection needs it. */
+    public SqlStatement openStatement() {
         return open;
     }
 
     public List<StepPartition> restart(StepExecutionId source, StepExecutionId target) {
         Instant now = storedTime(Instant.now());
-        List<StepPartition> carried = sql.query(restart, params -> params.bigint(source.value())
-                .bigint(target.value()).time(now).time(now).time(now), PartitionRows::partition);
+        List<StepPartition> carried = sql.query(restart, params -> params.bigint("sourceId", source.value())
+                .bigint("targetId", target.value()).time("now", now), PartitionRows::partition);
         if (carried.isEmpty()) {
             throw restartRefusal(source, target);
         }
@@ -241,7 +276,7 @@ public class PartitionStore {
     }
 
     private StepFacts facts(StepExecutionId id, String role) {
-        return sql.queryOne(stepFacts, params -> params.bigint(id.value()), StepFacts::of)
+        return sql.queryOne(stepFacts, params -> params.bigint("id", id.value()), StepFacts::of)
                 .orElseThrow(() -> new RepositoryException(RepositoryError.STEP_EXECUTION_NOT_FOUND, role + " " + id
                         + " does not exist"));
     }

@@ -75,7 +75,7 @@ public class JobExecutionStore {
                 INSERT INTO {p}job_execution (job_instance_id, job_name, attempt, status, exit_code,
                         definition_revision, definition_fingerprint, parameters, created_at, last_updated)
                 SELECT i.id, i.job_name, COALESCE((SELECT attempt FROM latest), 0) + 1, 'STARTING', 'EXECUTING',
-                       :revision, :fingerprint, :parameters, :now, :now
+                       CAST(:revision AS varchar), CAST(:fingerprint AS bytea), :parameters, :now, :now
                 FROM (SELECT id, job_name FROM {p}job_instance WHERE id = :instanceId FOR KEY SHARE) i
                 WHERE COALESCE((SELECT status IN ('STOPPED', 'FAILED') FROM latest), true)
                   AND (NOT :bound OR (i.job_name = :jobName AND {compatible}))

@@ -2,6 +2,7 @@ package io.durablebatch.runtime.repository;
 
 import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
 
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.EnumMap;
 import java.util.Map;
@@ -22,20 +23,27 @@ import io.durablebatch.repository.StepProgress;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.durablebatch.runtime.sql.MetadataSql.RowMapper;
+import io.durablebatch.runtime.sql.SqlParams;
+import io.durablebatch.runtime.sql.SqlStatement;
 
 /**
  * Compare-and-swap mutations of one execution table (job or step executions). Each mutation is one
- * {@code UPDATE ... WHERE id = ? AND version = ? AND status IN (allowed sources) RETURNING}: the
- * lifecycle table and the version check are enforced by the same statement that applies the change,
- * so the common path costs one round trip. Only a refusal reads the row again, to say why.
+ * {@code UPDATE ... WHERE id = :id AND version = :expectedVersion AND status IN (allowed sources)
+ * RETURNING}: the lifecycle table and the version check are enforced by the same statement that
+ * applies the change, so the common path costs one round trip. Only a refusal reads the row again, to say why.
  */
 final class LifecycleUpdates<T> {
 
-    private static final String STEP_PROGRESS = ", checkpoint = COALESCE(?, checkpoint)"
-            + ", read_count = COALESCE(?, read_count), write_count = COALESCE(?, write_count)"
-            + ", filter_count = COALESCE(?, filter_count), read_skip_count = COALESCE(?, read_skip_count)"
-            + ", process_skip_count = COALESCE(?, process_skip_count), write_skip_count = COALESCE(?, write_skip_count)"
-            + ", commit_count = COALESCE(?, commit_count), rollback_count = COALESCE(?, rollback_count)";
+    /** A step's progress, each column kept where its parameter is null. */
+    private static final String STEP_PROGRESS = """
+            , checkpoint = COALESCE(:checkpoint, checkpoint),
+                read_count = COALESCE(:readCount, read_count), write_count = COALESCE(:writeCount, write_count),
+                filter_count = COALESCE(:filterCount, filter_count),
+                read_skip_count = COALESCE(:readSkipCount, read_skip_count),
+                process_skip_count = COALESCE(:processSkipCount, process_skip_count),
+                write_skip_count = COALESCE(:writeSkipCount, write_skip_count),
+                commit_count = COALESCE(:commitCount, commit_count),
+                rollback_count = COALESCE(:rollbackCount, rollback_count)""";
 
     /** A running step attempt holds a lease, renewed by each of its progress records. */
     private static final String STEP_LEASE = ", lease_expires_at = {lease}";
@@ -45,11 +53,15 @@ final class LifecycleUpdates<T> {
     private final boolean stepTable;
     private final String kind;
     private final RepositoryError notFound;
-    private final Map<ExecutionStatus, String> transitionSql = new EnumMap<>(ExecutionStatus.class);
-    private final String progressObservingSql;
-    private final String enrichSql;
-    private final String diagnoseSql;
+    private final Map<ExecutionStatus, SqlStatement> transitions = new EnumMap<>(ExecutionStatus.class);
+    private final SqlStatement progressObservingStop;
+    private final SqlStatement enrichExitStatus;
+    private final SqlStatement diagnose;
 
+    /**
+     * Builds the statements of {@code table}. The job and the step instance build the same fields, so
+     * each statement's name carries the table (and a transition's, its target) as well.
+     */
     LifecycleUpdates(MetadataSql sql, RepositoryTables tables, String table, String columns, RowMapper<T> mapper,
             boolean stepTable, String kind, RepositoryError notFound) {
         this.sql = sql;
@@ -60,35 +72,56 @@ final class LifecycleUpdates<T> {
         for (ExecutionStatus target : ExecutionStatus.values()) {
             Set<ExecutionStatus> sources = sources(target);
             if (!sources.isEmpty()) {
-                transitionSql.put(target, tables.sql("UPDATE {p}" + table + " SET status = ?"
-                        + ", exit_code = COALESCE(?, exit_code), exit_description = COALESCE(?, exit_description)"
-                        + ", failure_type = COALESCE(?, failure_type), failure_message = COALESCE(?, failure_message)"
-                        + ", started_at = COALESCE(started_at, ?), ended_at = COALESCE(ended_at, ?)"
-                        + ", last_updated = ?, version = version + 1" + (stepTable ? STEP_PROGRESS : "")
-                        + (stepTable && target == ExecutionStatus.STARTED ? STEP_LEASE : "")
-                        + " WHERE id = ? AND version = ? AND status IN (" + quoted(sources) + ") RETURNING " + columns));
+                transitions.put(target, tables.statement("transitions[" + table + ", " + target + "]", """
+                        UPDATE {p}{table}
+                        SET status = :status, exit_code = COALESCE(:exitCode, exit_code),
+                            exit_description = COALESCE(:exitDescription, exit_description),
+                            failure_type = COALESCE(:failureType, failure_type),
+                            failure_message = COALESCE(:failureMessage, failure_message),
+                            started_at = COALESCE(started_at, :startedAt), ended_at = COALESCE(ended_at, :endedAt),
+                            last_updated = :at, version = version + 1{stepProgress}{stepLease}
+                        WHERE id = :id
+                          AND version = :expectedVersion
+                          AND status IN ({sources})
+                        RETURNING {columns}""", Map.of("table", table, "columns", columns, "sources", quoted(sources),
+                        "stepProgress", stepTable ? STEP_PROGRESS : "",
+                        "stepLease", stepTable && target == ExecutionStatus.STARTED ? STEP_LEASE : "")));
             }
         }
         // A step's progress alone: only the columns progress changes (and the renewed lease), and back
         // only what the caller cannot know (the new version) and, from its job execution, whether a
         // stop is pending. The kernel's whole chunk commit in one lean round trip.
-        this.progressObservingSql = stepTable ? tables.sql("UPDATE {p}" + table + " SET checkpoint = COALESCE(?, checkpoint)"
-                + ", read_count = ?, write_count = ?, filter_count = ?, read_skip_count = ?, process_skip_count = ?"
-                + ", write_skip_count = ?, commit_count = ?, rollback_count = ?, last_updated = ?, version = version + 1"
-                + STEP_LEASE
-                + " WHERE id = ? AND version = ? AND status = 'STARTED' RETURNING version"
-                + ", (SELECT j.stop_requested_at IS NOT NULL FROM {p}job_execution j WHERE j.id = job_execution_id)"
-                + " AS stop_requested") : null;
-        this.enrichSql = tables.sql("UPDATE {p}" + table + " SET exit_code = ?, exit_description = ?, last_updated = ?"
-                + ", version = version + 1 WHERE id = ? AND version = ? RETURNING " + columns);
-        this.diagnoseSql = tables.sql("SELECT status, version FROM {p}" + table + " WHERE id = ?");
+        this.progressObservingStop = stepTable ? tables.statement("progressObservingStop[" + table + "]", """
+                UPDATE {p}{table}
+                SET checkpoint = COALESCE(:checkpoint, checkpoint), read_count = :readCount, write_count = :writeCount,
+                    filter_count = :filterCount, read_skip_count = :readSkipCount,
+                    process_skip_count = :processSkipCount, write_skip_count = :writeSkipCount,
+                    commit_count = :commitCount, rollback_count = :rollbackCount, last_updated = :at,
+                    version = version + 1{stepLease}
+                WHERE id = :id
+                  AND version = :expectedVersion
+                  AND status = 'STARTED'
+                RETURNING version,
+                    (SELECT j.stop_requested_at IS NOT NULL FROM {p}job_execution j WHERE j.id = job_execution_id)
+                        AS stop_requested""", Map.of("table", table, "stepLease", STEP_LEASE)) : null;
+        this.enrichExitStatus = tables.statement("enrichExitStatus[" + table + "]", """
+                UPDATE {p}{table}
+                SET exit_code = :exitCode, exit_description = :exitDescription, last_updated = :now,
+                    version = version + 1
+                WHERE id = :id
+                  AND version = :expectedVersion
+                RETURNING {columns}""", Map.of("table", table, "columns", columns));
+        this.diagnose = tables.statement("diagnose[" + table + "]", """
+                SELECT status, version
+                FROM {p}{table}
+                WHERE id = :id""", Map.of("table", table));
     }
 
     T transition(long id, ExecutionVersion expectedVersion, LifecycleTransition transition) {
         if (!stepTable && transition.carriesStepProgress()) {
             throw new IllegalArgumentException("transition.checkpoint and transition.counters apply to step executions only");
         }
-        return transition(transitionSql.get(transition.target()), id, expectedVersion, transition, mapper);
+        return transition(transitions.get(transition.target()), id, expectedVersion, transition, mapper);
     }
 
     /**
@@ -102,16 +135,16 @@ final class LifecycleUpdates<T> {
             throw new IllegalStateException("only steps record progress");
         }
         Instant stored = storedTime(at);
-        return sql.queryOne(progressObservingSql, params -> params.bytes(checkpoint.map(Checkpoint::bytes).orElse(null))
-                .bigint(counters.readCount()).bigint(counters.writeCount()).bigint(counters.filterCount())
-                .bigint(counters.readSkipCount()).bigint(counters.processSkipCount()).bigint(counters.writeSkipCount())
-                .bigint(counters.commitCount()).bigint(counters.rollbackCount()).time(stored)
-                .bigint(id.value()).bigint(expectedVersion.value()),
+        return sql.queryOne(progressObservingStop, params -> bindCounters(params, Optional.of(counters))
+                .bytes("checkpoint", checkpoint.map(Checkpoint::bytes).orElse(null))
+                .time("at", stored)
+                .bigint("id", id.value())
+                .bigint("expectedVersion", expectedVersion.value()),
                 row -> new StepProgress(id, new ExecutionVersion(row.bigint("version")), stored, row.bool("stop_requested")))
                 .orElseThrow(() -> refusal(id.value(), expectedVersion, ExecutionStatus.STARTED));
     }
 
-    private <R> R transition(String update, long id, ExecutionVersion expectedVersion, LifecycleTransition transition,
+    private <R> R transition(SqlStatement update, long id, ExecutionVersion expectedVersion, LifecycleTransition transition,
             RowMapper<R> rowMapper) {
         ExecutionStatus target = transition.target();
         if (update != null) {
@@ -119,26 +152,19 @@ final class LifecycleUpdates<T> {
             Optional<ExitStatus> exitStatus = transition.effectiveExitStatus();
             Optional<StepCounters> counters = transition.counters();
             Optional<R> updated = sql.queryOne(update, params -> {
-                params.text(target.name())
-                        .text(exitStatus.map(ExitStatus::code).orElse(null))
-                        .text(exitStatus.map(ExitStatus::description).orElse(null))
-                        .text(transition.failure().map(f -> f.type()).orElse(null))
-                        .text(transition.failure().map(f -> f.message()).orElse(null))
-                        .time(target == ExecutionStatus.STARTED ? at : null)
-                        .time(endsExecution(target) ? at : null)
-                        .time(at);
+                params.text("status", target.name())
+                        .text("exitCode", exitStatus.map(ExitStatus::code).orElse(null))
+                        .text("exitDescription", exitStatus.map(ExitStatus::description).orElse(null))
+                        .text("failureType", transition.failure().map(f -> f.type()).orElse(null))
+                        .text("failureMessage", transition.failure().map(f -> f.message()).orElse(null))
+                        .time("startedAt", target == ExecutionStatus.STARTED ? at : null)
+                        .time("endedAt", endsExecution(target) ? at : null)
+                        .time("at", at);
                 if (stepTable) {
-                    params.bytes(transition.checkpoint().map(c -> c.bytes()).orElse(null))
-                            .bigint(counters.map(StepCounters::readCount).orElse(null))
-                            .bigint(counters.map(StepCounters::writeCount).orElse(null))
-                            .bigint(counters.map(StepCounters::filterCount).orElse(null))
-                            .bigint(counters.map(StepCounters::readSkipCount).orElse(null))
-                            .bigint(counters.map(StepCounters::processSkipCount).orElse(null))
-                            .bigint(counters.map(StepCounters::writeSkipCount).orElse(null))
-                            .bigint(counters.map(StepCounters::commitCount).orElse(null))
-                            .bigint(counters.map(StepCounters::rollbackCount).orElse(null));
+                    bindCounters(params, counters).bytes("checkpoint",
+                            transition.checkpoint().map(c -> c.bytes()).orElse(null));
                 }
-                params.bigint(id).bigint(expectedVersion.value());
+                params.bigint("id", id).bigint("expectedVersion", expectedVersion.value());
             }, rowMapper);
             if (updated.isPresent()) {
                 return updated.get();
@@ -148,14 +174,17 @@ final class LifecycleUpdates<T> {
     }
 
     T enrichExitStatus(long id, ExecutionVersion expectedVersion, ExitStatus exitStatus, Instant now) {
-        return sql.queryOne(enrichSql, params -> params.text(exitStatus.code()).text(exitStatus.description())
-                .time(storedTime(now)).bigint(id).bigint(expectedVersion.value()), mapper)
+        return sql.queryOne(enrichExitStatus, params -> params.text("exitCode", exitStatus.code())
+                .text("exitDescription", exitStatus.description())
+                .time("now", storedTime(now))
+                .bigint("id", id)
+                .bigint("expectedVersion", expectedVersion.value()), mapper)
                 .orElseThrow(() -> refusal(id, expectedVersion, null));
     }
 
     /** Reads the row once more to name the reason of a refused compare-and-swap. */
     private RepositoryException refusal(long id, ExecutionVersion expectedVersion, ExecutionStatus target) {
-        Optional<Object[]> current = sql.queryOne(diagnoseSql, params -> params.bigint(id),
+        Optional<Object[]> current = sql.queryOne(diagnose, params -> params.bigint("id", id),
                 row -> new Object[] { row.enumValue("status", ExecutionStatus.class), row.bigint("version") });
         if (current.isEmpty()) {
             return new RepositoryException(notFound, kind + " " + id + " does not exist");
@@ -168,6 +197,18 @@ final class LifecycleUpdates<T> {
         }
         return new RepositoryException(RepositoryError.ILLEGAL_TRANSITION, kind + " " + id + " cannot move from "
                 + status + " to " + target + (status == ExecutionStatus.UNKNOWN ? " (only recovery resolves UNKNOWN)" : ""));
+    }
+
+    /** Binds a step's eight counters, each null where {@code counters} is empty. */
+    private static SqlParams bindCounters(SqlParams params, Optional<StepCounters> counters) throws SQLException {
+        return params.bigint("readCount", counters.map(StepCounters::readCount).orElse(null))
+                .bigint("writeCount", counters.map(StepCounters::writeCount).orElse(null))
+                .bigint("filterCount", counters.map(StepCounters::filterCount).orElse(null))
+                .bigint("readSkipCount", counters.map(StepCounters::readSkipCount).orElse(null))
+                .bigint("processSkipCount", counters.map(StepCounters::processSkipCount).orElse(null))
+                .bigint("writeSkipCount", counters.map(StepCounters::writeSkipCount).orElse(null))
+                .bigint("commitCount", counters.map(StepCounters::commitCount).orElse(null))
+                .bigint("rollbackCount", counters.map(StepCounters::rollbackCount).orElse(null));
     }
 
     private Set<ExecutionStatus> sources(ExecutionStatus target) {

@@ -6,6 +6,7 @@ import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -25,6 +26,7 @@ import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.repository.StepProgress;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.MetadataSql;
+import io.durablebatch.runtime.sql.SqlStatement;
 
 /** Step executions: creation under an active job execution, compare-and-swap transitions, finders. */
 @ApplicationScoped
@@ -33,9 +35,9 @@ public class StepExecutionStore {
     private final MetadataSql sql;
     private final JobExecutionStore jobExecutions;
     private final LifecycleUpdates<StepExecution> updates;
-    private final String create;
-    private final String selectById;
-    private final String selectByJobExecution;
+    private final SqlStatement create;
+    private final SqlStatement selectById;
+    private final SqlStatement selectByJobExecution;
 
     StepExecutionStore(MetadataSql sql, RepositoryTables tables, JobExecutionStore jobExecutions) {
         this.sql = sql;
@@ -44,21 +46,28 @@ public class StepExecutionStore {
                 ExecutionRows::stepExecution, true, "step execution", RepositoryError.STEP_EXECUTION_NOT_FOUND);
         // FOR SHARE holds the job execution while the step is linked to it: a concurrent recovery
         // (which updates that row) waits, then sees and resolves this step too.
-        this.create = tables.sql("INSERT INTO {p}step_execution (job_execution_id, job_instance_id, step_name, status, "
-                + "exit_code, created_at, last_updated) "
-                + "SELECT e.id, e.job_instance_id, ?, 'STARTING', 'EXECUTING', ?, ? FROM "
-                + "(SELECT id, job_instance_id FROM {p}job_execution WHERE id = ? "
-                + "AND status IN " + ACTIVE_STATUSES + " FOR SHARE) e "
-                + "RETURNING " + STEP_EXECUTION_COLUMNS);
-        this.selectById = tables.sql("SELECT " + STEP_EXECUTION_COLUMNS + " FROM {p}step_execution WHERE id = ?");
-        this.selectByJobExecution = tables.sql("SELECT " + STEP_EXECUTION_COLUMNS + " FROM {p}step_execution "
-                + "WHERE job_execution_id = ? ORDER BY id");
+        this.create = tables.statement("create", """
+                INSERT INTO {p}step_execution (job_execution_id, job_instance_id, step_name, status, exit_code,
+                        created_at, last_updated)
+                SELECT e.id, e.job_instance_id, :stepName, 'STARTING', 'EXECUTING', :now, :now
+                FROM (SELECT id, job_instance_id FROM {p}job_execution
+                      WHERE id = :jobExecutionId AND status IN {active} FOR SHARE) e
+                RETURNING {columns}""", Map.of("active", ACTIVE_STATUSES, "columns", STEP_EXECUTION_COLUMNS));
+        this.selectById = tables.statement("selectById", """
+                SELECT {columns}
+                FROM {p}step_execution
+                WHERE id = :id""", Map.of("columns", STEP_EXECUTION_COLUMNS));
+        this.selectByJobExecution = tables.statement("selectByJobExecution", """
+                SELECT {columns}
+                FROM {p}step_execution
+                WHERE job_execution_id = :jobExecutionId
+                ORDER BY id""", Map.of("columns", STEP_EXECUTION_COLUMNS));
     }
 
     public StepExecution create(JobExecutionId jobExecutionId, StepName stepName) {
         Instant now = storedTime(Instant.now());
-        return sql.queryOne(create, params -> params.text(stepName.value()).time(now).time(now)
-                .bigint(jobExecutionId.value()), ExecutionRows::stepExecution)
+        return sql.queryOne(create, params -> params.text("stepName", stepName.value()).time("now", now)
+                .bigint("jobExecutionId", jobExecutionId.value()), ExecutionRows::stepExecution)
                 .orElseThrow(() -> notActive(jobExecutionId));
     }
 
@@ -76,11 +85,11 @@ public class StepExecutionStore {
     }
 
     public Optional<StepExecution> get(StepExecutionId id) {
-        return sql.queryOne(selectById, params -> params.bigint(id.value()), ExecutionRows::stepExecution);
+        return sql.queryOne(selectById, params -> params.bigint("id", id.value()), ExecutionRows::stepExecution);
     }
 
     public List<StepExecution> ofJobExecution(JobExecutionId jobExecutionId) {
-        return sql.query(selectByJobExecution, params -> params.bigint(jobExecutionId.value()),
+        return sql.query(selectByJobExecution, params -> params.bigint("jobExecutionId", jobExecutionId.value()),
                 ExecutionRows::stepExecution);
     }
 

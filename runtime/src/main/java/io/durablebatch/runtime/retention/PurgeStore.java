@@ -4,7 +4,6 @@ import static io.durablebatch.runtime.repository.ExecutionRows.UNRESOLVED_STATUS
 import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
 
 import java.sql.SQLException;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -29,6 +28,7 @@ import io.durablebatch.retention.PurgeSurvey;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.durablebatch.runtime.sql.SqlRow;
+import io.durablebatch.runtime.sql.SqlStatement;
 
 /**
  * Purge: a bounded survey of purgeable instances, then the re-validated, set-based deletion of one
@@ -43,24 +43,26 @@ import io.durablebatch.runtime.sql.SqlRow;
 @ApplicationScoped
 public class PurgeStore {
 
-    /** The step executions of the instances bound as a {@code bigint[]}. */
-    private static final String STEPS_OF_INSTANCES = "(SELECT id FROM {p}step_execution WHERE job_instance_id = ANY (?))";
+    /** The step executions of the instances bound as {@code :instanceIds}, a {@code bigint[]}. */
+    private static final String STEPS_OF_INSTANCES = """
+            (SELECT id FROM {p}step_execution WHERE job_instance_id = ANY (:instanceIds))""";
 
     /**
      * The tables whose rows belong to a job instance, children before parents, each with the
-     * condition that selects the rows of the instances bound as a {@code bigint[]}. A table that
-     * references an instance, execution or step is one more line here, above the table it references.
+     * condition that selects the rows of the instances bound as {@code :instanceIds}, a
+     * {@code bigint[]}. A table that references an instance, execution or step is one more line
+     * here, above the table it references.
      */
     public static final List<OwnedRows> OWNED_ROWS = List.of(
             new OwnedRows("step_partition", "parent_step_execution_id IN " + STEPS_OF_INSTANCES),
             new OwnedRows("step_partition_plan", "parent_step_execution_id IN " + STEPS_OF_INSTANCES),
-            new OwnedRows("flow_decision", "job_instance_id = ANY (?)"),
+            new OwnedRows("flow_decision", "job_instance_id = ANY (:instanceIds)"),
             new OwnedRows("flow_decision_head", "job_execution_id IN "
-                    + "(SELECT id FROM {p}job_execution WHERE job_instance_id = ANY (?))"),
-            new OwnedRows("flow_node", "job_instance_id = ANY (?)"),
-            new OwnedRows("step_execution", "job_instance_id = ANY (?)"),
-            new OwnedRows("job_execution", "job_instance_id = ANY (?)"),
-            new OwnedRows("job_instance", "id = ANY (?)"));
+                    + "(SELECT id FROM {p}job_execution WHERE job_instance_id = ANY (:instanceIds))"),
+            new OwnedRows("flow_node", "job_instance_id = ANY (:instanceIds)"),
+            new OwnedRows("step_execution", "job_instance_id = ANY (:instanceIds)"),
+            new OwnedRows("job_execution", "job_instance_id = ANY (:instanceIds)"),
+            new OwnedRows("job_instance", "id = ANY (:instanceIds)"));
 
     /**
      * The tables that name instances or executions but are never purged: the append-only audits,
@@ -77,53 +79,76 @@ public class PurgeStore {
     }
 
     private final MetadataSql sql;
-    private final String survey;
-    private final String surveyOfJob;
-    private final String lockInstances;
-    private final String changedCandidates;
-    private final Map<String, String> deletes = new LinkedHashMap<>();
+    private final SqlStatement survey;
+    private final SqlStatement surveyOfJob;
+    private final SqlStatement lockInstances;
+    private final SqlStatement changedCandidates;
+    private final Map<String, SqlStatement> deletes = new LinkedHashMap<>();
 
     PurgeStore(MetadataSql sql, RepositoryTables tables) {
         this.sql = sql;
         // Instances in id order, each with an aggregate of its executions (one probe of the
         // (job_instance_id, attempt) index): eligible when none is unresolved or ended at or after the
         // cutoff, no hold exists, and the latest status passes the filter.
-        String surveyTemplate = "SELECT i.id, i.job_name, x.executions, x.observed_version, x.latest_status, "
-                + "x.last_ended_at FROM {p}job_instance i CROSS JOIN LATERAL ("
-                + "  SELECT count(*)::int AS executions, COALESCE(sum(e.version + 1), 0)::bigint AS observed_version,"
-                + "    (array_agg(e.status ORDER BY e.attempt DESC))[1] AS latest_status, max(e.ended_at) AS last_ended_at,"
-                + "    COALESCE(bool_or(e.status IN " + UNRESOLVED_STATUSES + " "
-                + "      OR e.ended_at IS NULL OR e.ended_at >= ?), false) AS blocked"
-                + "  FROM {p}job_execution e WHERE e.job_instance_id = i.id) x "
-                + "WHERE i.id > ? AND i.created_at < ? %s AND NOT x.blocked "
-                + "AND (x.latest_status = ANY (?) OR (x.executions = 0 AND ?)) "
-                + "AND NOT EXISTS (SELECT 1 FROM {p}retention_hold h WHERE h.job_instance_id = i.id) "
-                + "ORDER BY i.id LIMIT ?";
-        this.survey = tables.sql(String.format(surveyTemplate, ""));
-        this.surveyOfJob = tables.sql(String.format(surveyTemplate, "AND i.job_name = ?"));
-        this.lockInstances = tables.sql("SELECT id FROM {p}job_instance WHERE id = ANY (?) ORDER BY id FOR UPDATE");
+        String surveyTemplate = """
+                SELECT i.id, i.job_name, x.executions, x.observed_version, x.latest_status, x.last_ended_at
+                FROM {p}job_instance i
+                CROSS JOIN LATERAL (
+                    SELECT count(*)::int AS executions, COALESCE(sum(e.version + 1), 0)::bigint AS observed_version,
+                           (array_agg(e.status ORDER BY e.attempt DESC))[1] AS latest_status,
+                           max(e.ended_at) AS last_ended_at,
+                           COALESCE(bool_or(e.status IN {unresolved} OR e.ended_at IS NULL OR e.ended_at >= :cutoff),
+                                    false) AS blocked
+                    FROM {p}job_execution e
+                    WHERE e.job_instance_id = i.id) x
+                WHERE i.id > :resumeAfter
+                  AND i.created_at < :cutoff{ofJob}
+                  AND NOT x.blocked
+                  AND (x.latest_status = ANY (:statuses) OR (x.executions = 0 AND :unfiltered))
+                  AND NOT EXISTS (SELECT 1 FROM {p}retention_hold h WHERE h.job_instance_id = i.id)
+                ORDER BY i.id
+                LIMIT :limit""";
+        this.survey = tables.statement("survey", surveyTemplate, Map.of("unresolved", UNRESOLVED_STATUSES, "ofJob", ""));
+        this.surveyOfJob = tables.statement("surveyOfJob", surveyTemplate,
+                Map.of("unresolved", UNRESOLVED_STATUSES, "ofJob", "\n  AND i.job_name = :jobName"));
+        this.lockInstances = tables.statement("lockInstances", """
+                SELECT id FROM {p}job_instance
+                WHERE id = ANY (:instanceIds)
+                ORDER BY id
+                FOR UPDATE""");
         // Runs after the instances are locked, so no execution or hold can appear for them any more,
         // and with a snapshot taken after those locks were granted, so it sees every one that did.
         // The executions are locked too: a concurrent mutation waits for this purge and then finds
         // its row gone, instead of changing what was validated. An unresolved execution refuses the
         // plan even when the counts match, so no hand-made plan can purge a running instance.
-        this.changedCandidates = tables.sql("WITH plan AS (SELECT * FROM unnest(?::bigint[], ?::int[], ?::bigint[]) "
-                + "  AS p(id, executions, observed_version)), "
-                + "locked AS MATERIALIZED (SELECT job_instance_id, status, version FROM {p}job_execution "
-                + "  WHERE job_instance_id = ANY (?) ORDER BY id FOR UPDATE), "
-                + "actual AS (SELECT job_instance_id, count(*) AS executions, sum(version + 1) AS observed_version, "
-                + "  bool_or(status IN " + UNRESOLVED_STATUSES + ") AS unresolved FROM locked GROUP BY job_instance_id) "
-                + "SELECT p.id, p.executions AS planned_executions, p.observed_version AS planned_version, "
-                + "  COALESCE(a.executions, 0) AS executions, COALESCE(a.observed_version, 0) AS observed_version, "
-                + "  COALESCE(a.unresolved, false) AS unresolved, "
-                + "  EXISTS (SELECT 1 FROM {p}retention_hold h WHERE h.job_instance_id = p.id) AS held "
-                + "FROM plan p LEFT JOIN actual a ON a.job_instance_id = p.id "
-                + "WHERE COALESCE(a.executions, 0) <> p.executions OR COALESCE(a.observed_version, 0) <> p.observed_version "
-                + "  OR COALESCE(a.unresolved, false) "
-                + "  OR EXISTS (SELECT 1 FROM {p}retention_hold h WHERE h.job_instance_id = p.id) "
-                + "ORDER BY p.id LIMIT " + STALE_SAMPLE);
+        this.changedCandidates = tables.statement("changedCandidates", """
+                WITH plan AS (SELECT * FROM unnest(:instanceIds::bigint[], :executions::int[], :observedVersions::bigint[])
+                              AS p(id, executions, observed_version)),
+                locked AS MATERIALIZED (SELECT job_instance_id, status, version FROM {p}job_execution
+                                        WHERE job_instance_id = ANY (:instanceIds)
+                                        ORDER BY id
+                                        FOR UPDATE),
+                actual AS (SELECT job_instance_id, count(*) AS executions, sum(version + 1) AS observed_version,
+                                  bool_or(status IN {unresolved}) AS unresolved
+                           FROM locked
+                           GROUP BY job_instance_id)
+                SELECT p.id, p.executions AS planned_executions, p.observed_version AS planned_version,
+                       COALESCE(a.executions, 0) AS executions, COALESCE(a.observed_version, 0) AS observed_version,
+                       COALESCE(a.unresolved, false) AS unresolved,
+                       EXISTS (SELECT 1 FROM {p}retention_hold h WHERE h.job_instance_id = p.id) AS held
+                FROM plan p
+                LEFT JOIN actual a ON a.job_instance_id = p.id
+                WHERE COALESCE(a.executions, 0) <> p.executions
+                   OR COALESCE(a.observed_version, 0) <> p.observed_version
+                   OR COALESCE(a.unresolved, false)
+                   OR EXISTS (SELECT 1 FROM {p}retention_hold h WHERE h.job_instance_id = p.id)
+                ORDER BY p.id
+                LIMIT {staleSample}""",
+                Map.of("unresolved", UNRESOLVED_STATUSES, "staleSample", String.valueOf(STALE_SAMPLE)));
         for (OwnedRows owned : OWNED_ROWS) {
-            deletes.put(owned.table(), tables.sql("DELETE FROM {p}" + owned.table() + " WHERE " + owned.ofInstances()));
+            deletes.put(owned.table(), tables.statement("deletes[" + owned.table() + "]", """
+                    DELETE FROM {p}{table}
+                    WHERE {ofInstances}""", Map.of("table", owned.table(), "ofInstances", owned.ofInstances())));
         }
     }
 
@@ -131,16 +156,14 @@ public class PurgeStore {
         Set<ExecutionStatus> statuses = request.statuses().isEmpty() ? PurgePlanRequest.FINISHED : request.statuses();
         String[] statusNames = statuses.stream().map(Enum::name).sorted().toArray(String[]::new);
         List<PurgeCandidate> candidates = sql.query(request.jobName().isPresent() ? surveyOfJob : survey, params -> {
-            Instant cutoff = storedTime(request.cutoff());
-            params.time(cutoff)
-                    .bigint(request.resumeAfter().map(JobInstanceId::value).orElse(0L))
-                    .time(cutoff);
+            params.time("cutoff", storedTime(request.cutoff()))
+                    .bigint("resumeAfter", request.resumeAfter().map(JobInstanceId::value).orElse(0L))
+                    .array("statuses", "varchar", statusNames)
+                    .bool("unfiltered", request.statuses().isEmpty())
+                    .integer("limit", request.limit());
             if (request.jobName().isPresent()) {
-                params.text(request.jobName().get().value());
+                params.text("jobName", request.jobName().get().value());
             }
-            params.array("varchar", statusNames)
-                    .bool(request.statuses().isEmpty())
-                    .integer(request.limit());
         }, PurgeStore::candidate);
         return new PurgeSurvey(request, candidates);
     }
@@ -152,22 +175,25 @@ public class PurgeStore {
             return new PurgeCounts(counts);
         }
         Long[] ids = plan.candidates().stream().map(c -> c.jobInstanceId().value()).toArray(Long[]::new);
-        List<Long> locked = sql.query(lockInstances, params -> params.array("bigint", ids), row -> row.bigint("id"));
+        List<Long> locked = sql.query(lockInstances, params -> params.array("instanceIds", "bigint", ids),
+                row -> row.bigint("id"));
         if (locked.size() != ids.length) {
             Set<Long> gone = new HashSet<>(List.of(ids));
             gone.removeAll(locked);
             throw stale(plan, "job instances " + sample(gone) + " no longer exist");
         }
-        List<String> changed = sql.query(changedCandidates, params -> params.array("bigint", ids)
-                .array("integer", plan.candidates().stream().map(PurgeCandidate::executions).toArray(Integer[]::new))
-                .array("bigint", plan.candidates().stream().map(c -> c.observedVersion().value()).toArray(Long[]::new))
-                .array("bigint", ids), PurgeStore::describeChange);
+        List<String> changed = sql.query(changedCandidates, params -> params.array("instanceIds", "bigint", ids)
+                .array("executions", "integer",
+                        plan.candidates().stream().map(PurgeCandidate::executions).toArray(Integer[]::new))
+                .array("observedVersions", "bigint",
+                        plan.candidates().stream().map(c -> c.observedVersion().value()).toArray(Long[]::new)),
+                PurgeStore::describeChange);
         if (!changed.isEmpty()) {
             throw stale(plan, String.join("; ", changed));
         }
         // children first; the instances are locked already, in id order
         deletes.forEach((table, delete) -> counts.put(table,
-                (long) sql.update(delete, params -> params.array("bigint", ids))));
+                (long) sql.update(delete, params -> params.array("instanceIds", "bigint", ids))));
         return new PurgeCounts(counts);
     }
 

@@ -35,10 +35,9 @@ public class RetentionAuditStore {
 
     public RetentionRecord append(RetentionRecordDraft draft) {
         return trail.append(draft.action().name(), draft.operationId(), draft.requestDigest(),
-                params -> params.text(draft.action().name()).text(draft.operationId().value())
-                        .text(draft.actor().value()).bigint(draft.jobInstanceId().map(JobInstanceId::value).orElse(null))
-                        .bytes(draft.requestDigest().bytes()).text(draft.outcome())
-                        .time(storedTime(draft.recordedAt())));
+                params -> params.text("actor", draft.actor().value())
+                        .bigint("jobInstanceId", draft.jobInstanceId().map(JobInstanceId::value).orElse(null))
+                        .text("outcome", draft.outcome()).time("recordedAt", storedTime(draft.recordedAt())));
     }
 
     public Optional<RetentionRecord> find(RetentionAction action, OperationId operationId) {

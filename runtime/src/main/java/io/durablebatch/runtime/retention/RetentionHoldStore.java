@@ -4,6 +4,7 @@ import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
 
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -17,6 +18,7 @@ import io.durablebatch.retention.RetentionHold;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.durablebatch.runtime.sql.SqlRow;
+import io.durablebatch.runtime.sql.SqlStatement;
 
 /** Retention holds: at most one per instance, the table's primary key. */
 @ApplicationScoped
@@ -25,31 +27,41 @@ public class RetentionHoldStore {
     private static final String COLUMNS = "job_instance_id, actor, reason, placed_at";
 
     private final MetadataSql sql;
-    private final String place;
-    private final String select;
-    private final String release;
-    private final String instanceExists;
+    private final SqlStatement place;
+    private final SqlStatement select;
+    private final SqlStatement release;
+    private final SqlStatement instanceExists;
 
     RetentionHoldStore(MetadataSql sql, RepositoryTables tables) {
         this.sql = sql;
         // The key-share lock on the instance orders this insert with a purge that locked the instance
         // first: the insert waits, then finds the instance gone and inserts nothing. A second hold
         // waits on the primary key for the first one's outcome and then inserts nothing.
-        this.place = tables.sql("INSERT INTO {p}retention_hold (" + COLUMNS + ") "
-                + "SELECT i.id, ?, ?, ? FROM (SELECT id FROM {p}job_instance WHERE id = ? FOR KEY SHARE) i "
-                + "ON CONFLICT (job_instance_id) DO NOTHING RETURNING " + COLUMNS);
-        this.select = tables.sql("SELECT " + COLUMNS + " FROM {p}retention_hold WHERE job_instance_id = ?");
-        this.release = tables.sql("DELETE FROM {p}retention_hold WHERE job_instance_id = ? RETURNING " + COLUMNS);
-        this.instanceExists = tables.sql("SELECT id FROM {p}job_instance WHERE id = ?");
+        this.place = tables.statement("place", """
+                INSERT INTO {p}retention_hold ({columns})
+                SELECT i.id, :actor, :reason, :placedAt
+                FROM (SELECT id FROM {p}job_instance WHERE id = :jobInstanceId FOR KEY SHARE) i
+                ON CONFLICT (job_instance_id) DO NOTHING
+                RETURNING {columns}""", Map.of("columns", COLUMNS));
+        this.select = tables.statement("select", """
+                SELECT {columns} FROM {p}retention_hold WHERE job_instance_id = :jobInstanceId""",
+                Map.of("columns", COLUMNS));
+        this.release = tables.statement("release", """
+                DELETE FROM {p}retention_hold
+                WHERE job_instance_id = :jobInstanceId
+                RETURNING {columns}""", Map.of("columns", COLUMNS));
+        this.instanceExists = tables.statement("instanceExists", """
+                SELECT id FROM {p}job_instance WHERE id = :jobInstanceId""");
     }
 
     public Optional<RetentionHold> hold(JobInstanceId id) {
-        return sql.queryOne(select, params -> params.bigint(id.value()), RetentionHoldStore::hold);
+        return sql.queryOne(select, params -> params.bigint("jobInstanceId", id.value()), RetentionHoldStore::hold);
     }
 
     public RetentionHold place(JobInstanceId id, ActorRef actor, ReasonCode reason, Instant placedAt) {
-        Optional<RetentionHold> placed = sql.queryOne(place, params -> params.text(actor.value()).text(reason.value())
-                .time(storedTime(placedAt)).bigint(id.value()), RetentionHoldStore::hold);
+        Optional<RetentionHold> placed = sql.queryOne(place, params -> params.bigint("jobInstanceId", id.value())
+                .text("actor", actor.value()).text("reason", reason.value()).time("placedAt", storedTime(placedAt)),
+                RetentionHoldStore::hold);
         if (placed.isPresent()) {
             return placed.get();
         }
@@ -58,7 +70,8 @@ public class RetentionHoldStore {
             throw new RepositoryException(RepositoryError.HOLD_EXISTS, "job instance " + id + " is already held by "
                     + existing.get().actor() + " (" + existing.get().reason() + ") since " + existing.get().placedAt());
         }
-        if (sql.queryOne(instanceExists, params -> params.bigint(id.value()), row -> row.bigint("id")).isEmpty()) {
+        if (sql.queryOne(instanceExists, params -> params.bigint("jobInstanceId", id.value()), row -> row.bigint("id"))
+                .isEmpty()) {
             throw new RepositoryException(RepositoryError.JOB_INSTANCE_NOT_FOUND, "job instance " + id
                     + " does not exist");
         }
@@ -67,7 +80,7 @@ public class RetentionHoldStore {
     }
 
     public Optional<RetentionHold> release(JobInstanceId id) {
-        return sql.queryOne(release, params -> params.bigint(id.value()), RetentionHoldStore::hold);
+        return sql.queryOne(release, params -> params.bigint("jobInstanceId", id.value()), RetentionHoldStore::hold);
     }
 
     private static RetentionHold hold(SqlRow row) throws SQLException {

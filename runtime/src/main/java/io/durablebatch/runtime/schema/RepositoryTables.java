@@ -16,7 +16,7 @@ import io.durablebatch.runtime.sql.SqlStatement;
  * The names of the tables the repository owns, all under one configured prefix, and the lease
  * terms its statements write. SQL templates spell a table as {@code {p}job_execution} and a new
  * lease expiry (the database clock plus the configured lease duration) as {@code {lease}};
- * {@link #sql} substitutes both once, when a store is built, and logs the result.
+ * {@link #statement} substitutes both once, when a store is built, and logs the result.
  */
 public final class RepositoryTables {
 
@@ -60,7 +60,7 @@ public final class RepositoryTables {
      * category {@value #STATEMENTS} and kept for the statement catalogue.
      */
     public SqlStatement statement(String name, String template) {
-        return statement(name, template, Map.of());
+        return build(caller(), name, template, Map.of());
     }
 
     /**
@@ -68,8 +68,16 @@ public final class RepositoryTables {
      * list, a condition several statements share) replaced by its text first.
      */
     public SqlStatement statement(String name, String template, Map<String, String> fragments) {
-        String owner = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE).getCallerClass()
-                .getSimpleName();
+        return build(caller(), name, template, fragments);
+    }
+
+    private static String caller() {
+        // two frames up: the store that called one of the public methods
+        return StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE)
+                .walk(frames -> frames.skip(2).findFirst()).orElseThrow().getDeclaringClass().getSimpleName();
+    }
+
+    private SqlStatement build(String owner, String name, String template, Map<String, String> fragments) {
         String text = template;
         for (Map.Entry<String, String> fragment : fragments.entrySet()) {
             text = text.replace("{" + fragment.getKey() + "}", fragment.getValue());
@@ -90,17 +98,11 @@ public final class RepositoryTables {
         return List.copyOf(statements);
     }
 
-    private String substitute(String template) {
-        return template.replace("{p}", prefix).replace("{lease}", leaseExpiry);
-    }
-
     /**
-     * Transitional. The statement a template stands for, logged once at DEBUG in category {@value #STATEMENTS}: the
-     * exact text that runs, to read, grep or paste into {@code EXPLAIN}.
+     * {@code template} with its tables and lease terms filled in, not logged nor catalogued: for SQL
+     * that runs outside the repository, in tests and benchmarks.
      */
-    public String sql(String template) {
-        String sql = substitute(template);
-        STATEMENT_LOG.debugf("Repository statement: %s", sql);
-        return sql;
+    public String substitute(String template) {
+        return template.replace("{p}", prefix).replace("{lease}", leaseExpiry);
     }
 }

@@ -31,12 +31,6 @@ public final class MetadataSql {
         void bind(SqlParams params) throws SQLException;
     }
 
-    /** Transitional: binds the parameters of one statement in order. */
-    @FunctionalInterface
-    public interface PositionalBinder {
-        void bind(PositionalParams params) throws SQLException;
-    }
-
     /** Maps the current row of a result. */
     @FunctionalInterface
     public interface RowMapper<T> {
@@ -46,6 +40,8 @@ public final class MetadataSql {
     private final DataSource dataSource;
     private final TransactionGuard transactions;
     private final int timeoutSeconds;
+    private static final ThreadLocal<long[]> STATEMENTS_OF_THREAD = ThreadLocal.withInitial(() -> new long[1]);
+
     private final LongAdder statements = new LongAdder();
 
     /**
@@ -67,10 +63,10 @@ public final class MetadataSql {
     }
 
     public <T> List<T> query(SqlStatement sql, Binder binder, RowMapper<T> mapper) {
-        statements.increment();
         try (Connection connection = dataSource.getConnection();
                 PreparedStatement statement = prepare(connection, sql.jdbcText())) {
             bind(sql, statement, binder);
+            count();
             try (ResultSet resultSet = statement.executeQuery()) {
                 return rows(resultSet, mapper);
             }
@@ -80,10 +76,10 @@ public final class MetadataSql {
     }
 
     public int update(SqlStatement sql, Binder binder) {
-        statements.increment();
         try (Connection connection = dataSource.getConnection();
                 PreparedStatement statement = prepare(connection, sql.jdbcText())) {
             bind(sql, statement, binder);
+            count();
             return statement.executeUpdate();
         } catch (SQLException e) {
             throw failure(e, sql.text());
@@ -113,34 +109,6 @@ public final class MetadataSql {
         return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
     }
 
-    public <T> Optional<T> queryOne(String sql, PositionalBinder binder, RowMapper<T> mapper) {
-        return atMostOne(query(sql, binder, mapper), sql);
-    }
-
-    public <T> List<T> query(String sql, PositionalBinder binder, RowMapper<T> mapper) {
-        statements.increment();
-        try (Connection connection = dataSource.getConnection();
-                PreparedStatement statement = prepare(connection, sql)) {
-            binder.bind(new PositionalParams(statement));
-            try (ResultSet resultSet = statement.executeQuery()) {
-                return rows(resultSet, mapper);
-            }
-        } catch (SQLException e) {
-            throw failure(e, sql);
-        }
-    }
-
-    public int update(String sql, PositionalBinder binder) {
-        statements.increment();
-        try (Connection connection = dataSource.getConnection();
-                PreparedStatement statement = prepare(connection, sql)) {
-            binder.bind(new PositionalParams(statement));
-            return statement.executeUpdate();
-        } catch (SQLException e) {
-            throw failure(e, sql);
-        }
-    }
-
     private PreparedStatement prepare(Connection connection, String sql) throws SQLException {
         PreparedStatement statement = connection.prepareStatement(sql);
         // the driver's timer cancels the statement: no round trip unless it fires
@@ -151,6 +119,19 @@ public final class MetadataSql {
     /** The number of statements issued since start: a cost gauge for tests and benchmarks. */
     public long statementsExecuted() {
         return statements.sum();
+    }
+
+    /**
+     * The number of statements the calling thread issued: the cost of a call, which a background
+     * thread (the lease sweeper, the heartbeat) issuing its own statements meanwhile cannot disturb.
+     */
+    public long statementsExecutedOnThisThread() {
+        return STATEMENTS_OF_THREAD.get()[0];
+    }
+
+    private void count() {
+        statements.increment();
+        STATEMENTS_OF_THREAD.get()[0]++;
     }
 
     /** Whether {@code e} reports a violation of the named unique constraint. */

@@ -55,7 +55,7 @@ class LaunchPathStatementCountTest {
     @Test
     void aOneStepJobLaunchesAndCompletesInSevenStatements() {
         JobInstanceKey key = freshKey("launch-cost");
-        long before = sql.statementsExecuted();
+        long before = sql.statementsExecutedOnThisThread();
 
         // The units of work a kernel commits: launch, start, step start, chunk, step end, job end.
         JobExecution created = tx(() -> {
@@ -70,11 +70,11 @@ class LaunchPathStatementCountTest {
             return assertStatements(sql, 1, () -> repository.transitionStepExecution(linked.id(), linked.version(),
                     LifecycleTransition.to(STARTED, now())));
         });
-        long beforeChunk = sql.statementsExecuted();
+        long beforeChunk = sql.statementsExecutedOnThisThread();
         StepExecution chunk = tx(() -> assertStatements(sql, 1, () -> repository.transitionStepExecution(step.id(),
                 step.version(), LifecycleTransition.progress(now(), Checkpoint.of("100".getBytes(StandardCharsets.UTF_8)),
                         new StepCounters(100, 100, 0, 0, 0, 0, 1, 0)))));
-        long chunkCost = sql.statementsExecuted() - beforeChunk;
+        long chunkCost = sql.statementsExecutedOnThisThread() - beforeChunk;
         JobExecution completed = tx(() -> {
             assertStatements(sql, 1, () -> repository.transitionStepExecution(chunk.id(), chunk.version(),
                     LifecycleTransition.to(COMPLETED, now())));
@@ -83,7 +83,7 @@ class LaunchPathStatementCountTest {
         });
 
         assertEquals(COMPLETED, completed.status());
-        assertEquals(7, sql.statementsExecuted() - before - chunkCost, "statements of a one-step launch");
+        assertEquals(7, sql.statementsExecutedOnThisThread() - before - chunkCost, "statements of a one-step launch");
     }
 
     @Test

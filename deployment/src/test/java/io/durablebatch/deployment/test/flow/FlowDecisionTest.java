@@ -67,9 +67,9 @@ class FlowDecisionTest {
     @Test
     void decisionsAreNumberedFromOneWithoutGapsInOneStatementEach() {
         JobExecution execution = given.jobExecutionIn("decision-sequence", ExecutionStatus.STARTED);
-        long before = sql.statementsExecuted();
+        long before = sql.statementsExecutedOnThisThread();
         FlowDecision first = tx(() -> repository.appendFlowDecision(next(execution.id(), CHECK, LOAD, "input-1")));
-        assertEquals(1, sql.statementsExecuted() - before, "an append is one statement");
+        assertEquals(1, sql.statementsExecutedOnThisThread() - before, "an append is one statement");
         // a rolled-back append gives its number back
         rolledBack(() -> repository.appendFlowDecision(next(execution.id(), LOAD, REPAIR, "input-2")));
         FlowDecision second = tx(() -> repository.appendFlowDecision(next(execution.id(), LOAD, NodeId.of("report"),

@@ -135,10 +135,10 @@ class FlowStartLimitTest {
     @Test
     void aStartIsOneStatement() {
         JobExecution execution = given.jobExecutionIn("flow-cost", ExecutionStatus.STARTED);
-        long before = sql.statementsExecuted();
+        long before = sql.statementsExecutedOnThisThread();
         tx(() -> repository.createFlowStepExecution(execution.id(), StepName.of("load"), LOAD, StartLimit.of(5)));
         tx(() -> repository.createFlowStepExecution(execution.id(), StepName.of("load"), LOAD, StartLimit.of(5)));
-        assertEquals(2, sql.statementsExecuted() - before, "one statement per start, the first and later ones");
+        assertEquals(2, sql.statementsExecutedOnThisThread() - before, "one statement per start, the first and later ones");
     }
 
     @Test

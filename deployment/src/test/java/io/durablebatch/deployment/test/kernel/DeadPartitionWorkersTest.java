@@ -191,7 +191,7 @@ class DeadPartitionWorkersTest extends KernelTest {
     List<Long> releasedWorkers(StepExecution parent) throws SQLException {
         try (Connection connection = dataSource.getConnection();
                 PreparedStatement select = connection.prepareStatement(
-                        tables.sql(
+                        tables.substitute(
                                 "SELECT worker_step_execution_id FROM {p}partition_release WHERE parent_step_execution_id = ? "
                                         + "AND reason = 'OWNER_LOST' ORDER BY id"))) {
             select.setLong(1, parent.id().value());

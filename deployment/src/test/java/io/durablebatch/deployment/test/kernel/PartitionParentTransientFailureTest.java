@@ -79,7 +79,7 @@ class PartitionParentTransientFailureTest extends KernelTest {
         try (Connection holder = dataSource.getConnection()) {
             holder.setAutoCommit(false);
             try (PreparedStatement lock = holder.prepareStatement(
-                    tables.sql("SELECT id FROM {p}step_execution WHERE id = ? FOR UPDATE"))) {
+                    tables.substitute("SELECT id FROM {p}step_execution WHERE id = ? FOR UPDATE"))) {
                 lock.setLong(1, parent.id().value());
                 lock.executeQuery().close();
             }

@@ -65,10 +65,10 @@ class StepProgressTest {
         Running running = running();
         Checkpoint checkpoint = Checkpoint.of(new byte[] { 1, 2, 3 });
         StepCounters counters = new StepCounters(100, 99, 1, 0, 0, 0, 1, 0);
-        long before = sql.statementsExecuted();
+        long before = sql.statementsExecutedOnThisThread();
         StepProgress progress = tx(() -> repository.recordStepProgress(running.step().id(), running.step().version(),
                 Optional.of(checkpoint), counters, now()));
-        assertEquals(1, sql.statementsExecuted() - before, "one statement");
+        assertEquals(1, sql.statementsExecutedOnThisThread() - before, "one statement");
         assertFalse(progress.stopRequested());
         assertEquals(running.step().version().next(), progress.version());
         StepExecution stored = tx(() -> repository.getStepExecution(running.step().id())).orElseThrow();

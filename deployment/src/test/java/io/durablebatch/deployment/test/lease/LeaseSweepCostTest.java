@@ -32,8 +32,8 @@ class LeaseSweepCostTest {
         while (sweeper.sweep() > 0) {
             // recovering
         }
-        long before = sql.statementsExecuted();
+        long before = sql.statementsExecutedOnThisThread();
         assertEquals(0, sweeper.sweep());
-        assertEquals(1, sql.statementsExecuted() - before);
+        assertEquals(1, sql.statementsExecutedOnThisThread() - before);
     }
 }

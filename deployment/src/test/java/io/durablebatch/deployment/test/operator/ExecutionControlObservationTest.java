@@ -67,9 +67,9 @@ class ExecutionControlObservationTest {
         List<String> before = state.of(started.jobInstanceId());
 
         ExecutionControl control = QuarkusTransaction.requiringNew().call(() -> {
-            long statements = sql.statementsExecuted();
+            long statements = sql.statementsExecutedOnThisThread();
             ExecutionControl observed = repository.observeExecutionControl(started.id(), OWNER, now());
-            assertEquals(1, sql.statementsExecuted() - statements, "statements of one observation");
+            assertEquals(1, sql.statementsExecutedOnThisThread() - statements, "statements of one observation");
             return observed;
         });
 
@@ -96,9 +96,9 @@ class ExecutionControlObservationTest {
                 now()));
 
         ExecutionControl control = QuarkusTransaction.requiringNew().call(() -> {
-            long statements = sql.statementsExecuted();
+            long statements = sql.statementsExecutedOnThisThread();
             ExecutionControl observed = repository.observeExecutionControl(started.id(), OWNER, now());
-            assertEquals(1, sql.statementsExecuted() - statements, "statements of the stopping observation");
+            assertEquals(1, sql.statementsExecutedOnThisThread() - statements, "statements of the stopping observation");
             return observed;
         });
 

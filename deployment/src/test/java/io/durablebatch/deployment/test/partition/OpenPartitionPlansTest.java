@@ -162,7 +162,7 @@ class OpenPartitionPlansTest {
 
     @Test
     void theStatementIsServedByThePartialIndexes() throws SQLException {
-        String statement = partitionStore.openStatement().replaceFirst("\\?", "\\$1").replaceFirst("\\?", "\\$2");
+        String statement = partitionStore.openStatement().numberedText();
         try (Connection connection = dataSource.getConnection(); Statement explain = connection.createStatement()) {
             explain.execute("SET enable_seqscan = off");
             explain.execute("PREPARE open_plans (varchar[], integer) AS " + statement);

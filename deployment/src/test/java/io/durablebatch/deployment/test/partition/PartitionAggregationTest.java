@@ -62,9 +62,9 @@ class PartitionAggregationTest {
         job.run(byKey(job, "c"), ExecutionStatus.FAILED, "FAILED_C", counters(40, 1));
 
         Instant at = now();
-        long before = sql.statementsExecuted();
+        long before = sql.statementsExecutedOnThisThread();
         StepExecution parent = tx(() -> repository.aggregateStepPartitions(job.parent().id(), job.parent().version(), at));
-        assertEquals(1, sql.statementsExecuted() - before, "an aggregation is one statement");
+        assertEquals(1, sql.statementsExecutedOnThisThread() - before, "an aggregation is one statement");
 
         assertEquals(ExecutionStatus.FAILED, parent.status());
         assertEquals(new ExitStatus("FAILED_C", "ended as FAILED_C"), parent.exitStatus(),

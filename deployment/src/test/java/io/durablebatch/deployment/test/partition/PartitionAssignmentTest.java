@@ -61,9 +61,9 @@ class PartitionAssignmentTest {
         StepPartition partition = job.plan(entries(3)).get(1);
         StepExecution worker = job.worker();
 
-        long before = sql.statementsExecuted();
+        long before = sql.statementsExecutedOnThisThread();
         StepPartition assigned = job.assign(partition, worker);
-        assertEquals(1, sql.statementsExecuted() - before, "an assignment is one statement");
+        assertEquals(1, sql.statementsExecutedOnThisThread() - before, "an assignment is one statement");
 
         assertEquals(ExecutionStatus.STARTED, assigned.status());
         assertEquals(Optional.of(worker.id()), assigned.worker());
@@ -131,10 +131,10 @@ class PartitionAssignmentTest {
 
         for (int ordinal = 1; ordinal <= 3; ordinal++) {
             StepExecution worker = job.worker();
-            long before = sql.statementsExecuted();
+            long before = sql.statementsExecutedOnThisThread();
             StepPartition claimed = tx(() -> repository.claimNextStepPartition(job.parent().id(), worker.id()))
                     .orElseThrow();
-            assertEquals(1, sql.statementsExecuted() - before, "a claim is one statement");
+            assertEquals(1, sql.statementsExecutedOnThisThread() - before, "a claim is one statement");
             assertEquals(ordinal, claimed.ordinal(), "claims follow entry order, not key order");
             assertEquals(Optional.of(worker.id()), claimed.worker());
             assertEquals(ExecutionStatus.STARTED, claimed.status());
@@ -159,10 +159,10 @@ class PartitionAssignmentTest {
         StepPartition assigned = job.assign(plan.get(0), worker);
         StepExecution ended = given.endStep(worker, ExecutionStatus.COMPLETED, "LOADED", counters(40, 38));
 
-        long before = sql.statementsExecuted();
+        long before = sql.statementsExecutedOnThisThread();
         StepPartition completed = tx(() -> repository.completeStepPartition(assigned.id(), assigned.version(),
                 worker.id()));
-        assertEquals(1, sql.statementsExecuted() - before, "a completion is one statement");
+        assertEquals(1, sql.statementsExecutedOnThisThread() - before, "a completion is one statement");
 
         assertEquals(ExecutionStatus.COMPLETED, completed.status());
         assertEquals(ended.exitStatus(), completed.exitStatus());

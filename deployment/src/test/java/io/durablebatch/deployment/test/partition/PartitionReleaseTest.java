@@ -246,7 +246,7 @@ class PartitionReleaseTest {
         Long[] ids = Arrays.stream(workers).map(w -> w.id().value()).toArray(Long[]::new);
         try (Connection connection = dataSource.getConnection();
                 PreparedStatement expire = connection.prepareStatement(
-                        tables.sql(
+                        tables.substitute(
                                 "UPDATE {p}step_execution SET lease_expires_at = statement_timestamp() - interval '1 second' "
                                         + "WHERE id = ANY (?)"))) {
             expire.setArray(1, connection.createArrayOf("bigint", ids));
@@ -259,7 +259,7 @@ class PartitionReleaseTest {
         List<String> releases = new ArrayList<>();
         try (Connection connection = dataSource.getConnection();
                 PreparedStatement select = connection.prepareStatement(
-                        tables.sql("SELECT worker_step_execution_id, reason FROM {p}partition_release "
+                        tables.substitute("SELECT worker_step_execution_id, reason FROM {p}partition_release "
                                 + "WHERE parent_step_execution_id = ? ORDER BY id"))) {
             select.setLong(1, parent.value());
             try (ResultSet rows = select.executeQuery()) {

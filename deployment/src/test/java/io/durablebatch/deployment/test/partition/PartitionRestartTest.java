@@ -77,10 +77,10 @@ class PartitionRestartTest {
         JobExecution restart = given.attemptIn(first.execution().jobInstanceId(), ExecutionStatus.STARTED);
         PartitionFixture second = new PartitionFixture(given, restart,
                 given.stepIn(restart.id(), "partitioned", ExecutionStatus.STARTED));
-        long before = sql.statementsExecuted();
+        long before = sql.statementsExecutedOnThisThread();
         List<StepPartition> carried = tx(() -> repository.restartStepPartitionPlan(first.parent().id(),
                 second.parent().id()));
-        assertEquals(1, sql.statementsExecuted() - before, "a restart is one statement");
+        assertEquals(1, sql.statementsExecutedOnThisThread() - before, "a restart is one statement");
 
         Map<Integer, StepPartition> source = byOrdinal(first.currentPlan());
         Map<Integer, StepPartition> target = byOrdinal(carried);

@@ -155,9 +155,9 @@ class PurgeApplyTest {
     @Test
     void anEmptyPlanDeletesNothingAndIssuesNoStatement() {
         PurgeCounts counts = QuarkusTransaction.requiringNew().call(() -> {
-            long statements = sql.statementsExecuted();
+            long statements = sql.statementsExecutedOnThisThread();
             PurgeCounts applied = repository.applyPurge(new PurgePlan(List.of()));
-            assertEquals(0, sql.statementsExecuted() - statements);
+            assertEquals(0, sql.statementsExecutedOnThisThread() - statements);
             return applied;
         });
 
@@ -283,10 +283,10 @@ class PurgeApplyTest {
 
     private long statementsOf(PurgePlan plan) {
         return QuarkusTransaction.requiringNew().call(() -> {
-            long statements = sql.statementsExecuted();
+            long statements = sql.statementsExecutedOnThisThread();
             PurgeCounts counts = repository.applyPurge(plan);
             assertEquals(plan.candidates().size(), counts.jobInstances());
-            return sql.statementsExecuted() - statements;
+            return sql.statementsExecutedOnThisThread() - statements;
         });
     }
 

@@ -85,9 +85,9 @@ class PurgeSurveyTest {
         given.instanceWithHistory(job, 1, ExecutionStatus.COMPLETED);
 
         int found = QuarkusTransaction.requiringNew().call(() -> {
-            long statements = sql.statementsExecuted();
+            long statements = sql.statementsExecutedOnThisThread();
             int candidates = repository.purgeSurvey(request(job)).candidates().size();
-            assertEquals(1, sql.statementsExecuted() - statements, "statements of one survey");
+            assertEquals(1, sql.statementsExecutedOnThisThread() - statements, "statements of one survey");
             return candidates;
         });
 

@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.logging.Level;
+import java.util.logging.LogRecord;
 
 import jakarta.inject.Inject;
 
@@ -31,28 +32,30 @@ import io.durablebatch.runtime.schema.RepositoryTables;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**
- * Every repository statement is logged once at DEBUG, in category {@code io.durablebatch.sql}, as
- * the exact text that runs (the table prefix and the lease terms filled in), when the store that
- * runs it is built: not each time it runs.
+ * Every repository statement is logged once at DEBUG, in category {@code io.durablebatch.sql}, by
+ * its name and as the exact text that runs (the table prefix and the lease terms filled in), when
+ * the store that runs it is built: not each time it runs.
  */
 class StatementLogTest {
+
+    /** The statement a chunk's progress runs, by its name in the catalogue. */
+    private static final String PROGRESS = "LifecycleUpdates.progressObservingStop[step_execution]";
 
     @RegisterExtension
     static final QuarkusUnitTest APP = RepositoryTestSupport.repositoryApp()
             .overrideConfigKey("quarkus.log.category.\"io.durablebatch.sql\".level", "DEBUG")
             .setLogRecordPredicate(record -> "io.durablebatch.sql".equals(record.getLoggerName()))
             .assertLogRecords(records -> {
-                List<String> statements = records.stream().filter(r -> r.getLevel().intValue() == Level.FINE.intValue())
-                        .map(r -> String.valueOf(r.getParameters()[0])).toList();
-                String progress = statements.stream().filter(sql -> sql.contains("step_execution SET checkpoint"))
-                        .findFirst().orElseThrow(() -> new AssertionError("no chunk progress statement among "
-                                + statements.size() + " logged"));
-                assertTrue(progress.startsWith("UPDATE dbatch_step_execution SET checkpoint"), progress);
-                assertTrue(progress.contains("statement_timestamp() + interval '30000 milliseconds'"), progress);
-                assertTrue(statements.stream().noneMatch(sql -> sql.contains("{p}") || sql.contains("{lease}")),
-                        "every template filled in");
-                assertEquals(1, statements.stream().filter(sql -> sql.contains("step_execution SET checkpoint"))
-                        .count(), "logged once, however often it runs");
+                List<Object[]> logged = records.stream().filter(r -> r.getLevel().intValue() == Level.FINE.intValue())
+                        .map(LogRecord::getParameters).toList();
+                List<String> progress = logged.stream().filter(statement -> PROGRESS.equals(String.valueOf(statement[0])))
+                        .map(statement -> String.valueOf(statement[1])).toList();
+                assertEquals(1, progress.size(), "logged once, however often it runs, among " + logged.size());
+                assertTrue(progress.get(0).startsWith("UPDATE dbatch_step_execution\nSET checkpoint"), progress.get(0));
+                assertTrue(progress.get(0).contains("statement_timestamp() + interval '30000 milliseconds'"),
+                        progress.get(0));
+                assertTrue(logged.stream().map(statement -> String.valueOf(statement[1]))
+                        .noneMatch(sql -> sql.contains("{p}") || sql.contains("{lease}")), "every template filled in");
             });
 
     @Inject
