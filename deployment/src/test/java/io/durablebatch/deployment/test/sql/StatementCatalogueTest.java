@@ -156,7 +156,7 @@ class StatementCatalogueTest {
                 build checks that no plan here needs one (`StatementCatalogueTest`) and that this page lists
                 exactly the statements the code builds; `./mvnw test -pl runtime,deployment
                 -Dtest=StatementCatalogueTest -Dcatalogue.write=true -Dsurefire.failIfNoSpecifiedTests=false`
-                rewrites it. Plans as of PostgreSQL 15, on an empty schema.
+                rewrites it. Plans as PostgreSQL 15 made them on the build's test database.
 
                 The two statements outside the repository's transactions are not listed: a new repository
                 session's setup (`RepositorySessions`) and the readiness check's schema version lookup.
