@@ -46,6 +46,30 @@ final class ChildApplication implements AutoCloseable {
         if (!Files.exists(JAR)) {
             throw new IllegalStateException(JAR + " is missing: the integration tests run after the package phase");
         }
+        Path log = Path.of("target", name + ".log");
+        Process process = launch(port, properties, log);
+        ChildApplication child = new ChildApplication(name, process, log, port);
+        child.awaitReady();
+        return child;
+    }
+
+    /**
+     * Runs the application as an init task ({@code quarkus.init-and-exit}, what a Kubernetes init Job
+     * of the deployment does): it initializes, exits by itself, and this returns its exit code.
+     */
+    static int runInitTask(String name, Map<String, String> properties, Duration timeout) throws Exception {
+        Map<String, String> task = new LinkedHashMap<>(properties);
+        task.put("quarkus.init-and-exit", "true");
+        Path log = Path.of("target", name + ".log");
+        Process process = launch(0, task, log);
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            process.destroyForcibly();
+            throw new IllegalStateException("the init task did not exit within " + timeout + ":\n" + Files.readString(log));
+        }
+        return process.exitValue();
+    }
+
+    private static Process launch(int port, Map<String, String> properties, Path log) throws IOException {
         Map<String, String> effective = new LinkedHashMap<>();
         effective.put("quarkus.http.port", Integer.toString(port));
         effective.put("quarkus.datasource.jdbc.url", System.getProperty("it.db.url"));
@@ -57,12 +81,8 @@ final class ChildApplication implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         effective.forEach((key, value) -> command.add("-D" + key + "=" + value));
         command.addAll(List.of("-jar", JAR.toString()));
-        Path log = Path.of("target", name + ".log");
         Files.createDirectories(log.getParent());
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        ChildApplication child = new ChildApplication(name, process, log, port);
-        child.awaitReady();
-        return child;
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }
 
     /** A TCP port nothing listens on right now, for a child's HTTP server. */

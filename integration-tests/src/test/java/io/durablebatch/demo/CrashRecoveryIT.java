@@ -19,7 +19,8 @@ import io.restassured.path.json.JsonPath;
 
 /**
  * The demo application in child JVMs: killed with SIGKILL in the middle of its partitioned chunk
- * step, then recovered at the startup of the next run of the same node and restarted; and stopped by
+ * step, left alone by an init task of the same node ({@code quarkus.init-and-exit}), then recovered at
+ * the startup of the next run of the node and restarted; and stopped by
  * SIGTERM, ending STOPPED at chunk boundaries. Afterwards the target table holds every order exactly
  * once, and every unfinished partition resumed exactly at its last committed checkpoint.
  */
@@ -110,6 +111,9 @@ class CrashRecoveryIT {
         // startup recovery takes only executions whose lease ran out: another replica with this node id
         // could be running the others
         Thread.sleep(3_000);
+        // run as an init task, the node migrates and exits: it recovers nothing, that is its next start's job
+        assertEquals(0, ChildApplication.runInitTask("crash-init-task", node, Duration.ofSeconds(60)));
+        assertEquals("STARTED", DemoDatabase.shared().executionStatus(crashed), "an init task starts no kernel");
         try (ChildApplication second = ChildApplication.start("crash-second", 8192, node)) {
             // recovered at startup: this node's previous run cannot be running it any more
             assertEquals("FAILED", DemoDatabase.shared().executionStatus(crashed));
