@@ -17,6 +17,15 @@ public final class Checks {
         return value;
     }
 
+    /** A non-blank text, stripped; line breaks are fine (a query fragment in a text block). */
+    public static String notBlank(String value, String field) {
+        notNull(value, field);
+        if (value.isBlank()) {
+            throw new IllegalArgumentException(field + " must not be blank");
+        }
+        return value.strip();
+    }
+
     /**
      * A printable, non-blank text of at most {@code maxLength} characters, without leading or
      * trailing white space, without control characters and {@link #wellFormed well-formed}.

@@ -87,7 +87,7 @@ public final class JdbcBatchItemWriter<T> implements ItemWriter<T> {
 
         /** The statement run for each item, with {@code ?} placeholders. */
         public Builder<T> sql(String sql) {
-            this.sql = SqlFragments.require(sql, "sql");
+            this.sql = Checks.notBlank(sql, "sql");
             return this;
         }
 

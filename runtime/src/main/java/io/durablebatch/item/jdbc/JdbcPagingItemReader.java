@@ -219,19 +219,19 @@ public final class JdbcPagingItemReader<T> implements ItemReader<T> {
 
         /** The select list, which must include the sort key's column, e.g. {@code "id, customer, amount"}. */
         public Builder<T> select(String select) {
-            this.select = SqlFragments.require(select, "select");
+            this.select = Checks.notBlank(select, "select");
             return this;
         }
 
         /** The table or join, e.g. {@code "orders o JOIN customers c ON c.id = o.customer_id"}. */
         public Builder<T> from(String from) {
-            this.from = SqlFragments.require(from, "from");
+            this.from = Checks.notBlank(from, "from");
             return this;
         }
 
         /** An optional condition with {@code ?} placeholders, bound in order to {@code parameters}. */
         public Builder<T> where(String where, Object... parameters) {
-            this.where = SqlFragments.require(where, "where");
+            this.where = Checks.notBlank(where, "where");
             Checks.notNull(parameters, "parameters");
             // a list that keeps nulls: a parameter may be SQL NULL
             this.parameters = Collections.unmodifiableList(new ArrayList<>(Arrays.asList(parameters)));

@@ -14,7 +14,8 @@ import io.durablebatch.execution.Checkpoint;
 /**
  * The unique, non-null column a {@link JdbcPagingItemReader} orders by and resumes after: a page is
  * {@code WHERE column > :lastKey ORDER BY column LIMIT :pageSize}, so each page is one index range
- * scan however deep into the table it is, and the checkpoint is the last key read.
+ * scan however deep into the table it is, and the checkpoint is the last key read. The
+ * {@code JpaKeysetItemReader} takes one too, naming an entity attribute path ({@code o.id}).
  * <p>
  * The column is a plain or table-qualified identifier ({@code id}, {@code o.id}); it is read from
  * the result by its unqualified name, so it must be in the select list under that name.
@@ -152,8 +153,14 @@ public final class SortKey {
         statement.setObject(index, key);
     }
 
-    /** The key as checkpoint bytes: its type's tag, then its value. */
-    byte[] encode(Object key) {
+    /**
+     * The key as the bytes a reader's checkpoint keeps: its type's tag, then its value. A
+     * {@code longKey} takes any integral number.
+     */
+    public byte[] encode(Object key) {
+        if (type == Type.LONG && (key instanceof Integer || key instanceof Short)) {
+            key = ((Number) key).longValue();
+        }
         byte[] value = type.toBytes(key);
         // the checkpoint adds its own format tag in front of these bytes
         if (value.length + 2 > Checkpoint.MAX_LENGTH) {
@@ -167,7 +174,7 @@ public final class SortKey {
     }
 
     /** The key encoded by {@link #encode}; an {@link IllegalArgumentException} if it is not of this type. */
-    Object decode(byte[] bytes) {
+    public Object decode(byte[] bytes) {
         if (bytes.length == 0 || bytes[0] != type.tag()) {
             throw new IllegalArgumentException("it holds no " + this);
         }

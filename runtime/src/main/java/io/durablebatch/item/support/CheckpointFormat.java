@@ -22,7 +22,9 @@ public enum CheckpointFormat {
     /** Byte offset of the end of the written data and the number of lines written. */
     DELIMITED_FILE_WRITER(3, "delimited file writer"),
     /** The encoded sort key of the last item read; empty before the first item. */
-    JDBC_PAGING_READER(4, "JDBC paging reader");
+    JDBC_PAGING_READER(4, "JDBC paging reader"),
+    /** The encoded sort key of the last entity read; empty before the first one. */
+    JPA_KEYSET_READER(5, "JPA keyset reader");
 
     private final byte tag;
     private final String owner;
