@@ -27,9 +27,10 @@ import io.durablebatch.item.support.CheckpointFormat;
  * the reader do not shift what it reads next. The checkpoint is the key of the last entity returned,
  * so a restart runs the same query after that key.
  * <p>
- * Memory stays bounded by one page: entities are loaded read-only and those of a page are detached
- * when the next page is loaded, so the persistence context of a long transaction does not grow with
- * the input. Change them through a writer ({@link JpaItemWriter#merging}), not by dirty checking.
+ * Memory stays bounded by one page: entities are loaded read-only and returned detached, so the
+ * persistence context of a long transaction does not grow with the input. Change them through a
+ * writer ({@link JpaItemWriter#merging}, which loads each one again and updates it), not by dirty
+ * checking, which never sees a detached entity.
  * The entity manager must join the chunk's transaction: in Quarkus, inject it (it is
  * transaction-scoped) and pass it here.
  */
@@ -56,6 +57,7 @@ public final class JpaKeysetItemReader<T> implements ItemReader<T> {
     private boolean lastPage;
     private Object lastKey;
     private boolean open;
+    private Boolean entity;
 
     private JpaKeysetItemReader(Builder<T> builder) {
         this.entityManager = Checks.notNull(builder.entityManager, "entityManager");
@@ -127,12 +129,6 @@ public final class JpaKeysetItemReader<T> implements ItemReader<T> {
     }
 
     private void fetchPage() {
-        // the entities of the page read so far leave the persistence context: memory stays one page
-        for (T item : page) {
-            if (entityManager.contains(item)) {
-                entityManager.detach(item);
-            }
-        }
         page.clear();
         pageKeys.clear();
         next = 0;
@@ -151,10 +147,23 @@ public final class JpaKeysetItemReader<T> implements ItemReader<T> {
                 // equal keys sort next to each other: a page boundary between them would lose entities
                 throw new IllegalStateException("sort key " + sortKey.column() + " is not unique: two have " + key);
             }
-            page.add(type.cast(row[0]));
+            T item = type.cast(row[0]);
+            if (isEntity()) {
+                // returned detached: the persistence context never grows with the input, and a change
+                // reaches the database only through a merge, never half of it through dirty checking
+                entityManager.detach(item);
+            }
+            page.add(item);
             pageKeys.add(key);
         }
         lastPage = page.size() < pageSize;
+    }
+
+    private boolean isEntity() {
+        if (entity == null) {
+            entity = entityManager.getMetamodel().getEntities().stream().anyMatch(e -> e.getJavaType() == type);
+        }
+        return entity;
     }
 
     private void requireOpen() {
