@@ -48,12 +48,7 @@ public final class JdbcPagingItemReader<T> implements ItemReader<T> {
     private final String nextPageSql;
     private final String countSql;
 
-    private final List<T> page = new ArrayList<>();
-    private final List<Object> pageKeys = new ArrayList<>();
-    private int next;
-    private boolean lastPage;
-    private Object lastKey;
-    private boolean open;
+    private final KeysetCursor<T, SQLException> cursor;
     private OptionalLong size = OptionalLong.empty();
 
     private JdbcPagingItemReader(Builder<T> builder) {
@@ -71,6 +66,7 @@ public final class JdbcPagingItemReader<T> implements ItemReader<T> {
         this.countSql = builder.count
                 ? "SELECT count(*) FROM " + builder.from + (filter.isEmpty() ? "" : " WHERE " + filter)
                 : null;
+        this.cursor = new KeysetCursor<>(FORMAT, sortKey, pageSize, this::fetchPage, firstPageSql);
     }
 
     public static <T> Builder<T> builder() {
@@ -80,46 +76,20 @@ public final class JdbcPagingItemReader<T> implements ItemReader<T> {
     /** Opens after the checkpoint's key; counts the rows first if {@link Builder#count} asked for it. */
     @Override
     public void open(Optional<Checkpoint> checkpoint) throws SQLException {
-        Checks.notNull(checkpoint, "checkpoint");
-        lastKey = null;
-        if (checkpoint.isPresent()) {
-            byte[] payload = FORMAT.decode(checkpoint.get());
-            try {
-                lastKey = payload.length == 0 ? null : sortKey.decode(payload);
-            } catch (IllegalArgumentException e) {
-                throw FORMAT.refused(checkpoint.get(), e.getMessage());
-            }
-        }
-        page.clear();
-        pageKeys.clear();
-        next = 0;
-        lastPage = false;
+        cursor.open(checkpoint);
         if (countSql != null) {
             size = OptionalLong.of(count());
         }
-        open = true;
     }
 
     @Override
     public T read() throws SQLException {
-        requireOpen();
-        if (next == page.size()) {
-            if (lastPage) {
-                return null;
-            }
-            fetchPage();
-            if (page.isEmpty()) {
-                return null;
-            }
-        }
-        lastKey = pageKeys.get(next);
-        return page.get(next++);
+        return cursor.read();
     }
 
     @Override
     public Checkpoint checkpoint() {
-        requireOpen();
-        return FORMAT.encode(lastKey == null ? new byte[0] : sortKey.encode(lastKey));
+        return cursor.checkpoint();
     }
 
     /** The number of rows the query had when the reader was opened, if {@link Builder#count} asked for it. */
@@ -130,15 +100,10 @@ public final class JdbcPagingItemReader<T> implements ItemReader<T> {
 
     @Override
     public void close() {
-        open = false;
-        page.clear();
-        pageKeys.clear();
+        cursor.close();
     }
 
-    private void fetchPage() throws SQLException {
-        page.clear();
-        pageKeys.clear();
-        next = 0;
+    private void fetchPage(Object lastKey, KeysetCursor<T, SQLException> page) throws SQLException {
         String sql = lastKey == null ? firstPageSql : nextPageSql;
         try (Connection connection = dataSource.getConnection();
                 PreparedStatement statement = connection.prepareStatement(sql)) {
@@ -150,22 +115,15 @@ public final class JdbcPagingItemReader<T> implements ItemReader<T> {
             try (ResultSet rows = statement.executeQuery()) {
                 while (rows.next()) {
                     Object key = sortKey.read(rows);
-                    if (key.equals(pageKeys.isEmpty() ? lastKey : pageKeys.get(pageKeys.size() - 1))) {
-                        // equal keys sort next to each other: a page boundary between them would lose rows
-                        throw new IllegalStateException(
-                                "sort key " + sortKey.column() + " is not unique: two rows have " + key);
-                    }
                     T item = mapper.map(rows);
                     if (item == null) {
                         throw new IllegalStateException("the row mapper returned null for the row with "
                                 + sortKey.column() + " " + key);
                     }
-                    page.add(item);
-                    pageKeys.add(key);
+                    page.add(key, item);
                 }
             }
         }
-        lastPage = page.size() < pageSize;
     }
 
     private long count() throws SQLException {
@@ -185,12 +143,6 @@ public final class JdbcPagingItemReader<T> implements ItemReader<T> {
             statement.setObject(i + 1, parameters.get(i));
         }
         return parameters.size() + 1;
-    }
-
-    private void requireOpen() {
-        if (!open) {
-            throw new IllegalStateException("the reader of " + firstPageSql + " is not open");
-        }
     }
 
     /**

@@ -1,8 +1,6 @@
 package io.durablebatch.item.jpa;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -12,6 +10,7 @@ import jakarta.persistence.TypedQuery;
 import io.durablebatch.Checks;
 import io.durablebatch.execution.Checkpoint;
 import io.durablebatch.item.ItemReader;
+import io.durablebatch.item.jdbc.KeysetCursor;
 import io.durablebatch.item.jdbc.SortKey;
 import io.durablebatch.item.support.CheckpointFormat;
 
@@ -45,24 +44,20 @@ public final class JpaKeysetItemReader<T> implements ItemReader<T> {
 
     private final EntityManager entityManager;
     private final Class<T> type;
-    private final SortKey sortKey;
     private final Map<String, Object> parameters;
     private final int pageSize;
     private final String firstPage;
     private final String nextPage;
 
-    private final List<T> page = new ArrayList<>();
-    private final List<Object> pageKeys = new ArrayList<>();
-    private int next;
-    private boolean lastPage;
-    private Object lastKey;
-    private boolean open;
+    private final KeysetCursor<T, RuntimeException> cursor;
+    // whether items are entities (a projection returns values); known at the first page, because a
+    // transaction-scoped entity manager answers only inside a transaction
     private Boolean entity;
 
     private JpaKeysetItemReader(Builder<T> builder) {
         this.entityManager = Checks.notNull(builder.entityManager, "entityManager");
         this.type = Checks.notNull(builder.type, "type");
-        this.sortKey = Checks.notNull(builder.sortKey, "sortKey");
+        SortKey sortKey = Checks.notNull(builder.sortKey, "sortKey");
         this.parameters = Map.copyOf(builder.parameters);
         this.pageSize = builder.pageSize;
         String key = sortKey.column();
@@ -72,6 +67,7 @@ public final class JpaKeysetItemReader<T> implements ItemReader<T> {
         this.firstPage = select + (builder.where == null ? "" : " where (" + builder.where + ")") + order;
         this.nextPage = select + " where " + (builder.where == null ? "" : "(" + builder.where + ") and ") + key
                 + " > :" + LAST_KEY + order;
+        this.cursor = new KeysetCursor<>(FORMAT, sortKey, pageSize, this::fetchPage, firstPage);
     }
 
     /** A reader of {@code type}; configure its query on the builder. */
@@ -82,93 +78,42 @@ public final class JpaKeysetItemReader<T> implements ItemReader<T> {
     /** Opens after the checkpoint's key. */
     @Override
     public void open(Optional<Checkpoint> checkpoint) {
-        Checks.notNull(checkpoint, "checkpoint");
-        lastKey = null;
-        if (checkpoint.isPresent()) {
-            byte[] payload = FORMAT.decode(checkpoint.get());
-            try {
-                lastKey = payload.length == 0 ? null : sortKey.decode(payload);
-            } catch (IllegalArgumentException e) {
-                throw FORMAT.refused(checkpoint.get(), e.getMessage());
-            }
-        }
-        page.clear();
-        pageKeys.clear();
-        next = 0;
-        lastPage = false;
-        open = true;
+        cursor.open(checkpoint);
     }
 
     @Override
     public T read() {
-        requireOpen();
-        if (next == page.size()) {
-            if (lastPage) {
-                return null;
-            }
-            fetchPage();
-            if (page.isEmpty()) {
-                return null;
-            }
-        }
-        lastKey = pageKeys.get(next);
-        return page.get(next++);
+        return cursor.read();
     }
 
     @Override
     public Checkpoint checkpoint() {
-        requireOpen();
-        return FORMAT.encode(lastKey == null ? new byte[0] : sortKey.encode(lastKey));
+        return cursor.checkpoint();
     }
 
     @Override
     public void close() {
-        open = false;
-        page.clear();
-        pageKeys.clear();
+        cursor.close();
     }
 
-    private void fetchPage() {
-        page.clear();
-        pageKeys.clear();
-        next = 0;
+    private void fetchPage(Object lastKey, KeysetCursor<T, RuntimeException> page) {
         TypedQuery<Object[]> query = entityManager.createQuery(lastKey == null ? firstPage : nextPage, Object[].class)
                 .setMaxResults(pageSize).setHint(READ_ONLY, true);
         parameters.forEach(query::setParameter);
         if (lastKey != null) {
             query.setParameter(LAST_KEY, lastKey);
         }
+        if (entity == null) {
+            entity = entityManager.getMetamodel().getEntities().stream().anyMatch(e -> e.getJavaType() == type);
+        }
         for (Object[] row : query.getResultList()) {
-            Object key = row[1];
-            if (key == null) {
-                throw new IllegalStateException("sort key " + sortKey.column() + " is null: it must be unique and not null");
-            }
-            if (key.equals(pageKeys.isEmpty() ? lastKey : pageKeys.get(pageKeys.size() - 1))) {
-                // equal keys sort next to each other: a page boundary between them would lose entities
-                throw new IllegalStateException("sort key " + sortKey.column() + " is not unique: two have " + key);
-            }
             T item = type.cast(row[0]);
-            if (isEntity()) {
+            if (entity) {
                 // returned detached: the persistence context never grows with the input, and a change
                 // reaches the database only through a merge, never half of it through dirty checking
                 entityManager.detach(item);
             }
-            page.add(item);
-            pageKeys.add(key);
-        }
-        lastPage = page.size() < pageSize;
-    }
-
-    private boolean isEntity() {
-        if (entity == null) {
-            entity = entityManager.getMetamodel().getEntities().stream().anyMatch(e -> e.getJavaType() == type);
-        }
-        return entity;
-    }
-
-    private void requireOpen() {
-        if (!open) {
-            throw new IllegalStateException("the reader of " + firstPage + " is not open");
+            page.add(row[1], item);
         }
     }
 
