@@ -21,16 +21,20 @@ public final class SqlStatement {
     private final String text;
     private final String jdbcText;
     private final String numberedText;
-    private final Map<String, List<Integer>> positions;
+    private final Map<String, Parameter> parameters;
+
+    /** A named parameter: its index in order of first appearance (from 0), and its JDBC positions. */
+    record Parameter(int index, int[] positions) {
+    }
 
     private SqlStatement(String owner, String name, String text, String jdbcText, String numberedText,
-            Map<String, List<Integer>> positions) {
+            Map<String, Parameter> parameters) {
         this.owner = owner;
         this.name = name;
         this.text = text;
         this.jdbcText = jdbcText;
         this.numberedText = numberedText;
-        this.positions = positions;
+        this.parameters = parameters;
     }
 
     /** Parses {@code text}, a statement of {@code owner} (a store) known there as {@code name}. */
@@ -38,6 +42,7 @@ public final class SqlStatement {
         StringBuilder jdbc = new StringBuilder(text.length());
         StringBuilder numbered = new StringBuilder(text.length());
         Map<String, List<Integer>> positions = new LinkedHashMap<>();
+        Map<String, Integer> numbers = new LinkedHashMap<>();
         int position = 0;
         int i = 0;
         while (i < text.length()) {
@@ -67,7 +72,7 @@ public final class SqlStatement {
                 String parameter = text.substring(i + 1, nameEnd);
                 positions.computeIfAbsent(parameter, unused -> new ArrayList<>()).add(++position);
                 jdbc.append('?');
-                numbered.append('$').append(indexOf(positions, parameter));
+                numbered.append('$').append(numbers.computeIfAbsent(parameter, unused -> numbers.size() + 1));
                 i = nameEnd;
                 continue;
             }
@@ -75,9 +80,14 @@ public final class SqlStatement {
             numbered.append(c);
             i++;
         }
-        positions.replaceAll((parameter, places) -> List.copyOf(places));
+        if (positions.size() > Long.SIZE) {
+            throw new IllegalArgumentException(owner + "." + name + ": more than " + Long.SIZE + " parameter names");
+        }
+        Map<String, Parameter> parameters = new LinkedHashMap<>();
+        positions.forEach((parameter, places) -> parameters.put(parameter,
+                new Parameter(parameters.size(), places.stream().mapToInt(Integer::intValue).toArray())));
         return new SqlStatement(owner, name, text, jdbc.toString(), numbered.toString(),
-                Collections.unmodifiableMap(positions));
+                Collections.unmodifiableMap(parameters));
     }
 
     /** The end of a string literal, quoted identifier or comment starting at {@code i}, else {@code i}. */
@@ -112,17 +122,6 @@ public final class SqlStatement {
         return i;
     }
 
-    private static int indexOf(Map<String, List<Integer>> positions, String parameter) {
-        int index = 1;
-        for (String known : positions.keySet()) {
-            if (known.equals(parameter)) {
-                return index;
-            }
-            index++;
-        }
-        throw new IllegalStateException(parameter);
-    }
-
     /** The store that runs this statement. */
     public String owner() {
         return owner;
@@ -153,16 +152,16 @@ public final class SqlStatement {
 
     /** The parameter names, in order of first appearance (the {@code $n} of {@link #numberedText}). */
     public Set<String> parameterNames() {
-        return positions.keySet();
+        return parameters.keySet();
     }
 
-    List<Integer> positionsOf(String parameter) {
-        List<Integer> places = positions.get(parameter);
-        if (places == null) {
+    Parameter parameter(String parameter) {
+        Parameter found = parameters.get(parameter);
+        if (found == null) {
             throw new IllegalArgumentException(owner + "." + name + " has no parameter :" + parameter
-                    + "; it has " + positions.keySet());
+                    + "; it has " + parameters.keySet());
         }
-        return places;
+        return found;
     }
 
     @Override
