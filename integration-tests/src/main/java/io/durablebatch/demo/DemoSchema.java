@@ -10,7 +10,7 @@ import jakarta.inject.Singleton;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.runtime.StartupEvent;
 
-/** The demo's own tables: the imported orders and the daily summary the last step writes. */
+/** The demo's own tables: the imported orders, the daily summary the last step writes, and the orders' audit. */
 @Singleton
 public class DemoSchema {
 
@@ -27,6 +27,8 @@ public class DemoSchema {
             statement.execute("CREATE TABLE IF NOT EXISTS demo_daily_summary (placed_on date PRIMARY KEY, "
                     + "orders bigint NOT NULL, customers bigint NOT NULL, revenue numeric(16, 2) NOT NULL, "
                     + "volume varchar(16) NOT NULL)");
+            statement.execute("CREATE TABLE IF NOT EXISTS demo_order_audit (placed_on date NOT NULL, "
+                    + "order_id bigint NOT NULL, amount_cents bigint NOT NULL, PRIMARY KEY (placed_on, order_id))");
         }
     }
 }

@@ -17,13 +17,14 @@ import java.util.List;
 
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
+import jakarta.persistence.EntityManager;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import io.agroal.api.AgroalDataSource;
 import io.durablebatch.item.file.DelimitedFileItemReader;
 import io.durablebatch.item.file.SizeMode;
-import io.durablebatch.item.jdbc.JdbcBatchItemWriter;
+import io.durablebatch.item.jpa.JpaItemWriter;
 import io.durablebatch.job.DecisionContext;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
@@ -52,13 +53,15 @@ public class ImportOrdersJob {
     static final long LARGE_DAY = 500_000;
 
     private final AgroalDataSource dataSource;
+    private final EntityManager entityManager;
     private final Path inputDirectory;
     private final int importWorkers;
 
-    ImportOrdersJob(AgroalDataSource dataSource,
+    ImportOrdersJob(AgroalDataSource dataSource, EntityManager entityManager,
             @ConfigProperty(name = "demo.input-directory", defaultValue = "target/demo-input") Path inputDirectory,
             @ConfigProperty(name = "demo.import.workers", defaultValue = "4") int importWorkers) {
         this.dataSource = dataSource;
+        this.entityManager = entityManager;
         this.inputDirectory = inputDirectory;
         this.importWorkers = importWorkers;
     }
@@ -70,15 +73,8 @@ public class ImportOrdersJob {
                 .next(partitioned("import", this::files,
                         chunk("importFile", 1000)
                                 .reader(ImportOrdersJob::reader)
-                                .writer(context -> JdbcBatchItemWriter.<Order> builder().dataSource(dataSource)
-                                        .sql("INSERT INTO demo_orders (placed_on, id, customer, amount) VALUES (?, ?, ?, ?)")
-                                        .setter((statement, order) -> {
-                                            statement.setDate(1, Date.valueOf(order.placedOn()));
-                                            statement.setLong(2, order.id());
-                                            statement.setString(3, order.customer());
-                                            statement.setBigDecimal(4, order.amount());
-                                        })
-                                        .build())
+                                // the chunk's orders persisted in its transaction, then let go
+                                .writer(context -> JpaItemWriter.<Order> persisting(entityManager).clearAfterFlush(true))
                                 .build())
                         .withWorkers(importWorkers))
                 .next(decision("volume", this::volume))
@@ -111,7 +107,7 @@ public class ImportOrdersJob {
     private static DelimitedFileItemReader<Order> reader(StepContext context) {
         return DelimitedFileItemReader.<Order> builder().path(Path.of(context.partition().orElseThrow().input()))
                 .header(true).size(SizeMode.ESTIMATED)
-                .mapper(fields -> new Order(fields.getLong("id"), fields.get("customer"), fields.getDecimal("amount"),
+                .mapper(fields -> Order.of(fields.getLong("id"), fields.get("customer"), fields.getDecimal("amount"),
                         LocalDate.parse(fields.get("placed_on"))))
                 .build();
     }

@@ -43,9 +43,13 @@ class CrashRecoveryIT {
     }
 
     static long start(ChildApplication app, LocalDate day) {
+        return start(app, "importOrders", Map.of("day", day.toString(), "orders", ORDERS, "files", FILES));
+    }
+
+    static long start(ChildApplication app, String job, Map<String, Object> parameters) {
         return given().baseUri(app.baseUri()).contentType(ContentType.JSON)
-                .body(Map.of("parameters", Map.of("day", day.toString(), "orders", ORDERS, "files", FILES), "actor", "it"))
-                .post("/jobs/importOrders/start").then().statusCode(202).extract().jsonPath().getLong("executionId");
+                .body(Map.of("parameters", parameters, "actor", "it"))
+                .post("/jobs/{job}/start", job).then().statusCode(202).extract().jsonPath().getLong("executionId");
     }
 
     static long restart(ChildApplication app, long executionId) {
@@ -134,6 +138,55 @@ class CrashRecoveryIT {
         assertEquals(ORDERS, importedRows(day));
         assertEquals(ORDERS, distinctIds(day), "no order was imported twice");
         assertEquals(ORDERS, DemoDatabase.shared().count("SELECT orders FROM demo_daily_summary WHERE placed_on = ?", day));
+    }
+
+    /**
+     * The Panache keyset reader killed mid-step: the restart reads only the orders after the last key
+     * a committed chunk audited, and every order is audited exactly once (a second sighting would
+     * break the audit table's primary key and fail the job).
+     */
+    @Test
+    void panacheReaderKilledMidStepRestartsAfterTheLastCommittedKey() throws Exception {
+        LocalDate day = freshDay();
+        long orders = 60_000;
+        Map<String, String> node = Map.of("quarkus.durable-batch.node-id", "audit-node",
+                "quarkus.durable-batch.recovery.startup.enabled", "true",
+                "quarkus.durable-batch.lease.duration", "3s");
+        long crashed;
+        try (ChildApplication first = ChildApplication.start("audit-first", 8195, node)) {
+            long imported = start(first, "importOrders", Map.of("day", day.toString(), "orders", orders, "files", 2));
+            assertEquals("COMPLETED", awaitEnd(first, imported).getString("status"));
+            crashed = start(first, "auditOrders", Map.of("day", day.toString()));
+            awaitAudited(day, 10_000);
+            first.kill();
+        }
+        long committed = audited(day);
+        assertEquals(0, committed % 500, "whole chunks of 500 committed");
+        assertTrue(committed < orders, "killed mid-step, after " + committed + " orders");
+        assertEquals(committed, step(crashed, "audit").writeCount(), "the rows are exactly those of the committed chunks");
+
+        Thread.sleep(3_000);
+        try (ChildApplication second = ChildApplication.start("audit-second", 8196, node)) {
+            assertEquals("FAILED", DemoDatabase.shared().executionStatus(crashed));
+            long restarted = restart(second, crashed);
+            JsonPath ended = awaitEnd(second, restarted);
+            assertEquals("COMPLETED", ended.getString("status"), ended.prettify());
+            assertEquals(orders - committed, step(restarted, "audit").readCount(),
+                    "the restart read only the orders after the last committed key");
+        }
+        assertEquals(orders, audited(day));
+    }
+
+    static long audited(LocalDate day) throws Exception {
+        return DemoDatabase.shared().count("SELECT count(*) FROM demo_order_audit WHERE placed_on = ?", day);
+    }
+
+    static void awaitAudited(LocalDate day, long atLeast) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        while (audited(day) < atLeast) {
+            assertTrue(System.nanoTime() < deadline, "the audit never reached " + atLeast + " orders");
+            Thread.sleep(20);
+        }
     }
 
     @Test

@@ -8,7 +8,6 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -47,8 +46,6 @@ class DatabaseOutageTortureIT {
         CONNECTIONS_KILLED
     }
 
-    static final String TABLES = "torture_outage_";
-
     private static PrivatePostgres cluster;
 
     @BeforeAll
@@ -68,11 +65,11 @@ class DatabaseOutageTortureIT {
     void theJobCompletesAfterAnOutageWithEveryOrderImportedOnce(Outage outage) throws Exception {
         assumeTrue(outage != Outage.DOWN_60S || Torture.full(), "the 60 s outage runs with -Dtorture=full");
         SplittableRandom random = new SplittableRandom(Torture.seed());
-        DemoDatabase database = cluster.database().withTablePrefix(TABLES);
+        DemoDatabase database = cluster.database();
         Input input = Input.fresh(ORDERS, FILES);
         String name = "outage-" + outage.name().toLowerCase().replace('_', '-');
-        try (ChildApplication owner = Torture.start(name + "-owner", onCluster(name + "-owner"));
-                ChildApplication peer = Torture.start(name + "-peer", onCluster(name + "-peer"))) {
+        try (ChildApplication owner = Torture.start(name + "-owner", Torture.node(database, name + "-owner"));
+                ChildApplication peer = Torture.start(name + "-peer", Torture.node(database, name + "-peer"))) {
             long execution = Torture.launch(owner, input);
             Torture.awaitRows(database, input, execution, ORDERS / 5 + random.nextLong(ORDERS / 5));
             long began = System.nanoTime();
@@ -130,11 +127,6 @@ class DatabaseOutageTortureIT {
             }
             default -> throw new IllegalArgumentException(outage.name());
         }
-    }
-
-    private static Map<String, String> onCluster(String nodeId) {
-        return Torture.node(TABLES, nodeId, "quarkus.datasource.jdbc.url", cluster.jdbcUrl(), "quarkus.datasource.username",
-                "postgres", "quarkus.datasource.password", "postgres");
     }
 
     /**

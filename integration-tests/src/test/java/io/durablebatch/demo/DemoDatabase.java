@@ -15,8 +15,8 @@ import java.util.Optional;
 
 /**
  * Plain JDBC reads of the demo's and the repository's tables, as an auditor would check them: of the
- * shared test database, or of another one (a private cluster), with the repository's table prefix
- * ({@code %PREFIX%} in the statements below).
+ * shared test database, of a torture test's own database on the same cluster, or of another one (a
+ * private cluster). The repository's tables have the default prefix ({@code %PREFIX%} below).
  */
 final class DemoDatabase {
 
@@ -45,13 +45,31 @@ final class DemoDatabase {
         return new DemoDatabase(url, "postgres", "", "dbatch_");
     }
 
-    /** The same database, with repository tables under another prefix. */
-    DemoDatabase withTablePrefix(String tablePrefix) {
-        return new DemoDatabase(url, username, password, tablePrefix);
+    /**
+     * The database {@code name} on this database's cluster, dropped (its sessions ended) and created
+     * anew; only a torture test's own database is.
+     */
+    DemoDatabase recreated(String name) throws SQLException {
+        if (!name.startsWith("torture_") || !name.matches("[a-z_]+")) {
+            throw new IllegalStateException("only a torture test's own database is recreated, not " + name);
+        }
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+            statement.execute("CREATE DATABASE " + name);
+        }
+        return new DemoDatabase(url.replaceFirst("/[^/?]+(\\?.*)?$", "/" + name + "$1"), username, password, prefix);
     }
 
     String url() {
         return url;
+    }
+
+    String username() {
+        return username;
+    }
+
+    String password() {
+        return password;
     }
 
     Connection connect() throws SQLException {
@@ -278,30 +296,6 @@ final class DemoDatabase {
             return sessions.toString();
         } catch (SQLException e) {
             return "  (sessions unreadable: " + e.getMessage() + ")";
-        }
-    }
-
-    /**
-     * Drops the repository's tables (those under this prefix, which must be a torture test's own),
-     * so the next node starts an empty repository: nothing a previous run left active is recovered
-     * and restarted in this one.
-     */
-    void dropRepository() throws SQLException {
-        if (!prefix.startsWith("torture_")) {
-            throw new IllegalStateException("only a torture test's own repository is dropped, not " + prefix);
-        }
-        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
-            List<String> tables = new ArrayList<>();
-            try (PreparedStatement list = prepare(connection, "SELECT tablename FROM pg_tables "
-                    + "WHERE schemaname = current_schema() AND starts_with(tablename, ?)", prefix);
-                    ResultSet rows = list.executeQuery()) {
-                while (rows.next()) {
-                    tables.add('"' + rows.getString(1) + '"');
-                }
-            }
-            if (!tables.isEmpty()) {
-                statement.execute("DROP TABLE " + String.join(", ", tables) + " CASCADE");
-            }
         }
     }
 

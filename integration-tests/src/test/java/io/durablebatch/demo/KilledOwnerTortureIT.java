@@ -30,18 +30,18 @@ class KilledOwnerTortureIT {
 
     static final long ORDERS = 100_000;
     static final int FILES = 4;
-    static final String TABLES = "torture_kill_";
+    static final String DATABASE = "torture_kill";
 
     @Test
     void anotherNodeRecoversAndRestartsAKilledOwnerByItselfAndEveryOrderIsImportedOnce() throws Exception {
         SplittableRandom random = new SplittableRandom(Torture.seed());
-        DemoDatabase database = Torture.sharedDatabase(TABLES);
+        DemoDatabase database = Torture.sharedDatabase(DATABASE);
         int trials = Torture.trials();
         int started = 0;
         ChildApplication[] nodes = new ChildApplication[2];
         try {
             for (int slot = 0; slot < nodes.length; slot++) {
-                nodes[slot] = startNode(++started);
+                nodes[slot] = startNode(database, ++started);
             }
             for (int trial = 1; trial <= trials; trial++) {
                 int slot = (trial - 1) % 2;
@@ -97,7 +97,7 @@ class KilledOwnerTortureIT {
                         owner.name(), killed, left, completed.id(), survivor.name(), runningAgain,
                         (System.nanoTime() - began) / 1e9);
                 Torture.discard(database, input);
-                nodes[slot] = startNode(++started);
+                nodes[slot] = startNode(database, ++started);
             }
         } finally {
             for (ChildApplication node : nodes) {
@@ -126,9 +126,9 @@ class KilledOwnerTortureIT {
         return Double.NaN; // awaitCompleted reports what happened instead
     }
 
-    private static ChildApplication startNode(int number) throws Exception {
+    private static ChildApplication startNode(DemoDatabase database, int number) throws Exception {
         String name = "kill9-node-" + number;
-        return Torture.start(name, Torture.node(TABLES, name));
+        return Torture.start(name, Torture.node(database, name));
     }
 
     private static long readByWorkers(DemoDatabase database, long execution) throws Exception {

@@ -34,18 +34,18 @@ class LostPartitionWorkerTortureIT {
 
     static final long ORDERS = 400_000;
     static final int FILES = 8;
-    static final String TABLES = "torture_workers_";
+    static final String DATABASE = "torture_workers";
 
     private static final Pattern OPENED = Pattern.compile("Step 'importFile' \\(step execution (\\d+)\\) opened its reader");
 
     @Test
     void theKilledNodesPartitionsAreReclaimedByTheOthersAndTheJobCompletesInTheSameExecution() throws Exception {
-        DemoDatabase database = Torture.sharedDatabase(TABLES);
+        DemoDatabase database = Torture.sharedDatabase(DATABASE);
         Input input = Input.fresh(ORDERS, FILES);
-        try (ChildApplication parent = Torture.start("workers-parent", remoteWorkers("workers-parent", 1,
+        try (ChildApplication parent = Torture.start("workers-parent", remoteWorkers(database, "workers-parent", 1,
                 "demo.import.workers", "1"));
-                ChildApplication first = Torture.start("workers-first", remoteWorkers("workers-first", 2));
-                ChildApplication second = Torture.start("workers-second", remoteWorkers("workers-second", 2))) {
+                ChildApplication first = Torture.start("workers-first", remoteWorkers(database, "workers-first", 2));
+                ChildApplication second = Torture.start("workers-second", remoteWorkers(database, "workers-second", 2))) {
             long execution = Torture.launch(parent, input);
             long began = System.nanoTime();
             ChildApplication victim = awaitWorkerMidPartition(database, execution, List.of(first, second));
@@ -87,12 +87,13 @@ class LostPartitionWorkerTortureIT {
         }
     }
 
-    private static Map<String, String> remoteWorkers(String nodeId, int concurrency, String... more) {
+    private static Map<String, String> remoteWorkers(DemoDatabase database, String nodeId, int concurrency,
+            String... more) {
         List<String> properties = new ArrayList<>(List.of("quarkus.durable-batch.partitions.remote-workers.enabled",
                 "true", "quarkus.durable-batch.partitions.remote-workers.poll-interval", "200ms",
                 "quarkus.durable-batch.partitions.remote-workers.concurrency", Integer.toString(concurrency)));
         properties.addAll(List.of(more));
-        return Torture.node(TABLES, nodeId, properties.toArray(String[]::new));
+        return Torture.node(database, nodeId, properties.toArray(String[]::new));
     }
 
     /** The worker step attempts a node ran, from its log. */

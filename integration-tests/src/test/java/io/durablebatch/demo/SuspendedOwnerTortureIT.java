@@ -36,12 +36,11 @@ class SuspendedOwnerTortureIT {
 
     @Test
     void anOwnerWokenAfterItsRestartCompletedCommitsNothingMore() throws Exception {
-        String tables = "torture_stop_late_";
-        DemoDatabase database = Torture.sharedDatabase(tables);
+        DemoDatabase database = Torture.sharedDatabase("torture_stop_late");
         SplittableRandom random = new SplittableRandom(Torture.seed());
         Input input = Input.fresh(ORDERS, FILES);
-        try (ChildApplication owner = Torture.start("sigstop-owner", Torture.node(tables, "sigstop-owner"));
-                ChildApplication peer = Torture.start("sigstop-peer", Torture.node(tables, "sigstop-peer"))) {
+        try (ChildApplication owner = Torture.start("sigstop-owner", Torture.node(database, "sigstop-owner"));
+                ChildApplication peer = Torture.start("sigstop-peer", Torture.node(database, "sigstop-peer"))) {
             long frozen = Torture.launch(owner, input);
             Torture.awaitRows(database, input, frozen, ORDERS / 10 + random.nextLong(ORDERS / 2));
             owner.suspend();
@@ -67,12 +66,11 @@ class SuspendedOwnerTortureIT {
 
     @Test
     void anOwnerWokenWhileItsRestartRunsCommitsNothingMore() throws Exception {
-        String tables = "torture_stop_early_";
-        DemoDatabase database = Torture.sharedDatabase(tables);
+        DemoDatabase database = Torture.sharedDatabase("torture_stop_early");
         SplittableRandom random = new SplittableRandom(Torture.seed());
         Input input = Input.fresh(ORDERS, FILES);
-        try (ChildApplication owner = Torture.start("sigstop-early-owner", Torture.node(tables, "sigstop-early-owner"));
-                ChildApplication peer = Torture.start("sigstop-early-peer", Torture.node(tables, "sigstop-early-peer"))) {
+        try (ChildApplication owner = Torture.start("sigstop-early-owner", Torture.node(database, "sigstop-early-owner"));
+                ChildApplication peer = Torture.start("sigstop-early-peer", Torture.node(database, "sigstop-early-peer"))) {
             long frozen = Torture.launch(owner, input);
             Torture.awaitRows(database, input, frozen, ORDERS / 10 + random.nextLong(ORDERS / 3));
             owner.suspend();

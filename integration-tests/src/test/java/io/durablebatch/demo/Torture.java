@@ -79,26 +79,26 @@ final class Torture {
     }
 
     /**
-     * The repository tables under {@code tables} (a table prefix) on the shared test database,
-     * dropped first: each run of a test starts with an empty repository of its own.
+     * A database of its own, {@code name}, on the shared test cluster, created anew: each run of a
+     * test starts with an empty repository (the table prefix is fixed at build time, so a test is
+     * isolated by its database), and what it leaves behind is neither recovered by the nodes of the
+     * next nor seen by other processes.
      */
-    static DemoDatabase sharedDatabase(String tables) throws SQLException {
-        DemoDatabase database = DemoDatabase.shared().withTablePrefix(tables);
-        database.dropRepository();
-        return database;
+    static DemoDatabase sharedDatabase(String name) throws SQLException {
+        return DemoDatabase.shared().recreated(name);
     }
 
     /**
-     * The properties of a torture node: its node id, its repository tables (the table prefix
-     * {@code tables}: each test has its own, so what one test leaves behind is neither recovered
-     * by the nodes of the next nor seen by other processes on the shared database), the short lease,
+     * The properties of a torture node: its node id, its database (each test has its own), the short lease,
      * a sweeper every second, five automatic restarts after a lost owner, DEBUG logging of the whole
      * kernel; then {@code more} (key, value, key, value, ...).
      */
-    static Map<String, String> node(String tables, String nodeId, String... more) {
+    static Map<String, String> node(DemoDatabase database, String nodeId, String... more) {
         Map<String, String> properties = new LinkedHashMap<>();
         properties.put("quarkus.durable-batch.node-id", nodeId);
-        properties.put("quarkus.durable-batch.schema.table-prefix", tables);
+        properties.put("quarkus.datasource.jdbc.url", database.url());
+        properties.put("quarkus.datasource.username", database.username());
+        properties.put("quarkus.datasource.password", database.password());
         properties.put("quarkus.durable-batch.lease.duration", LEASE.toMillis() + "ms");
         properties.put("quarkus.durable-batch.lease.sweep-interval", SWEEP_INTERVAL.toMillis() + "ms");
         properties.put("quarkus.durable-batch.lease.restart-on-owner-loss", "5");

@@ -2,6 +2,7 @@ package io.durablebatch.runtime;
 
 import java.util.Optional;
 
+import io.durablebatch.runtime.schema.TablePrefix;
 import io.quarkus.runtime.annotations.ConfigPhase;
 import io.quarkus.runtime.annotations.ConfigRoot;
 import io.smallrye.config.ConfigMapping;
@@ -20,11 +21,33 @@ public interface DurableBatchBuildTimeConfig {
      */
     Optional<String> datasource();
 
+    /**
+     * The Hibernate ORM persistence unit that maps the repository's tables (its entities join it at
+     * build time); by default the one persistence unit that uses the repository's datasource. The
+     * build fails, naming the datasource, if that unit does not exist or uses another datasource.
+     */
+    Optional<String> persistenceUnit();
+
+    /** The job repository's schema. */
+    Schema schema();
+
     /** Health integration. */
     Health health();
 
     /** The execution kernel. */
     Kernel kernel();
+
+    interface Schema {
+
+        /**
+         * The prefix of every table the repository owns, including its own migration history table
+         * ({@code <prefix>schema_history}). Lower-case letters, digits and underscores, starting with
+         * a letter, at most 20 characters. Fixed at build time: the entities that map the tables take
+         * their names from it. Changing it on an existing database starts an empty repository.
+         */
+        @WithDefault(TablePrefix.DEFAULT)
+        String tablePrefix();
+    }
 
     interface Kernel {
 

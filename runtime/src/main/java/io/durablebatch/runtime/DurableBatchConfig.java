@@ -24,15 +24,6 @@ public interface DurableBatchConfig {
          */
         @WithDefault("true")
         boolean migrateAtStart();
-
-        /**
-         * The prefix of every table the repository owns, including its own migration history table
-         * ({@code <prefix>schema_history}). Lower-case letters, digits and underscores, starting with
-         * a letter, at most 20 characters. Changing it on an existing database starts an empty
-         * repository.
-         */
-        @WithDefault("dbatch_")
-        String tablePrefix();
     }
 
     /**

@@ -3,7 +3,6 @@ package io.durablebatch.runtime.flow;
 import static io.durablebatch.runtime.repository.ExecutionRows.ACTIVE_STATUSES;
 import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
 
-import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -22,10 +21,11 @@ import io.durablebatch.flow.InputDigest;
 import io.durablebatch.flow.NodeId;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.runtime.entity.FlowDecisionEntity;
 import io.durablebatch.runtime.repository.JobExecutionStore;
 import io.durablebatch.runtime.schema.RepositoryTables;
+import io.durablebatch.runtime.sql.EntityQuery;
 import io.durablebatch.runtime.sql.MetadataSql;
-import io.durablebatch.runtime.sql.SqlRow;
 import io.durablebatch.runtime.sql.SqlStatement;
 
 /**
@@ -41,8 +41,8 @@ public class FlowDecisionStore {
     private final MetadataSql sql;
     private final JobExecutionStore jobExecutions;
     private final SqlStatement append;
-    private final SqlStatement selectReusable;
-    private final SqlStatement selectByExecution;
+    private final EntityQuery<FlowDecisionEntity> selectReusable;
+    private final EntityQuery<FlowDecisionEntity> selectByExecution;
 
     FlowDecisionStore(MetadataSql sql, RepositoryTables tables, JobExecutionStore jobExecutions) {
         this.sql = sql;
@@ -71,14 +71,13 @@ public class FlowDecisionStore {
                        :planFingerprint, :inputDigest, :outcomeCode, :outcomeDescription, :decidedAt
                 FROM allowed, head
                 RETURNING {columns}""", Map.of("active", ACTIVE_STATUSES, "columns", COLUMNS));
-        this.selectReusable = tables.statement("selectReusable", """
-                SELECT {columns} FROM {p}flow_decision
-                WHERE job_instance_id = :jobInstanceId AND from_node = :fromNode AND input_digest = :inputDigest
-                  AND plan_fingerprint = :planFingerprint AND kind = :kind
-                ORDER BY job_execution_id DESC, sequence DESC LIMIT 1""", Map.of("columns", COLUMNS));
-        this.selectByExecution = tables.statement("selectByExecution", """
-                SELECT {columns} FROM {p}flow_decision WHERE job_execution_id = :jobExecutionId ORDER BY sequence""",
-                Map.of("columns", COLUMNS));
+        this.selectReusable = tables.query("selectReusable", FlowDecisionEntity.class, """
+                from DurableBatchFlowDecision d
+                where d.jobInstanceId = :jobInstanceId and d.fromNode = :fromNode and d.inputDigest = :inputDigest
+                  and d.planFingerprint = :planFingerprint and d.kind = :kind
+                order by d.jobExecutionId desc, d.sequence desc limit 1""");
+        this.selectByExecution = tables.query("selectByExecution", FlowDecisionEntity.class, """
+                from DurableBatchFlowDecision d where d.jobExecutionId = :jobExecutionId order by d.sequence""");
     }
 
     public FlowDecision append(FlowDecisionRequest request) {
@@ -89,21 +88,20 @@ public class FlowDecisionStore {
                 .text("kind", request.kind().name()).bytes("inputDigest", request.inputDigest().bytes())
                 .text("outcomeCode", request.outcome().code())
                 .text("outcomeDescription", request.outcome().description())
-                .time("decidedAt", storedTime(request.decidedAt())), FlowDecisionStore::decision)
+                .time("decidedAt", storedTime(request.decidedAt())), FlowDecisionEntity.class, FlowDecisionStore::decision)
                 .orElseThrow(() -> refusal(request));
     }
 
     public Optional<FlowDecision> findReusable(JobInstanceId jobInstanceId, NodeId nodeId,
             PlanFingerprint planFingerprint, InputDigest inputDigest, FlowTransitionKind kind) {
-        return sql.queryOne(selectReusable, params -> params.bigint("jobInstanceId", jobInstanceId.value())
-                .text("fromNode", nodeId.value()).bytes("inputDigest", inputDigest.bytes())
-                .bytes("planFingerprint", planFingerprint.bytes()).text("kind", kind.name()),
-                FlowDecisionStore::decision);
+        return sql.one(selectReusable, Map.of("jobInstanceId", jobInstanceId.value(), "fromNode", nodeId.value(),
+                "inputDigest", inputDigest.bytes(), "planFingerprint", planFingerprint.bytes(), "kind", kind))
+                .map(FlowDecisionStore::decision);
     }
 
     public List<FlowDecision> ofJobExecution(JobExecutionId jobExecutionId) {
-        return sql.query(selectByExecution, params -> params.bigint("jobExecutionId", jobExecutionId.value()),
-                FlowDecisionStore::decision);
+        return sql.list(selectByExecution, Map.of("jobExecutionId", jobExecutionId.value())).stream()
+                .map(FlowDecisionStore::decision).toList();
     }
 
     /** Names the rule that refused an append. Runs only on the refusal path. */
@@ -129,11 +127,11 @@ public class FlowDecisionStore {
                 + ": a decision is appended before its target starts");
     }
 
-    private static FlowDecision decision(SqlRow row) throws SQLException {
-        return new FlowDecision(new JobExecutionId(row.bigint("job_execution_id")), row.integer("sequence"),
-                new JobInstanceId(row.bigint("job_instance_id")), new NodeId(row.text("from_node")),
-                row.optionalText("to_node").map(NodeId::new), row.enumValue("kind", FlowTransitionKind.class),
-                PlanFingerprint.of(row.bytes("plan_fingerprint")), InputDigest.of(row.bytes("input_digest")),
-                new ExitStatus(row.text("outcome_code"), row.text("outcome_description")), row.time("decided_at"));
+    private static FlowDecision decision(FlowDecisionEntity row) {
+        return new FlowDecision(new JobExecutionId(row.jobExecutionId), row.sequence,
+                new JobInstanceId(row.jobInstanceId), new NodeId(row.fromNode),
+                Optional.ofNullable(row.toNode).map(NodeId::new), row.kind, PlanFingerprint.of(row.planFingerprint),
+                InputDigest.of(row.inputDigest), new ExitStatus(row.outcomeCode, row.outcomeDescription),
+                row.decidedAt);
     }
 }

@@ -20,9 +20,11 @@ import io.durablebatch.flow.NodeId;
 import io.durablebatch.flow.StartLimit;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.runtime.entity.StepExecutionEntity;
 import io.durablebatch.runtime.repository.ExecutionRows;
 import io.durablebatch.runtime.repository.JobExecutionStore;
 import io.durablebatch.runtime.schema.RepositoryTables;
+import io.durablebatch.runtime.sql.EntityQuery;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.durablebatch.runtime.sql.SqlStatement;
 
@@ -38,7 +40,7 @@ public class FlowStore {
     private final JobExecutionStore jobExecutions;
     private final SqlStatement start;
     private final SqlStatement latest;
-    private final SqlStatement startsConsumed;
+    private final EntityQuery<Integer> startsConsumed;
 
     FlowStore(MetadataSql sql, RepositoryTables tables, JobExecutionStore jobExecutions) {
         this.sql = sql;
@@ -69,8 +71,9 @@ public class FlowStore {
                                     ORDER BY id DESC LIMIT 1) s
                 WHERE n.job_instance_id = :jobInstanceId AND n.node_id = :nodeId""",
                 Map.of("columns", STEP_EXECUTION_COLUMNS));
-        this.startsConsumed = tables.statement("startsConsumed", """
-                SELECT starts FROM {p}flow_node WHERE job_instance_id = :jobInstanceId AND node_id = :nodeId""");
+        this.startsConsumed = tables.query("startsConsumed", Integer.class, """
+                select n.starts from DurableBatchFlowNode n
+                where n.jobInstanceId = :jobInstanceId and n.nodeId = :nodeId""");
     }
 
     public StepExecution start(JobExecutionId jobExecutionId, StepName stepName, NodeId nodeId, StartLimit limit) {
@@ -78,14 +81,15 @@ public class FlowStore {
         return sql.queryOne(start, params -> params.bigint("jobExecutionId", jobExecutionId.value())
                 .text("nodeId", nodeId.value()).integer("startLimit", limit.value()).text("stepName", stepName.value())
                 .time("now", now),
-                ExecutionRows::stepExecution)
+                StepExecutionEntity.class, ExecutionRows::stepExecution)
                 .orElseThrow(() -> refusal(jobExecutionId, nodeId, limit));
     }
 
     public Optional<FlowStepState> latest(JobInstanceId jobInstanceId, NodeId nodeId) {
         return sql.queryOne(latest,
                 params -> params.bigint("jobInstanceId", jobInstanceId.value()).text("nodeId", nodeId.value()),
-                row -> new FlowStepState(jobInstanceId, nodeId, ExecutionRows.stepExecution(row), row.integer("starts")));
+                StepExecutionEntity.class, "starts", Integer.class,
+                (step, starts) -> new FlowStepState(jobInstanceId, nodeId, ExecutionRows.stepExecution(step), starts));
     }
 
     /** Names the rule that refused a start. Runs only on the refusal path. */
@@ -100,9 +104,8 @@ public class FlowStore {
                     + " is " + execution.get().status() + ": steps start only in an active job execution");
         }
         JobInstanceId instanceId = execution.get().jobInstanceId();
-        int starts = sql.queryOne(startsConsumed,
-                params -> params.bigint("jobInstanceId", instanceId.value()).text("nodeId", nodeId.value()),
-                row -> row.integer("starts")).orElse(0);
+        int starts = sql.one(startsConsumed, Map.of("jobInstanceId", instanceId.value(), "nodeId", nodeId.value()))
+                .orElse(0);
         return new RepositoryException(RepositoryError.START_LIMIT_EXCEEDED, "node " + nodeId + " of job instance "
                 + instanceId + " already started " + starts + " times, its start limit is " + limit);
     }

@@ -16,9 +16,11 @@ import io.durablebatch.execution.JobExecutionId;
 import io.durablebatch.execution.JobInstanceId;
 import io.durablebatch.execution.JobName;
 import io.durablebatch.execution.StepExecutionId;
+import io.durablebatch.operator.OperatorAction;
 import io.durablebatch.operator.OwnerToken;
 import io.durablebatch.runtime.DurableBatchConfig;
 import io.durablebatch.runtime.schema.RepositoryTables;
+import io.durablebatch.runtime.sql.EntityQuery;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.durablebatch.runtime.sql.ProcessSessions;
 import io.durablebatch.runtime.sql.SqlStatement;
@@ -49,7 +51,7 @@ public class LeaseStore {
     private final MetadataSql sql;
     private final SqlStatement renew;
     private final SqlStatement lockExpired;
-    private final SqlStatement ownerLossRestarts;
+    private final EntityQuery<Long> ownerLossRestarts;
     private final SqlStatement endSessions;
 
     LeaseStore(MetadataSql sql, RepositoryTables tables, DurableBatchConfig config) {
@@ -91,17 +93,17 @@ public class LeaseStore {
         this.endSessions = tables.statement("endSessions", """
                 SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) AS ended FROM pg_stat_activity
                 WHERE application_name LIKE :sessions AND state <> 'idle' AND pid <> pg_backend_pid()""");
-        this.ownerLossRestarts = tables.statement("ownerLossRestarts", """
-                SELECT count(*) FROM {p}operator_request
-                WHERE job_instance_id = :jobInstanceId AND action = 'RESTART' AND actor = :actor""");
+        this.ownerLossRestarts = tables.query("ownerLossRestarts", Long.class, """
+                select count(r) from DurableBatchOperatorRequest r
+                where r.jobInstanceId = :jobInstanceId and r.action = :action and r.actor = :actor""");
     }
 
     /** Renews the leases of the executions (owned by {@code owner}) and step attempts this process runs. */
     public Renewal renew(OwnerToken owner, Collection<JobExecutionId> executions, Collection<StepExecutionId> steps) {
         List<Renewed> renewed = sql.query(renew, params -> params
-                .array("executionIds", "bigint", executions.stream().map(JobExecutionId::value).toArray())
+                .bigints("executionIds", executions.stream().map(JobExecutionId::value).toArray(Long[]::new))
                 .text("owner", owner.value())
-                .array("stepExecutionIds", "bigint", steps.stream().map(StepExecutionId::value).toArray()),
+                .bigints("stepExecutionIds", steps.stream().map(StepExecutionId::value).toArray(Long[]::new)),
                 row -> new Renewed(row.text("kind").equals("job"), row.bigint("id"), row.bool("stop_requested")));
         Set<JobExecutionId> ours = new HashSet<>();
         Set<JobExecutionId> stopping = new HashSet<>();
@@ -127,8 +129,8 @@ public class LeaseStore {
      * job, once its lease ran out ten times over), if one is left that no other node holds.
      */
     public Optional<Expired> lockExpired(Collection<JobName> defined) {
-        return sql.queryOne(lockExpired, params -> params.array("definedJobs", "varchar",
-                defined.stream().map(JobName::value).toArray()),
+        return sql.queryOne(lockExpired, params -> params.texts("definedJobs",
+                defined.stream().map(JobName::value).toArray(String[]::new)),
                 row -> new Expired(new JobExecutionId(row.bigint("id")),
                         new ExecutionVersion(row.bigint("version")), new JobInstanceId(row.bigint("job_instance_id")),
                         new JobName(row.text("job_name")), row.optionalText("owner_token").orElse("?")));
@@ -150,7 +152,7 @@ public class LeaseStore {
 
     /** How many times the kernel restarted attempts of {@code instance} because their owner was lost. */
     public long ownerLossRestarts(JobInstanceId instance) {
-        return sql.queryOne(ownerLossRestarts, params -> params.bigint("jobInstanceId", instance.value()).text("actor", ACTOR),
-                row -> row.bigint("count")).orElse(0L);
+        return sql.one(ownerLossRestarts, Map.of("jobInstanceId", instance.value(), "action", OperatorAction.RESTART,
+                "actor", ACTOR)).orElse(0L);
     }
 }

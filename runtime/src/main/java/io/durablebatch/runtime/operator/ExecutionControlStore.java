@@ -4,7 +4,6 @@ import static io.durablebatch.runtime.repository.ExecutionRows.ACTIVE_STATUSES;
 import static io.durablebatch.runtime.repository.ExecutionRows.JOB_EXECUTION_COLUMNS;
 import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
 
-import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -21,7 +20,9 @@ import io.durablebatch.operator.ExecutionControl.Signal;
 import io.durablebatch.operator.OwnerToken;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.runtime.entity.JobExecutionEntity;
 import io.durablebatch.runtime.repository.ExecutionRows;
+import io.durablebatch.runtime.repository.JobExecutionStore;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.durablebatch.runtime.sql.SqlRow;
@@ -43,10 +44,11 @@ public class ExecutionControlStore {
     private final SqlStatement claim;
     private final SqlStatement observe;
     private final SqlStatement readControl;
-    private final SqlStatement readExecution;
+    private final JobExecutionStore jobExecutions;
 
-    ExecutionControlStore(MetadataSql sql, RepositoryTables tables) {
+    ExecutionControlStore(MetadataSql sql, RepositoryTables tables, JobExecutionStore jobExecutions) {
         this.sql = sql;
+        this.jobExecutions = jobExecutions;
         this.requestStop = tables.statement("requestStop", """
                 UPDATE {p}job_execution
                 SET stop_requested_at = :requestedAt, stop_requested_by = :actor, last_updated = :requestedAt,
@@ -82,8 +84,6 @@ public class ExecutionControlStore {
         this.readControl = tables.statement("readControl", """
                 SELECT {control}, true AS current FROM {p}job_execution WHERE id = :id""",
                 Map.of("control", CONTROL_COLUMNS));
-        this.readExecution = tables.statement("readExecution", """
-                SELECT {columns} FROM {p}job_execution WHERE id = :id""", Map.of("columns", JOB_EXECUTION_COLUMNS));
     }
 
     public JobExecution requestStop(JobExecutionId id, ExecutionVersion expectedVersion, ActorRef actor,
@@ -91,7 +91,7 @@ public class ExecutionControlStore {
         Instant at = storedTime(requestedAt);
         return sql.queryOne(requestStop, params -> params.bigint("id", id.value())
                 .bigint("expectedVersion", expectedVersion.value()).time("requestedAt", at).text("actor", actor.value()),
-                ExecutionRows::jobExecution)
+                JobExecutionEntity.class, ExecutionRows::jobExecution)
                 .orElseThrow(() -> stopRefusal(id, expectedVersion));
     }
 
@@ -100,7 +100,7 @@ public class ExecutionControlStore {
         Instant at = storedTime(claimedAt);
         Optional<JobExecution> claimed = sql.queryOne(claim, params -> params.bigint("id", id.value())
                 .bigint("expectedVersion", expectedVersion.value()).text("owner", owner.value()).time("claimedAt", at),
-                ExecutionRows::jobExecution);
+                JobExecutionEntity.class, ExecutionRows::jobExecution);
         if (claimed.isPresent()) {
             return claimed.get();
         }
@@ -115,8 +115,7 @@ public class ExecutionControlStore {
         }
         if (state.ownedBy(owner)) {
             // A repeated claim (e.g. a retry after an unknown commit outcome): already ours, unchanged.
-            return sql.queryOne(readExecution, params -> params.bigint("id", id.value()), ExecutionRows::jobExecution)
-                    .orElseThrow(() -> notFound(id));
+            return jobExecutions.get(id).orElseThrow(() -> notFound(id));
         }
         throw versionConflict(id, state, expectedVersion);
     }
@@ -172,7 +171,7 @@ public class ExecutionControlStore {
         return new RepositoryException(RepositoryError.JOB_EXECUTION_NOT_FOUND, "job execution " + id + " does not exist");
     }
 
-    private static ControlState controlState(SqlRow row) throws SQLException {
+    private static ControlState controlState(SqlRow row) {
         return new ControlState(row.enumValue("status", ExecutionStatus.class), new ExecutionVersion(row.bigint("version")),
                 row.optionalText("owner_token"), row.optionalTime("stop_requested_at"),
                 row.optionalText("stop_requested_by"), row.bool("current"));

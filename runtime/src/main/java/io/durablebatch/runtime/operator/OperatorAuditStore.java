@@ -2,7 +2,6 @@ package io.durablebatch.runtime.operator;
 
 import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
 
-import java.sql.SQLException;
 import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -47,7 +46,7 @@ public class OperatorAuditStore {
         return trail.find(action.name(), operationId);
     }
 
-    private static OperatorRecord record(SqlRow row) throws SQLException {
+    private static OperatorRecord record(SqlRow row) {
         OperatorTarget target = new OperatorTarget(new JobInstanceId(row.bigint("job_instance_id")),
                 row.optionalBigint("job_execution_id").map(JobExecutionId::new));
         return new OperatorRecord(row.enumValue("action", OperatorAction.class), new OperationId(row.text("operation_id")),

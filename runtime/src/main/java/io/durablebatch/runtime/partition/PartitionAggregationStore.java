@@ -5,7 +5,6 @@ import static io.durablebatch.runtime.partition.PartitionRows.qualified;
 import static io.durablebatch.runtime.repository.ExecutionRows.STEP_EXECUTION_COLUMNS;
 import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
 
-import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +19,7 @@ import io.durablebatch.execution.StepExecution;
 import io.durablebatch.execution.StepExecutionId;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.runtime.entity.StepExecutionEntity;
 import io.durablebatch.runtime.repository.ExecutionRows;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.MetadataSql;
@@ -115,7 +115,7 @@ public class PartitionAggregationStore {
         Instant time = storedTime(at);
         return sql.queryOne(aggregate, params -> params.bigint("parentId", parent.value())
                 .text("failureType", PARTITION_FAILURE).time("at", time)
-                .bigint("expectedVersion", expectedVersion.value()), ExecutionRows::stepExecution)
+                .bigint("expectedVersion", expectedVersion.value()), StepExecutionEntity.class, ExecutionRows::stepExecution)
                 .orElseThrow(() -> refusal(parent, expectedVersion));
     }
 
@@ -143,7 +143,7 @@ public class PartitionAggregationStore {
     private record Facts(ExecutionStatus status, long version, boolean planned, long active,
             Optional<ExecutionStatus> aggregate) {
 
-        static Facts of(SqlRow row) throws SQLException {
+        static Facts of(SqlRow row) {
             return new Facts(row.enumValue("status", ExecutionStatus.class), row.bigint("version"), row.bool("planned"),
                     row.bigint("active"), row.optionalText("aggregate").map(ExecutionStatus::valueOf));
         }

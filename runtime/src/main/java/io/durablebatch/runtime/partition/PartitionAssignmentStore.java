@@ -7,7 +7,6 @@ import static io.durablebatch.runtime.partition.PartitionRows.WORKER_RESULT_STAT
 import static io.durablebatch.runtime.partition.PartitionRows.qualified;
 import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
 
-import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -21,6 +20,7 @@ import io.durablebatch.partition.StepPartition;
 import io.durablebatch.partition.StepPartitionId;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.runtime.entity.StepPartitionEntity;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.durablebatch.runtime.sql.SqlRow;
@@ -120,7 +120,7 @@ public class PartitionAssignmentStore {
         Instant now = storedTime(Instant.now());
         return sql.queryOne(assign, params -> params.time("now", now).bigint("partitionId", id.value())
                 .bigint("expectedVersion", expectedVersion.value()).bigint("workerId", worker.value()),
-                PartitionRows::partition)
+                StepPartitionEntity.class, PartitionRows::partition)
                 .orElseThrow(() -> assignRefusal(id, expectedVersion, worker));
     }
 
@@ -131,7 +131,7 @@ public class PartitionAssignmentStore {
     public Optional<StepPartition> claim(StepExecutionId parent, StepExecutionId worker) {
         Instant now = storedTime(Instant.now());
         Optional<StepPartition> claimed = sql.queryOne(claim, params -> params.bigint("parentId", parent.value())
-                .time("now", now).bigint("workerId", worker.value()), PartitionRows::partition);
+                .time("now", now).bigint("workerId", worker.value()), StepPartitionEntity.class, PartitionRows::partition);
         if (claimed.isEmpty()) {
             WorkerFacts facts = workerFacts(parent, worker);
             if (facts.parentStatus().isPresent() && !facts.planned()) {
@@ -149,7 +149,7 @@ public class PartitionAssignmentStore {
         Instant now = storedTime(Instant.now());
         return sql.queryOne(complete, params -> params.time("now", now).bigint("partitionId", id.value())
                 .bigint("expectedVersion", expectedVersion.value()).bigint("workerId", worker.value()),
-                PartitionRows::partition)
+                StepPartitionEntity.class, PartitionRows::partition)
                 .orElseThrow(() -> completeRefusal(id, expectedVersion, worker));
     }
 
@@ -241,7 +241,7 @@ public class PartitionAssignmentStore {
     private record PartitionFacts(StepExecutionId parent, ExecutionStatus status, long version, Optional<Long> worker,
             Optional<ExecutionStatus> workerStatus) {
 
-        static PartitionFacts of(SqlRow row) throws SQLException {
+        static PartitionFacts of(SqlRow row) {
             return new PartitionFacts(new StepExecutionId(row.bigint("parent_step_execution_id")),
                     row.enumValue("status", ExecutionStatus.class), row.bigint("version"),
                     row.optionalBigint("worker_step_execution_id"),
@@ -252,7 +252,7 @@ public class PartitionAssignmentStore {
     private record WorkerFacts(Optional<ExecutionStatus> parentStatus, boolean planned,
             Optional<ExecutionStatus> workerStatus, boolean sameExecution, Optional<Long> heldOrdinal) {
 
-        static WorkerFacts of(SqlRow row) throws SQLException {
+        static WorkerFacts of(SqlRow row) {
             return new WorkerFacts(row.optionalText("parent_status").map(ExecutionStatus::valueOf), row.bool("planned"),
                     row.optionalText("worker_status").map(ExecutionStatus::valueOf), row.bool("same_execution"),
                     row.optionalBigint("held_ordinal"));

@@ -1,20 +1,19 @@
 package io.durablebatch.runtime.partition;
 
-import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
-import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.execution.ExecutionVersion;
 import io.durablebatch.execution.StepExecutionId;
 import io.durablebatch.partition.PartitionPlanEntry;
 import io.durablebatch.partition.StepPartition;
 import io.durablebatch.partition.StepPartitionId;
+import io.durablebatch.runtime.entity.StepPartitionEntity;
 import io.durablebatch.runtime.repository.ExecutionRows;
-import io.durablebatch.runtime.sql.SqlRow;
 
-/** Column lists, SQL fragments and the row mapper of the partition table: one place that knows its shape. */
+/** Column lists, SQL fragments and the entity mapper of the partition table: one place that knows its shape. */
 public final class PartitionRows {
 
     /** The counters a partition copies from its worker and a parent sums over its partitions. */
@@ -63,17 +62,15 @@ public final class PartitionRows {
                 .map(column -> column + " = w." + column).collect(Collectors.joining(", "));
     }
 
-    static StepPartition partition(SqlRow row) throws SQLException {
-        return new StepPartition(new StepPartitionId(row.bigint("id")),
-                new StepExecutionId(row.bigint("parent_step_execution_id")), row.integer("ordinal"),
-                PartitionPlanEntry.of(row.bytes("partition_key"), row.bytes("input")),
-                row.enumValue("status", ExecutionStatus.class),
-                row.optionalBigint("worker_step_execution_id").map(StepExecutionId::new), ExecutionRows.exitStatus(row),
-                ExecutionRows.counters(row), row.optionalBigint("restarted_from").map(StepPartitionId::new),
-                row.time("created_at"), row.optionalTime("assigned_at"), row.optionalTime("completed_at"),
-                row.time("last_updated"), new ExecutionVersion(row.bigint("version")),
-                row.optionalBigint("previous_worker_step_execution_id").map(StepExecutionId::new),
-                row.integer("release_count"));
+    static StepPartition partition(StepPartitionEntity row) {
+        return new StepPartition(new StepPartitionId(row.id), new StepExecutionId(row.parentStepExecutionId),
+                row.ordinal, PartitionPlanEntry.of(row.partitionKey, row.input), row.status,
+                Optional.ofNullable(row.workerStepExecutionId).map(StepExecutionId::new),
+                ExecutionRows.exitStatus(row), ExecutionRows.counters(row.counters),
+                Optional.ofNullable(row.restartedFrom).map(StepPartitionId::new), row.createdAt,
+                Optional.ofNullable(row.assignedAt), Optional.ofNullable(row.completedAt), row.lastUpdated,
+                new ExecutionVersion(row.version),
+                Optional.ofNullable(row.previousWorkerStepExecutionId).map(StepExecutionId::new), row.releaseCount);
     }
 
     /** The plan in unsigned key byte order, the order {@code ORDER BY partition_key} gives on bytea. */

@@ -6,7 +6,6 @@ import static io.durablebatch.runtime.repository.ExecutionRows.UNRESOLVED_STATUS
 import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
 
 import java.nio.ByteBuffer;
-import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
@@ -29,7 +28,9 @@ import io.durablebatch.partition.StepPartition;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.runtime.DurableBatchConfig;
+import io.durablebatch.runtime.entity.StepPartitionEntity;
 import io.durablebatch.runtime.schema.RepositoryTables;
+import io.durablebatch.runtime.sql.EntityQuery;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.durablebatch.runtime.sql.SqlRow;
 import io.durablebatch.runtime.sql.SqlStatement;
@@ -44,7 +45,7 @@ public class PartitionStore {
     private final MetadataSql sql;
     private final int maxPlanSize;
     private final SqlStatement create;
-    private final SqlStatement selectPlan;
+    private final EntityQuery<StepPartitionEntity> selectPlan;
     private final SqlStatement restart;
     private final SqlStatement stepFacts;
     private final SqlStatement open;
@@ -73,10 +74,8 @@ public class PartitionStore {
                 FROM plan, unnest(CAST(:keys AS bytea[]), CAST(:inputs AS bytea[]))
                      WITH ORDINALITY AS e(partition_key, input, ordinal)
                 RETURNING {columns}""", Map.of("columns", COLUMNS));
-        this.selectPlan = tables.statement("selectPlan", """
-                SELECT {columns} FROM {p}step_partition
-                WHERE parent_step_execution_id = :parentId
-                ORDER BY partition_key""", Map.of("columns", COLUMNS));
+        this.selectPlan = tables.query("selectPlan", StepPartitionEntity.class, """
+                from DurableBatchStepPartition p where p.parentStepExecutionId = :parentId order by p.partitionKey""");
         // The restart statement. The source's partitions are first settled: an assigned partition
         // takes its worker's durable result, since the worker may have ended (or been resolved by
         // recovery) without the partition being completed. Settled COMPLETED results are carried over
@@ -174,8 +173,8 @@ public class PartitionStore {
             inputs[i] = entries.get(i).input();
         }
         List<StepPartition> created = sql.query(create, params -> params.bigint("parentId", parent.value())
-                .integer("partitionCount", entries.size()).time("now", now).array("keys", "bytea", keys)
-                .array("inputs", "bytea", inputs), PartitionRows::partition);
+                .integer("partitionCount", entries.size()).time("now", now).byteArrays("keys", keys)
+                .byteArrays("inputs", inputs), StepPartitionEntity.class, PartitionRows::partition);
         if (created.isEmpty()) {
             throw createRefusal(parent);
         }
@@ -183,12 +182,12 @@ public class PartitionStore {
     }
 
     public List<StepPartition> plan(StepExecutionId parent) {
-        return sql.query(selectPlan, params -> params.bigint("parentId", parent.value()), PartitionRows::partition);
+        return sql.list(selectPlan, Map.of("parentId", parent.value())).stream().map(PartitionRows::partition).toList();
     }
 
     public List<OpenPartitionPlan> open(Collection<JobName> jobNames, int limit) {
         String[] names = jobNames.stream().map(JobName::value).distinct().toArray(String[]::new);
-        return sql.query(open, params -> params.array("jobNames", "varchar", names).integer("limit", limit),
+        return sql.query(open, params -> params.texts("jobNames", names).integer("limit", limit),
                 row -> new OpenPartitionPlan(
                         new StepExecutionId(row.bigint("id")), new JobExecutionId(row.bigint("job_execution_id")),
                         JobName.of(row.text("job_name")), NodeId.of(row.text("node_id")),
@@ -203,7 +202,7 @@ public class PartitionStore {
     public List<StepPartition> restart(StepExecutionId source, StepExecutionId target) {
         Instant now = storedTime(Instant.now());
         List<StepPartition> carried = sql.query(restart, params -> params.bigint("sourceId", source.value())
-                .bigint("targetId", target.value()).time("now", now), PartitionRows::partition);
+                .bigint("targetId", target.value()).time("now", now), StepPartitionEntity.class, PartitionRows::partition);
         if (carried.isEmpty()) {
             throw restartRefusal(source, target);
         }
@@ -285,7 +284,7 @@ public class PartitionStore {
     private record StepFacts(ExecutionStatus status, long jobInstanceId, ExecutionStatus jobStatus, boolean planned,
             Optional<Long> busyOrdinal) {
 
-        static StepFacts of(SqlRow row) throws SQLException {
+        static StepFacts of(SqlRow row) {
             return new StepFacts(row.enumValue("status", ExecutionStatus.class), row.bigint("job_instance_id"),
                     row.enumValue("job_status", ExecutionStatus.class), row.bool("planned"),
                     row.optionalBigint("busy_ordinal"));

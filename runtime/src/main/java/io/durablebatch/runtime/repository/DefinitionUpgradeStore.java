@@ -3,6 +3,7 @@ package io.durablebatch.runtime.repository;
 import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
 
 import java.time.Instant;
+import java.util.Map;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -11,23 +12,24 @@ import io.durablebatch.repository.DefinitionUpgrade;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.runtime.schema.RepositoryTables;
+import io.durablebatch.runtime.sql.EntityQuery;
 import io.durablebatch.runtime.sql.MetadataSql;
-import io.durablebatch.runtime.sql.SqlStatement;
 
 /** Registered definition upgrade edges. Registering an edge twice is harmless. */
 @ApplicationScoped
 public class DefinitionUpgradeStore {
 
     private final MetadataSql sql;
-    private final SqlStatement insert;
+    private final EntityQuery<Integer> insert;
 
     DefinitionUpgradeStore(MetadataSql sql, RepositoryTables tables) {
         this.sql = sql;
-        this.insert = tables.statement("insert", """
-                INSERT INTO {p}definition_upgrade (job_name, from_revision, from_fingerprint, to_revision,
-                        to_fingerprint, registered_at)
-                VALUES (:jobName, :fromRevision, :fromFingerprint, :toRevision, :toFingerprint, :now)
-                ON CONFLICT DO NOTHING""");
+        // registering an upgrade twice is registering it once
+        this.insert = tables.mutation("insert", """
+                insert into DurableBatchDefinitionUpgrade (jobName, fromRevision, fromFingerprint, toRevision,
+                        toFingerprint, registeredAt)
+                values (:jobName, :fromRevision, :fromFingerprint, :toRevision, :toFingerprint, :now)
+                on conflict do nothing""");
     }
 
     public void register(JobName jobName, DefinitionUpgrade upgrade) {
@@ -35,11 +37,8 @@ public class DefinitionUpgradeStore {
             throw new RepositoryException(RepositoryError.DEFINITION_JOB_MISMATCH, "the upgrade is for job '"
                     + upgrade.from().jobName() + "', not '" + jobName + "'");
         }
-        sql.update(insert, params -> params.text("jobName", jobName.value())
-                .text("fromRevision", upgrade.from().revision())
-                .bytes("fromFingerprint", upgrade.from().fingerprint().bytes())
-                .text("toRevision", upgrade.to().revision())
-                .bytes("toFingerprint", upgrade.to().fingerprint().bytes())
-                .time("now", storedTime(Instant.now())));
+        sql.mutate(insert, Map.of("jobName", jobName.value(), "fromRevision", upgrade.from().revision(),
+                "fromFingerprint", upgrade.from().fingerprint().bytes(), "toRevision", upgrade.to().revision(),
+                "toFingerprint", upgrade.to().fingerprint().bytes(), "now", storedTime(Instant.now())));
     }
 }

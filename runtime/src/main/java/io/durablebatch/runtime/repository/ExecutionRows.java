@@ -1,6 +1,5 @@
 package io.durablebatch.runtime.repository;
 
-import java.sql.SQLException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
@@ -24,19 +23,24 @@ import io.durablebatch.execution.StepCounters;
 import io.durablebatch.execution.StepExecution;
 import io.durablebatch.execution.StepExecutionId;
 import io.durablebatch.execution.StepName;
-import io.durablebatch.runtime.sql.SqlRow;
+import io.durablebatch.runtime.entity.ExecutionColumns;
+import io.durablebatch.runtime.entity.JobExecutionEntity;
+import io.durablebatch.runtime.entity.StepCountersColumns;
+import io.durablebatch.runtime.entity.StepExecutionEntity;
+import io.durablebatch.runtime.entity.VersionedColumns;
 
-/** Column lists and row mappers of the execution tables: one place that knows their shape. */
+/** Column lists of the execution tables, and their entities as SPEC values: one place that knows their shape. */
 public final class ExecutionRows {
 
     public static final String JOB_EXECUTION_COLUMNS = "id, job_instance_id, job_name, attempt, status, exit_code, "
             + "exit_description, failure_type, failure_message, definition_revision, definition_fingerprint, parameters, "
-            + "created_at, started_at, ended_at, last_updated, version";
+            + "created_at, started_at, ended_at, last_updated, version, owner_token, owner_claimed_at, "
+            + "stop_requested_at, stop_requested_by, lease_expires_at";
 
     public static final String STEP_EXECUTION_COLUMNS = "id, job_execution_id, job_instance_id, step_name, status, "
             + "exit_code, exit_description, failure_type, failure_message, checkpoint, read_count, write_count, "
             + "filter_count, read_skip_count, process_skip_count, write_skip_count, commit_count, rollback_count, "
-            + "created_at, started_at, ended_at, last_updated, version";
+            + "created_at, started_at, ended_at, last_updated, version, node_id, lease_expires_at";
 
     /** The active statuses (SPEC §3) as an SQL list, for {@code status IN ...}. */
     public static final String ACTIVE_STATUSES = sqlList(ExecutionStatus::isActive);
@@ -57,44 +61,41 @@ public final class ExecutionRows {
         return time.truncatedTo(ChronoUnit.MICROS);
     }
 
-    public static JobExecution jobExecution(SqlRow row) throws SQLException {
-        JobName jobName = new JobName(row.text("job_name"));
-        Optional<String> revision = row.optionalText("definition_revision");
-        Optional<DefinitionIdentity> definition = revision.isEmpty() ? Optional.empty()
-                : Optional.of(new DefinitionIdentity(jobName, revision.get(),
-                        PlanFingerprint.of(row.bytes("definition_fingerprint"))));
-        return new JobExecution(new JobExecutionId(row.bigint("id")), new JobInstanceId(row.bigint("job_instance_id")),
-                row.integer("attempt"), row.enumValue("status", ExecutionStatus.class), exitStatus(row), failure(row),
-                definition, row.optionalBytes("parameters").map(ExecutionParameters::fromCanonicalBytes)
-                        .orElse(ExecutionParameters.NONE),
-                row.time("created_at"), row.optionalTime("started_at"), row.optionalTime("ended_at"),
-                row.time("last_updated"), new ExecutionVersion(row.bigint("version")));
+    public static JobExecution jobExecution(JobExecutionEntity row) {
+        JobName jobName = new JobName(row.jobName);
+        Optional<DefinitionIdentity> definition = row.definitionRevision == null ? Optional.empty()
+                : Optional.of(new DefinitionIdentity(jobName, row.definitionRevision,
+                        PlanFingerprint.of(row.definitionFingerprint)));
+        return new JobExecution(new JobExecutionId(row.id), new JobInstanceId(row.jobInstanceId), row.attempt,
+                row.status, exitStatus(row), failure(row), definition,
+                row.parameters == null ? ExecutionParameters.NONE : ExecutionParameters.fromCanonicalBytes(row.parameters),
+                row.createdAt, Optional.ofNullable(row.startedAt), Optional.ofNullable(row.endedAt), row.lastUpdated,
+                new ExecutionVersion(row.version));
     }
 
-    public static StepExecution stepExecution(SqlRow row) throws SQLException {
-        return new StepExecution(new StepExecutionId(row.bigint("id")), new JobExecutionId(row.bigint("job_execution_id")),
-                new JobInstanceId(row.bigint("job_instance_id")), new StepName(row.text("step_name")),
-                row.enumValue("status", ExecutionStatus.class), exitStatus(row), failure(row),
-                row.optionalBytes("checkpoint").map(Checkpoint::of), counters(row), row.time("created_at"),
-                row.optionalTime("started_at"), row.optionalTime("ended_at"), row.time("last_updated"),
-                new ExecutionVersion(row.bigint("version")));
+    public static StepExecution stepExecution(StepExecutionEntity row) {
+        return new StepExecution(new StepExecutionId(row.id), new JobExecutionId(row.jobExecutionId),
+                new JobInstanceId(row.jobInstanceId), new StepName(row.stepName), row.status,
+                exitStatus(row), failure(row),
+                Optional.ofNullable(row.checkpoint).map(Checkpoint::of), counters(row.counters), row.createdAt,
+                Optional.ofNullable(row.startedAt), Optional.ofNullable(row.endedAt), row.lastUpdated,
+                new ExecutionVersion(row.version));
     }
 
     /** The eight counter columns, which step executions and partitions share. */
-    public static StepCounters counters(SqlRow row) throws SQLException {
-        return new StepCounters(row.bigint("read_count"), row.bigint("write_count"), row.bigint("filter_count"),
-                row.bigint("read_skip_count"), row.bigint("process_skip_count"), row.bigint("write_skip_count"),
-                row.bigint("commit_count"), row.bigint("rollback_count"));
+    public static StepCounters counters(StepCountersColumns row) {
+        return new StepCounters(row.readCount, row.writeCount, row.filterCount, row.readSkipCount,
+                row.processSkipCount, row.writeSkipCount, row.commitCount, row.rollbackCount);
     }
 
-    /** The exit code and description columns, which every execution-like table shares. */
-    public static ExitStatus exitStatus(SqlRow row) throws SQLException {
-        return new ExitStatus(row.text("exit_code"), row.text("exit_description"));
+    /** The exit code and description columns, which every row with a lifecycle has. */
+    public static ExitStatus exitStatus(VersionedColumns row) {
+        return new ExitStatus(row.exitCode, row.exitDescription);
     }
 
-    private static Optional<ExecutionFailure> failure(SqlRow row) throws SQLException {
-        Optional<String> type = row.optionalText("failure_type");
-        return type.isEmpty() ? Optional.empty()
-                : Optional.of(new ExecutionFailure(type.get(), row.optionalText("failure_message").orElse("")));
+    private static Optional<ExecutionFailure> failure(ExecutionColumns row) {
+        return row.failureType == null ? Optional.empty()
+                : Optional.of(new ExecutionFailure(row.failureType, row.failureMessage == null ? ""
+                        : row.failureMessage));
     }
 }

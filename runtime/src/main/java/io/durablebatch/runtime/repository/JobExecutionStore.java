@@ -3,7 +3,6 @@ package io.durablebatch.runtime.repository;
 import static io.durablebatch.runtime.repository.ExecutionRows.JOB_EXECUTION_COLUMNS;
 import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
 
-import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +21,9 @@ import io.durablebatch.execution.JobInstanceId;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.runtime.entity.JobExecutionEntity;
 import io.durablebatch.runtime.schema.RepositoryTables;
+import io.durablebatch.runtime.sql.EntityQuery;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.durablebatch.runtime.sql.SqlParams;
 import io.durablebatch.runtime.sql.SqlStatement;
@@ -36,18 +37,19 @@ public class JobExecutionStore {
 
     private final MetadataSql sql;
     private final JobInstanceStore instances;
-    private final LifecycleUpdates<JobExecution> updates;
+    private final LifecycleUpdates<JobExecutionEntity, JobExecution> updates;
     private final SqlStatement create;
     private final SqlStatement definitionCompatible;
-    private final SqlStatement selectById;
-    private final SqlStatement selectLatest;
-    private final SqlStatement selectByInstance;
+    private final EntityQuery<JobExecutionEntity> selectById;
+    private final EntityQuery<JobExecutionEntity> selectLatest;
+    private final EntityQuery<JobExecutionEntity> selectByInstance;
 
     JobExecutionStore(MetadataSql sql, RepositoryTables tables, JobInstanceStore instances) {
         this.sql = sql;
         this.instances = instances;
         this.updates = new LifecycleUpdates<>(sql, tables, "job_execution", JOB_EXECUTION_COLUMNS,
-                ExecutionRows::jobExecution, false, "job execution", RepositoryError.JOB_EXECUTION_NOT_FOUND);
+                JobExecutionEntity.class, ExecutionRows::jobExecution, false, "job execution",
+                RepositoryError.JOB_EXECUTION_NOT_FOUND);
         // The definition of the latest attempt that recorded one is the checkpoint's definition; a
         // restart must use it, or a definition reachable from it by one registered edge.
         String compatible = """
@@ -85,14 +87,13 @@ public class JobExecutionStore {
         this.definitionCompatible = tables.statement("definitionCompatible", """
                 SELECT {compatible} AS compatible FROM {p}job_instance i WHERE i.id = :instanceId""",
                 Map.of("compatible", compatible));
-        this.selectById = tables.statement("selectById", """
-                SELECT {columns} FROM {p}job_execution WHERE id = :id""", Map.of("columns", JOB_EXECUTION_COLUMNS));
-        this.selectLatest = tables.statement("selectLatest", """
-                SELECT {columns} FROM {p}job_execution
-                WHERE job_instance_id = :instanceId ORDER BY attempt DESC LIMIT 1""", Map.of("columns", JOB_EXECUTION_COLUMNS));
-        this.selectByInstance = tables.statement("selectByInstance", """
-                SELECT {columns} FROM {p}job_execution WHERE job_instance_id = :instanceId ORDER BY attempt""",
-                Map.of("columns", JOB_EXECUTION_COLUMNS));
+        this.selectById = tables.query("selectById", JobExecutionEntity.class, """
+                from DurableBatchJobExecution e where e.id = :id""");
+        this.selectLatest = tables.query("selectLatest", JobExecutionEntity.class, """
+                from DurableBatchJobExecution e where e.jobInstanceId = :instanceId
+                order by e.attempt desc limit 1""");
+        this.selectByInstance = tables.query("selectByInstance", JobExecutionEntity.class, """
+                from DurableBatchJobExecution e where e.jobInstanceId = :instanceId order by e.attempt""");
     }
 
     public JobExecution create(JobInstanceId instanceId, Optional<DefinitionIdentity> definition,
@@ -104,7 +105,7 @@ public class JobExecutionStore {
                 .time("now", now)
                 .bool("bound", definition.isPresent())
                 .text("jobName", definition.map(d -> d.jobName().value()).orElse(null)), definition.orElse(null)),
-                ExecutionRows::jobExecution);
+                JobExecutionEntity.class, ExecutionRows::jobExecution);
         return created.orElseThrow(() -> refusal(instanceId, definition));
     }
 
@@ -117,17 +118,16 @@ public class JobExecutionStore {
     }
 
     public Optional<JobExecution> get(JobExecutionId id) {
-        return sql.queryOne(selectById, params -> params.bigint("id", id.value()), ExecutionRows::jobExecution);
+        return sql.one(selectById, Map.of("id", id.value())).map(ExecutionRows::jobExecution);
     }
 
     public Optional<JobExecution> latest(JobInstanceId instanceId) {
-        return sql.queryOne(selectLatest, params -> params.bigint("instanceId", instanceId.value()),
-                ExecutionRows::jobExecution);
+        return sql.one(selectLatest, Map.of("instanceId", instanceId.value())).map(ExecutionRows::jobExecution);
     }
 
     public List<JobExecution> ofInstance(JobInstanceId instanceId) {
-        return sql.query(selectByInstance, params -> params.bigint("instanceId", instanceId.value()),
-                ExecutionRows::jobExecution);
+        return sql.list(selectByInstance, Map.of("instanceId", instanceId.value())).stream()
+                .map(ExecutionRows::jobExecution).toList();
     }
 
     /** Names the rule that refused an attempt. Runs only on the refusal path. */
@@ -176,7 +176,7 @@ public class JobExecutionStore {
                 row -> row.bool("compatible")).orElse(false);
     }
 
-    private static void bindDefinition(SqlParams params, DefinitionIdentity definition) throws SQLException {
+    private static void bindDefinition(SqlParams params, DefinitionIdentity definition) {
         params.text("revision", definition == null ? null : definition.revision())
                 .bytes("fingerprint", definition == null ? null : definition.fingerprint().bytes());
     }

@@ -15,7 +15,9 @@ import io.durablebatch.execution.JobInstanceKey;
 import io.durablebatch.repository.JobInstanceSelection;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.runtime.entity.JobInstanceEntity;
 import io.durablebatch.runtime.schema.RepositoryTables;
+import io.durablebatch.runtime.sql.EntityQuery;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.durablebatch.runtime.sql.SqlStatement;
 
@@ -23,12 +25,12 @@ import io.durablebatch.runtime.sql.SqlStatement;
 @ApplicationScoped
 public class JobInstanceStore {
 
-    private static final String COLUMNS = "id, key_bytes, created_at";
+    private static final String COLUMNS = "id, job_name, key_bytes, key_digest, created_at";
 
     private final MetadataSql sql;
     private final SqlStatement insert;
-    private final SqlStatement selectByDigest;
-    private final SqlStatement selectById;
+    private final EntityQuery<JobInstanceEntity> selectByDigest;
+    private final EntityQuery<JobInstanceEntity> selectById;
 
     JobInstanceStore(MetadataSql sql, RepositoryTables tables) {
         this.sql = sql;
@@ -39,21 +41,17 @@ public class JobInstanceStore {
                 VALUES (:jobName, :keyBytes, :keyDigest, :now)
                 ON CONFLICT (key_digest) DO NOTHING
                 RETURNING {columns}""", Map.of("columns", COLUMNS));
-        this.selectByDigest = tables.statement("selectByDigest", """
-                SELECT {columns}
-                FROM {p}job_instance
-                WHERE key_digest = :keyDigest""", Map.of("columns", COLUMNS));
-        this.selectById = tables.statement("selectById", """
-                SELECT {columns}
-                FROM {p}job_instance
-                WHERE id = :id""", Map.of("columns", COLUMNS));
+        this.selectByDigest = tables.query("selectByDigest", JobInstanceEntity.class, """
+                from DurableBatchJobInstance i where i.keyDigest = :keyDigest""");
+        this.selectById = tables.query("selectById", JobInstanceEntity.class, """
+                from DurableBatchJobInstance i where i.id = :id""");
     }
 
     public JobInstanceSelection selectOrCreate(JobInstanceKey key) {
         Optional<JobInstance> created = sql.queryOne(insert, params -> params.text("jobName", key.jobName().value())
                 .bytes("keyBytes", key.canonicalBytes())
                 .bytes("keyDigest", key.digest())
-                .time("now", storedTime(Instant.now())), JobInstanceStore::row);
+                .time("now", storedTime(Instant.now())), JobInstanceEntity.class, JobInstanceStore::instance);
         if (created.isPresent()) {
             return new JobInstanceSelection(created.get(), true);
         }
@@ -63,8 +61,8 @@ public class JobInstanceStore {
     }
 
     public Optional<JobInstance> find(JobInstanceKey key) {
-        Optional<JobInstance> found = sql.queryOne(selectByDigest, params -> params.bytes("keyDigest", key.digest()),
-                JobInstanceStore::row);
+        Optional<JobInstance> found = sql.one(selectByDigest, Map.of("keyDigest", key.digest()))
+                .map(JobInstanceStore::instance);
         if (found.isPresent() && !Arrays.equals(found.get().key().canonicalBytes(), key.canonicalBytes())) {
             throw new RepositoryException(RepositoryError.STORAGE_FAILURE, "SHA-256 collision between " + key
                     + " and " + found.get().key());
@@ -73,11 +71,10 @@ public class JobInstanceStore {
     }
 
     public Optional<JobInstance> get(JobInstanceId id) {
-        return sql.queryOne(selectById, params -> params.bigint("id", id.value()), JobInstanceStore::row);
+        return sql.one(selectById, Map.of("id", id.value())).map(JobInstanceStore::instance);
     }
 
-    private static JobInstance row(io.durablebatch.runtime.sql.SqlRow row) throws java.sql.SQLException {
-        return new JobInstance(new JobInstanceId(row.bigint("id")), JobInstanceKey.fromCanonicalBytes(row.bytes("key_bytes")),
-                row.time("created_at"));
+    private static JobInstance instance(JobInstanceEntity row) {
+        return new JobInstance(new JobInstanceId(row.id), JobInstanceKey.fromCanonicalBytes(row.keyBytes), row.createdAt);
     }
 }

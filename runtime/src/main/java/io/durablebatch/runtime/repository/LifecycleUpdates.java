@@ -2,13 +2,15 @@ package io.durablebatch.runtime.repository;
 
 import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
 
-import java.sql.SQLException;
 import java.time.Instant;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Collectors;
+
+import jakarta.persistence.Entity;
 
 import io.durablebatch.execution.Checkpoint;
 import io.durablebatch.execution.ExecutionStatus;
@@ -21,8 +23,8 @@ import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.repository.StepProgress;
 import io.durablebatch.runtime.schema.RepositoryTables;
+import io.durablebatch.runtime.sql.EntityQuery;
 import io.durablebatch.runtime.sql.MetadataSql;
-import io.durablebatch.runtime.sql.MetadataSql.RowMapper;
 import io.durablebatch.runtime.sql.SqlParams;
 import io.durablebatch.runtime.sql.SqlStatement;
 
@@ -32,7 +34,7 @@ import io.durablebatch.runtime.sql.SqlStatement;
  * RETURNING}: the lifecycle table and the version check are enforced by the same statement that
  * applies the change, so the common path costs one round trip. Only a refusal reads the row again, to say why.
  */
-final class LifecycleUpdates<T> {
+final class LifecycleUpdates<E, T> {
 
     /** A step's progress, each column kept where its parameter is null. */
     private static final String STEP_PROGRESS = """
@@ -49,22 +51,24 @@ final class LifecycleUpdates<T> {
     private static final String STEP_LEASE = ", lease_expires_at = {lease}";
 
     private final MetadataSql sql;
-    private final RowMapper<T> mapper;
+    private final Class<E> entity;
+    private final Function<E, T> mapper;
     private final boolean stepTable;
     private final String kind;
     private final RepositoryError notFound;
     private final Map<ExecutionStatus, SqlStatement> transitions = new EnumMap<>(ExecutionStatus.class);
     private final SqlStatement progressObservingStop;
     private final SqlStatement enrichExitStatus;
-    private final SqlStatement diagnose;
+    private final EntityQuery<Object[]> diagnose;
 
     /**
      * Builds the statements of {@code table}. The job and the step instance build the same fields, so
      * each statement's name carries the table (and a transition's, its target) as well.
      */
-    LifecycleUpdates(MetadataSql sql, RepositoryTables tables, String table, String columns, RowMapper<T> mapper,
-            boolean stepTable, String kind, RepositoryError notFound) {
+    LifecycleUpdates(MetadataSql sql, RepositoryTables tables, String table, String columns, Class<E> entity,
+            Function<E, T> mapper, boolean stepTable, String kind, RepositoryError notFound) {
         this.sql = sql;
+        this.entity = entity;
         this.mapper = mapper;
         this.stepTable = stepTable;
         this.kind = kind;
@@ -111,17 +115,16 @@ final class LifecycleUpdates<T> {
                 WHERE id = :id
                   AND version = :expectedVersion
                 RETURNING {columns}""", Map.of("table", table, "columns", columns));
-        this.diagnose = tables.statement("diagnose[" + table + "]", """
-                SELECT status, version
-                FROM {p}{table}
-                WHERE id = :id""", Map.of("table", table));
+        this.diagnose = tables.query("diagnose[" + table + "]", Object[].class, """
+                select e.status, e.version from %s e where e.id = :id"""
+                .formatted(entity.getAnnotation(Entity.class).name()));
     }
 
     T transition(long id, ExecutionVersion expectedVersion, LifecycleTransition transition) {
         if (!stepTable && transition.carriesStepProgress()) {
             throw new IllegalArgumentException("transition.checkpoint and transition.counters apply to step executions only");
         }
-        return transition(transitions.get(transition.target()), id, expectedVersion, transition, mapper);
+        return transition(transitions.get(transition.target()), id, expectedVersion, transition);
     }
 
     /**
@@ -144,14 +147,13 @@ final class LifecycleUpdates<T> {
                 .orElseThrow(() -> refusal(id.value(), expectedVersion, ExecutionStatus.STARTED));
     }
 
-    private <R> R transition(SqlStatement update, long id, ExecutionVersion expectedVersion, LifecycleTransition transition,
-            RowMapper<R> rowMapper) {
+    private T transition(SqlStatement update, long id, ExecutionVersion expectedVersion, LifecycleTransition transition) {
         ExecutionStatus target = transition.target();
         if (update != null) {
             Instant at = storedTime(transition.at());
             Optional<ExitStatus> exitStatus = transition.effectiveExitStatus();
             Optional<StepCounters> counters = transition.counters();
-            Optional<R> updated = sql.queryOne(update, params -> {
+            Optional<T> updated = sql.queryOne(update, params -> {
                 params.text("status", target.name())
                         .text("exitCode", exitStatus.map(ExitStatus::code).orElse(null))
                         .text("exitDescription", exitStatus.map(ExitStatus::description).orElse(null))
@@ -165,7 +167,7 @@ final class LifecycleUpdates<T> {
                             transition.checkpoint().map(c -> c.bytes()).orElse(null));
                 }
                 params.bigint("id", id).bigint("expectedVersion", expectedVersion.value());
-            }, rowMapper);
+            }, entity, mapper);
             if (updated.isPresent()) {
                 return updated.get();
             }
@@ -178,14 +180,13 @@ final class LifecycleUpdates<T> {
                 .text("exitDescription", exitStatus.description())
                 .time("now", storedTime(now))
                 .bigint("id", id)
-                .bigint("expectedVersion", expectedVersion.value()), mapper)
+                .bigint("expectedVersion", expectedVersion.value()), entity, mapper)
                 .orElseThrow(() -> refusal(id, expectedVersion, null));
     }
 
     /** Reads the row once more to name the reason of a refused compare-and-swap. */
     private RepositoryException refusal(long id, ExecutionVersion expectedVersion, ExecutionStatus target) {
-        Optional<Object[]> current = sql.queryOne(diagnose, params -> params.bigint("id", id),
-                row -> new Object[] { row.enumValue("status", ExecutionStatus.class), row.bigint("version") });
+        Optional<Object[]> current = sql.one(diagnose, Map.of("id", id));
         if (current.isEmpty()) {
             return new RepositoryException(notFound, kind + " " + id + " does not exist");
         }
@@ -200,7 +201,7 @@ final class LifecycleUpdates<T> {
     }
 
     /** Binds a step's eight counters, each null where {@code counters} is empty. */
-    private static SqlParams bindCounters(SqlParams params, Optional<StepCounters> counters) throws SQLException {
+    private static SqlParams bindCounters(SqlParams params, Optional<StepCounters> counters) {
         return params.bigint("readCount", counters.map(StepCounters::readCount).orElse(null))
                 .bigint("writeCount", counters.map(StepCounters::writeCount).orElse(null))
                 .bigint("filterCount", counters.map(StepCounters::filterCount).orElse(null))

@@ -4,24 +4,27 @@ import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import jakarta.transaction.TransactionManager;
 
-import io.agroal.api.AgroalDataSource;
+import org.hibernate.StatelessSession;
+
+import io.durablebatch.runtime.DurableBatchBuildTimeConfig;
 import io.durablebatch.runtime.DurableBatchConfig;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.MetadataSql;
-import io.durablebatch.runtime.sql.RepositoryDataSource;
+import io.durablebatch.runtime.sql.RepositoryPersistenceUnit;
 import io.durablebatch.runtime.sql.TransactionGuard;
 
 /**
- * Wires the repository's SQL layer to its datasource (the synthetic {@link RepositoryDataSource}
- * bean the build declares) and the JTA transaction manager.
+ * Wires the repository's SQL layer to the stateless session of its persistence unit (the
+ * synthetic {@link RepositoryPersistenceUnit} bean the build declares) and the JTA transaction
+ * manager.
  */
 @Singleton
 public class RepositoryProducers {
 
     @Produces
     @Singleton
-    RepositoryTables tables(DurableBatchConfig config) {
-        return new RepositoryTables(config.schema().tablePrefix(), config.lease().duration());
+    RepositoryTables tables(DurableBatchBuildTimeConfig buildConfig, DurableBatchConfig config) {
+        return new RepositoryTables(buildConfig.schema().tablePrefix(), config.lease().duration());
     }
 
     @Produces
@@ -32,8 +35,8 @@ public class RepositoryProducers {
 
     @Produces
     @Singleton
-    MetadataSql metadataSql(@RepositoryDataSource AgroalDataSource dataSource, TransactionGuard transactions,
+    MetadataSql metadataSql(@RepositoryPersistenceUnit StatelessSession session, TransactionGuard transactions,
             DurableBatchConfig config) {
-        return new MetadataSql(dataSource, transactions, config.statements().timeout());
+        return new MetadataSql(session, transactions, config.statements().timeout());
     }
 }

@@ -24,7 +24,9 @@ import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.repository.StepProgress;
+import io.durablebatch.runtime.entity.StepExecutionEntity;
 import io.durablebatch.runtime.schema.RepositoryTables;
+import io.durablebatch.runtime.sql.EntityQuery;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.durablebatch.runtime.sql.SqlStatement;
 
@@ -34,16 +36,17 @@ public class StepExecutionStore {
 
     private final MetadataSql sql;
     private final JobExecutionStore jobExecutions;
-    private final LifecycleUpdates<StepExecution> updates;
+    private final LifecycleUpdates<StepExecutionEntity, StepExecution> updates;
     private final SqlStatement create;
-    private final SqlStatement selectById;
-    private final SqlStatement selectByJobExecution;
+    private final EntityQuery<StepExecutionEntity> selectById;
+    private final EntityQuery<StepExecutionEntity> selectByJobExecution;
 
     StepExecutionStore(MetadataSql sql, RepositoryTables tables, JobExecutionStore jobExecutions) {
         this.sql = sql;
         this.jobExecutions = jobExecutions;
         this.updates = new LifecycleUpdates<>(sql, tables, "step_execution", STEP_EXECUTION_COLUMNS,
-                ExecutionRows::stepExecution, true, "step execution", RepositoryError.STEP_EXECUTION_NOT_FOUND);
+                StepExecutionEntity.class, ExecutionRows::stepExecution, true, "step execution",
+                RepositoryError.STEP_EXECUTION_NOT_FOUND);
         // FOR SHARE holds the job execution while the step is linked to it: a concurrent recovery
         // (which updates that row) waits, then sees and resolves this step too.
         this.create = tables.statement("create", """
@@ -53,21 +56,16 @@ public class StepExecutionStore {
                 FROM (SELECT id, job_instance_id FROM {p}job_execution
                       WHERE id = :jobExecutionId AND status IN {active} FOR SHARE) e
                 RETURNING {columns}""", Map.of("active", ACTIVE_STATUSES, "columns", STEP_EXECUTION_COLUMNS));
-        this.selectById = tables.statement("selectById", """
-                SELECT {columns}
-                FROM {p}step_execution
-                WHERE id = :id""", Map.of("columns", STEP_EXECUTION_COLUMNS));
-        this.selectByJobExecution = tables.statement("selectByJobExecution", """
-                SELECT {columns}
-                FROM {p}step_execution
-                WHERE job_execution_id = :jobExecutionId
-                ORDER BY id""", Map.of("columns", STEP_EXECUTION_COLUMNS));
+        this.selectById = tables.query("selectById", StepExecutionEntity.class, """
+                from DurableBatchStepExecution s where s.id = :id""");
+        this.selectByJobExecution = tables.query("selectByJobExecution", StepExecutionEntity.class, """
+                from DurableBatchStepExecution s where s.jobExecutionId = :jobExecutionId order by s.id""");
     }
 
     public StepExecution create(JobExecutionId jobExecutionId, StepName stepName) {
         Instant now = storedTime(Instant.now());
         return sql.queryOne(create, params -> params.text("stepName", stepName.value()).time("now", now)
-                .bigint("jobExecutionId", jobExecutionId.value()), ExecutionRows::stepExecution)
+                .bigint("jobExecutionId", jobExecutionId.value()), StepExecutionEntity.class, ExecutionRows::stepExecution)
                 .orElseThrow(() -> notActive(jobExecutionId));
     }
 
@@ -85,12 +83,12 @@ public class StepExecutionStore {
     }
 
     public Optional<StepExecution> get(StepExecutionId id) {
-        return sql.queryOne(selectById, params -> params.bigint("id", id.value()), ExecutionRows::stepExecution);
+        return sql.one(selectById, Map.of("id", id.value())).map(ExecutionRows::stepExecution);
     }
 
     public List<StepExecution> ofJobExecution(JobExecutionId jobExecutionId) {
-        return sql.query(selectByJobExecution, params -> params.bigint("jobExecutionId", jobExecutionId.value()),
-                ExecutionRows::stepExecution);
+        return sql.list(selectByJobExecution, Map.of("jobExecutionId", jobExecutionId.value())).stream()
+                .map(ExecutionRows::stepExecution).toList();
     }
 
     private RepositoryException notActive(JobExecutionId jobExecutionId) {

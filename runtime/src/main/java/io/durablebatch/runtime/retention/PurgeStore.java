@@ -3,7 +3,6 @@ package io.durablebatch.runtime.retention;
 import static io.durablebatch.runtime.repository.ExecutionRows.UNRESOLVED_STATUSES;
 import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
 
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -158,7 +157,7 @@ public class PurgeStore {
         List<PurgeCandidate> candidates = sql.query(request.jobName().isPresent() ? surveyOfJob : survey, params -> {
             params.time("cutoff", storedTime(request.cutoff()))
                     .bigint("resumeAfter", request.resumeAfter().map(JobInstanceId::value).orElse(0L))
-                    .array("statuses", "varchar", statusNames)
+                    .texts("statuses", statusNames)
                     .bool("unfiltered", request.statuses().isEmpty())
                     .integer("limit", request.limit());
             if (request.jobName().isPresent()) {
@@ -175,17 +174,17 @@ public class PurgeStore {
             return new PurgeCounts(counts);
         }
         Long[] ids = plan.candidates().stream().map(c -> c.jobInstanceId().value()).toArray(Long[]::new);
-        List<Long> locked = sql.query(lockInstances, params -> params.array("instanceIds", "bigint", ids),
+        List<Long> locked = sql.query(lockInstances, params -> params.bigints("instanceIds", ids),
                 row -> row.bigint("id"));
         if (locked.size() != ids.length) {
             Set<Long> gone = new HashSet<>(List.of(ids));
             gone.removeAll(locked);
             throw stale(plan, "job instances " + sample(gone) + " no longer exist");
         }
-        List<String> changed = sql.query(changedCandidates, params -> params.array("instanceIds", "bigint", ids)
-                .array("executions", "integer",
+        List<String> changed = sql.query(changedCandidates, params -> params.bigints("instanceIds", ids)
+                .integers("executions",
                         plan.candidates().stream().map(PurgeCandidate::executions).toArray(Integer[]::new))
-                .array("observedVersions", "bigint",
+                .bigints("observedVersions",
                         plan.candidates().stream().map(c -> c.observedVersion().value()).toArray(Long[]::new)),
                 PurgeStore::describeChange);
         if (!changed.isEmpty()) {
@@ -193,7 +192,7 @@ public class PurgeStore {
         }
         // children first; the instances are locked already, in id order
         deletes.forEach((table, delete) -> counts.put(table,
-                (long) sql.update(delete, params -> params.array("instanceIds", "bigint", ids))));
+                (long) sql.update(delete, params -> params.bigints("instanceIds", ids))));
         return new PurgeCounts(counts);
     }
 
@@ -209,7 +208,7 @@ public class PurgeStore {
                 + (sorted.size() > STALE_SAMPLE ? " and " + (sorted.size() - STALE_SAMPLE) + " more" : "");
     }
 
-    private static String describeChange(SqlRow row) throws SQLException {
+    private static String describeChange(SqlRow row) {
         String instance = "job instance " + row.bigint("id");
         if (row.bool("held")) {
             return instance + " is held";
@@ -222,7 +221,7 @@ public class PurgeStore {
                 + row.bigint("planned_version");
     }
 
-    private static PurgeCandidate candidate(SqlRow row) throws SQLException {
+    private static PurgeCandidate candidate(SqlRow row) {
         return new PurgeCandidate(new JobInstanceId(row.bigint("id")), new JobName(row.text("job_name")),
                 row.integer("executions"), new ExecutionVersion(row.bigint("observed_version")),
                 row.optionalText("latest_status").map(ExecutionStatus::valueOf), row.optionalTime("last_ended_at"));

@@ -2,7 +2,6 @@ package io.durablebatch.runtime.retention;
 
 import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
 
-import java.sql.SQLException;
 import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -44,7 +43,7 @@ public class RetentionAuditStore {
         return trail.find(action.name(), operationId);
     }
 
-    private static RetentionRecord record(SqlRow row) throws SQLException {
+    private static RetentionRecord record(SqlRow row) {
         return new RetentionRecord(row.enumValue("action", RetentionAction.class),
                 new OperationId(row.text("operation_id")), new ActorRef(row.text("actor")),
                 row.optionalBigint("job_instance_id").map(JobInstanceId::new),

@@ -2,7 +2,6 @@ package io.durablebatch.runtime.retention;
 
 import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
 
-import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -15,9 +14,10 @@ import io.durablebatch.execution.ReasonCode;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.retention.RetentionHold;
+import io.durablebatch.runtime.entity.RetentionHoldEntity;
 import io.durablebatch.runtime.schema.RepositoryTables;
+import io.durablebatch.runtime.sql.EntityQuery;
 import io.durablebatch.runtime.sql.MetadataSql;
-import io.durablebatch.runtime.sql.SqlRow;
 import io.durablebatch.runtime.sql.SqlStatement;
 
 /** Retention holds: at most one per instance, the table's primary key. */
@@ -28,9 +28,9 @@ public class RetentionHoldStore {
 
     private final MetadataSql sql;
     private final SqlStatement place;
-    private final SqlStatement select;
+    private final EntityQuery<RetentionHoldEntity> select;
     private final SqlStatement release;
-    private final SqlStatement instanceExists;
+    private final EntityQuery<Long> instanceExists;
 
     RetentionHoldStore(MetadataSql sql, RepositoryTables tables) {
         this.sql = sql;
@@ -43,25 +43,24 @@ public class RetentionHoldStore {
                 FROM (SELECT id FROM {p}job_instance WHERE id = :jobInstanceId FOR KEY SHARE) i
                 ON CONFLICT (job_instance_id) DO NOTHING
                 RETURNING {columns}""", Map.of("columns", COLUMNS));
-        this.select = tables.statement("select", """
-                SELECT {columns} FROM {p}retention_hold WHERE job_instance_id = :jobInstanceId""",
-                Map.of("columns", COLUMNS));
+        this.select = tables.query("select", RetentionHoldEntity.class, """
+                from DurableBatchRetentionHold h where h.jobInstanceId = :jobInstanceId""");
         this.release = tables.statement("release", """
                 DELETE FROM {p}retention_hold
                 WHERE job_instance_id = :jobInstanceId
                 RETURNING {columns}""", Map.of("columns", COLUMNS));
-        this.instanceExists = tables.statement("instanceExists", """
-                SELECT id FROM {p}job_instance WHERE id = :jobInstanceId""");
+        this.instanceExists = tables.query("instanceExists", Long.class, """
+                select i.id from DurableBatchJobInstance i where i.id = :jobInstanceId""");
     }
 
     public Optional<RetentionHold> hold(JobInstanceId id) {
-        return sql.queryOne(select, params -> params.bigint("jobInstanceId", id.value()), RetentionHoldStore::hold);
+        return sql.one(select, Map.of("jobInstanceId", id.value())).map(RetentionHoldStore::hold);
     }
 
     public RetentionHold place(JobInstanceId id, ActorRef actor, ReasonCode reason, Instant placedAt) {
         Optional<RetentionHold> placed = sql.queryOne(place, params -> params.bigint("jobInstanceId", id.value())
                 .text("actor", actor.value()).text("reason", reason.value()).time("placedAt", storedTime(placedAt)),
-                RetentionHoldStore::hold);
+                RetentionHoldEntity.class, RetentionHoldStore::hold);
         if (placed.isPresent()) {
             return placed.get();
         }
@@ -70,8 +69,7 @@ public class RetentionHoldStore {
             throw new RepositoryException(RepositoryError.HOLD_EXISTS, "job instance " + id + " is already held by "
                     + existing.get().actor() + " (" + existing.get().reason() + ") since " + existing.get().placedAt());
         }
-        if (sql.queryOne(instanceExists, params -> params.bigint("jobInstanceId", id.value()), row -> row.bigint("id"))
-                .isEmpty()) {
+        if (sql.one(instanceExists, Map.of("jobInstanceId", id.value())).isEmpty()) {
             throw new RepositoryException(RepositoryError.JOB_INSTANCE_NOT_FOUND, "job instance " + id
                     + " does not exist");
         }
@@ -80,11 +78,12 @@ public class RetentionHoldStore {
     }
 
     public Optional<RetentionHold> release(JobInstanceId id) {
-        return sql.queryOne(release, params -> params.bigint("jobInstanceId", id.value()), RetentionHoldStore::hold);
+        return sql.queryOne(release, params -> params.bigint("jobInstanceId", id.value()), RetentionHoldEntity.class,
+                RetentionHoldStore::hold);
     }
 
-    private static RetentionHold hold(SqlRow row) throws SQLException {
-        return new RetentionHold(new JobInstanceId(row.bigint("job_instance_id")), new ActorRef(row.text("actor")),
-                new ReasonCode(row.text("reason")), row.time("placed_at"));
+    private static RetentionHold hold(RetentionHoldEntity row) {
+        return new RetentionHold(new JobInstanceId(row.jobInstanceId), new ActorRef(row.actor),
+                new ReasonCode(row.reason), row.placedAt);
     }
 }

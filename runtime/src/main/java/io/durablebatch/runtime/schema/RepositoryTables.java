@@ -10,6 +10,7 @@ import java.util.regex.Pattern;
 
 import org.jboss.logging.Logger;
 
+import io.durablebatch.runtime.sql.EntityQuery;
 import io.durablebatch.runtime.sql.SqlStatement;
 
 /**
@@ -20,7 +21,6 @@ import io.durablebatch.runtime.sql.SqlStatement;
  */
 public final class RepositoryTables {
 
-    private static final Pattern PREFIX = Pattern.compile("[a-z][a-z0-9_]{0,19}");
     private static final Pattern TOKEN = Pattern.compile("\\{\\w+}");
 
     /** The log category of the repository's statements. */
@@ -31,12 +31,10 @@ public final class RepositoryTables {
     private final String prefix;
     private final String leaseExpiry;
     private final Queue<SqlStatement> statements = new ConcurrentLinkedQueue<>();
+    private final Queue<EntityQuery<?>> queries = new ConcurrentLinkedQueue<>();
 
     public RepositoryTables(String prefix, Duration lease) {
-        if (prefix == null || !PREFIX.matcher(prefix).matches()) {
-            throw new IllegalArgumentException("quarkus.durable-batch.schema.table-prefix must be lower-case letters, "
-                    + "digits and underscores, starting with a letter, at most 20 characters; got '" + prefix + "'");
-        }
+        TablePrefix.check(prefix);
         if (lease == null || lease.toMillis() < 1) {
             throw new IllegalArgumentException("quarkus.durable-batch.lease.duration must be positive, got " + lease);
         }
@@ -69,6 +67,30 @@ public final class RepositoryTables {
      */
     public SqlStatement statement(String name, String template, Map<String, String> fragments) {
         return build(caller(), name, template, fragments);
+    }
+
+    /**
+     * The HQL query {@code hql} over the repository's entities, as {@code name} of the store that
+     * calls this, each result a {@code resultType}; kept for the statement catalogue.
+     */
+    public <T> EntityQuery<T> query(String name, Class<T> resultType, String hql) {
+        return register(new EntityQuery<>(caller(), name, hql, resultType));
+    }
+
+    /** The HQL mutation {@code hql} ({@code update versioned ...}): its result is the rows it changed. */
+    public EntityQuery<Integer> mutation(String name, String hql) {
+        return register(new EntityQuery<>(caller(), name, hql, Integer.class));
+    }
+
+    private <T> EntityQuery<T> register(EntityQuery<T> query) {
+        STATEMENT_LOG.debugf("Repository entity query %s:%n%s", query, query.hql());
+        queries.add(query);
+        return query;
+    }
+
+    /** Every entity query built so far, in the order the stores built them. */
+    public List<EntityQuery<?>> queries() {
+        return List.copyOf(queries);
     }
 
     private static String caller() {

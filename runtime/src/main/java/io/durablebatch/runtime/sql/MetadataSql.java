@@ -1,43 +1,59 @@
 package io.durablebatch.runtime.sql;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
-import javax.sql.DataSource;
+import jakarta.persistence.OptimisticLockException;
+import jakarta.persistence.PersistenceException;
+import jakarta.persistence.Tuple;
+
+import org.hibernate.StaleStateException;
+import org.hibernate.StatelessSession;
+import org.hibernate.query.CommonQueryContract;
+import org.hibernate.query.MutationQuery;
+import org.hibernate.query.NativeQuery;
+import org.hibernate.query.SelectionQuery;
 
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.runtime.entity.RepositoryOwned;
 
 /**
- * Runs the repository's SQL on the connection that the data source binds to the caller's JTA
- * transaction, so metadata and the application's own writes commit together.
+ * Runs the repository's statements through the JTA-bound {@link StatelessSession} of the
+ * repository's persistence unit, on the connection the transaction enlisted, so metadata and the
+ * application's own writes commit together. No first-level cache, no flush: each call is its
+ * statement, run when it is made.
  * <p>
- * SQL failures become {@link RepositoryException}s: transient ones (serialization failure,
- * deadlock, lost connection) as {@code STORAGE_TRANSIENT} so a caller can retry the unit of work,
- * the rest as {@code STORAGE_FAILURE}. Every statement is counted, so hot paths can state their cost.
+ * Native statements (those that need PostgreSQL itself, see {@code repository.adoc}) are bound by
+ * name and mapped by Hibernate into rows; entity operations ({@code insert}, version-checked
+ * {@code update}, HQL) map entities. Failures become {@link RepositoryException}s: a stale version
+ * as {@code VERSION_CONFLICT}, transient ones (serialization failure, deadlock, lost connection)
+ * as {@code STORAGE_TRANSIENT} so a caller can retry the unit of work, the rest as
+ * {@code STORAGE_FAILURE}. Every statement is counted, so hot paths can state their cost.
  */
 public final class MetadataSql {
 
     /** Binds the parameters of one statement by name. */
     @FunctionalInterface
     public interface Binder {
-        void bind(SqlParams params) throws SQLException;
+        void bind(SqlParams params);
     }
 
-    /** Maps the current row of a result. */
+    /** Maps one row of a result. */
     @FunctionalInterface
     public interface RowMapper<T> {
-        T map(SqlRow row) throws SQLException;
+        T map(SqlRow row);
     }
 
-    private final DataSource dataSource;
+    private final StatelessSession session;
     private final TransactionGuard transactions;
     private final int timeoutSeconds;
     private static final ThreadLocal<long[]> STATEMENTS_OF_THREAD = ThreadLocal.withInitial(() -> new long[1]);
@@ -45,11 +61,12 @@ public final class MetadataSql {
     private final LongAdder statements = new LongAdder();
 
     /**
+     * @param session the transaction-scoped stateless session of the repository's persistence unit
      * @param statementTimeout how long a statement may run, lock waits included, before the driver
      *        cancels it (SQL state 57014, a transient failure): whole seconds, at least one
      */
-    public MetadataSql(DataSource dataSource, TransactionGuard transactions, Duration statementTimeout) {
-        this.dataSource = dataSource;
+    public MetadataSql(StatelessSession session, TransactionGuard transactions, Duration statementTimeout) {
+        this.session = session;
         this.transactions = transactions;
         if (statementTimeout.isNegative() || statementTimeout.isZero()) {
             throw new IllegalArgumentException("quarkus.durable-batch.statements.timeout must be positive, got "
@@ -63,42 +80,120 @@ public final class MetadataSql {
     }
 
     public <T> List<T> query(SqlStatement sql, Binder binder, RowMapper<T> mapper) {
-        try (Connection connection = dataSource.getConnection();
-                PreparedStatement statement = prepare(connection, sql.jdbcText())) {
-            bind(sql, statement, binder);
-            count();
-            try (ResultSet resultSet = statement.executeQuery()) {
-                return rows(resultSet, mapper);
+        return run(sql.text(), () -> {
+            NativeQuery<Tuple> query = prepare(sql, session.createNativeQuery(sql.jdbcText(), Tuple.class), binder);
+            List<T> rows = new ArrayList<>();
+            for (Tuple tuple : query.getResultList()) {
+                rows.add(mapper.map(new SqlRow(tuple)));
             }
-        } catch (SQLException e) {
-            throw failure(e, sql.text());
-        }
+            return List.copyOf(rows);
+        });
+    }
+
+    /**
+     * The rows of a statement that returns every column of {@code entity}'s table, mapped by
+     * Hibernate to the entity and by {@code mapper} to what the caller returns.
+     */
+    public <E, T> List<T> query(SqlStatement sql, Binder binder, Class<E> entity, Function<E, T> mapper) {
+        return run(sql.text(), () -> prepare(sql, session.createNativeQuery(sql.jdbcText(), entity), binder)
+                .getResultList().stream().map(mapper).toList());
+    }
+
+    public <E, T> Optional<T> queryOne(SqlStatement sql, Binder binder, Class<E> entity, Function<E, T> mapper) {
+        return atMostOne(query(sql, binder, entity, mapper), sql.text());
+    }
+
+    /** As {@link #queryOne(SqlStatement, Binder, Class, Function)}, with one more column beside the entity's. */
+    public <E, C, T> Optional<T> queryOne(SqlStatement sql, Binder binder, Class<E> entity, String column,
+            Class<C> columnType, BiFunction<E, C, T> mapper) {
+        return atMostOne(run(sql.text(), () -> {
+            NativeQuery<?> query = session.createNativeQuery(sql.jdbcText()).addEntity(entity)
+                    .addScalar(column, columnType);
+            List<T> rows = new ArrayList<>();
+            for (Object result : prepare(sql, query, binder).getResultList()) {
+                Object[] row = (Object[]) result;
+                rows.add(mapper.apply(entity.cast(row[0]), columnType.cast(row[1])));
+            }
+            return rows;
+        }), sql.text());
     }
 
     public int update(SqlStatement sql, Binder binder) {
-        try (Connection connection = dataSource.getConnection();
-                PreparedStatement statement = prepare(connection, sql.jdbcText())) {
-            bind(sql, statement, binder);
-            count();
-            return statement.executeUpdate();
-        } catch (SQLException e) {
-            throw failure(e, sql.text());
-        }
+        return run(sql.text(), () -> prepare(sql, session.createNativeMutationQuery(sql.jdbcText()), binder)
+                .executeUpdate());
     }
 
-    private static void bind(SqlStatement sql, PreparedStatement statement, Binder binder) throws SQLException {
-        SqlParams params = new SqlParams(sql, statement);
+    /** Inserts a new row of a repository entity: one {@code INSERT}, the generated id read back with it. */
+    public <E> E insert(E entity) {
+        return run(entity.getClass().getSimpleName() + " insert", () -> RepositoryOwned.write(() -> {
+            count();
+            session.insert(entity);
+            return entity;
+        }));
+    }
+
+    /**
+     * Writes a changed repository entity as one {@code UPDATE ... WHERE id = ? AND version = ?},
+     * incrementing its version: a row changed since the entity was read fails the call with
+     * {@code VERSION_CONFLICT}, and nothing is written.
+     */
+    public <E> E update(E entity) {
+        return run(entity.getClass().getSimpleName() + " update", () -> RepositoryOwned.write(() -> {
+            count();
+            session.update(entity);
+            return entity;
+        }));
+    }
+
+    /** The results of an entity query, each parameter bound by name. */
+    public <T> List<T> list(EntityQuery<T> query, Map<String, ?> parameters) {
+        return run(query.hql(), () -> {
+            SelectionQuery<T> selection = session.createSelectionQuery(query.hql(), query.resultType());
+            parameters.forEach(selection::setParameter);
+            selection.setTimeout(timeoutSeconds);
+            count();
+            return selection.getResultList();
+        });
+    }
+
+    /** The one result of an entity query, if any. */
+    public <T> Optional<T> one(EntityQuery<T> query, Map<String, ?> parameters) {
+        return atMostOne(list(query, parameters), query.hql());
+    }
+
+    /** Runs an entity mutation ({@code update versioned ...}), each parameter bound by name: the rows changed. */
+    public int mutate(EntityQuery<Integer> mutation, Map<String, ?> parameters) {
+        return run(mutation.hql(), () -> {
+            MutationQuery query = session.createMutationQuery(mutation.hql());
+            parameters.forEach(query::setParameter);
+            query.setTimeout(timeoutSeconds);
+            count();
+            return RepositoryOwned.write(query::executeUpdate);
+        });
+    }
+
+    private <Q extends CommonQueryContract> Q prepare(SqlStatement sql, Q query, Binder binder) {
+        SqlParams params = new SqlParams(sql, query);
         binder.bind(params);
         params.requireAllBound();
+        // the driver's timer cancels the statement: no round trip unless it fires
+        query.setTimeout(timeoutSeconds);
+        count();
+        return query;
     }
 
-    private static <T> List<T> rows(ResultSet resultSet, RowMapper<T> mapper) throws SQLException {
-        List<T> rows = new ArrayList<>();
-        SqlRow row = new SqlRow(resultSet);
-        while (resultSet.next()) {
-            rows.add(mapper.map(row));
+    /** Runs one statement, counted, its failure mapped to the repository's errors. */
+    private <T> T run(String what, Supplier<T> statement) {
+        try {
+            return statement.get();
+        } catch (StaleStateException | OptimisticLockException e) {
+            // nothing failed in the database (no row matched): the unit of work may go on, as after
+            // any other refusal
+            throw new RepositoryException(RepositoryError.VERSION_CONFLICT,
+                    "the row changed since it was read (" + what + "): " + e.getMessage(), e);
+        } catch (PersistenceException e) {
+            throw failure(e, what);
         }
-        return List.copyOf(rows);
     }
 
     private static <T> Optional<T> atMostOne(List<T> rows, String sql) {
@@ -107,13 +202,6 @@ public final class MetadataSql {
                     "expected at most one row, got " + rows.size() + " from: " + sql);
         }
         return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
-    }
-
-    private PreparedStatement prepare(Connection connection, String sql) throws SQLException {
-        PreparedStatement statement = connection.prepareStatement(sql);
-        // the driver's timer cancels the statement: no round trip unless it fires
-        statement.setQueryTimeout(timeoutSeconds);
-        return statement;
     }
 
     /** The number of statements issued since start: a cost gauge for tests and benchmarks. */
@@ -145,13 +233,23 @@ public final class MetadataSql {
         return false;
     }
 
-    private RepositoryException failure(SQLException e, String sql) {
+    private static SQLException sqlCause(Throwable e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SQLException sql) {
+                return sql;
+            }
+        }
+        return null;
+    }
+
+    private RepositoryException failure(PersistenceException e, String sql) {
         // PostgreSQL aborts the transaction on any error: it can only roll back now.
         transactions.markRollbackOnly();
-        String state = e.getSQLState() == null ? "" : e.getSQLState();
+        SQLException cause = sqlCause(e);
+        String state = cause == null || cause.getSQLState() == null ? "" : cause.getSQLState();
         boolean transientFailure = TransientFailures.isTransientState(state);
         return new RepositoryException(
                 transientFailure ? RepositoryError.STORAGE_TRANSIENT : RepositoryError.STORAGE_FAILURE,
-                "SQL state " + state + ": " + e.getMessage(), e);
+                "SQL state " + state + ": " + (cause == null ? e : cause).getMessage() + " (" + sql + ")", e);
     }
 }

@@ -1,102 +1,79 @@
 package io.durablebatch.runtime.sql;
 
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
-import java.sql.Types;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
+import org.hibernate.query.CommonQueryContract;
+
 /**
- * Binds a statement's parameters by name, each in every place it appears, with the SQL type of each
- * null spelled out. A name the statement lacks, or a parameter left unbound, is a programming error
- * and fails before the statement runs.
+ * Binds a statement's parameters by name, each in every place it appears, through Hibernate's
+ * binding of the Java type (so a null still has its SQL type). A name the statement lacks, or a
+ * parameter left unbound, is a programming error and fails before the statement runs.
  */
 public final class SqlParams {
 
     private final SqlStatement sql;
-    private final PreparedStatement statement;
+    private final CommonQueryContract query;
     // one bit per parameter, by its index: at most 64, as SqlStatement checks
     private long bound;
 
-    SqlParams(SqlStatement sql, PreparedStatement statement) {
+    SqlParams(SqlStatement sql, CommonQueryContract query) {
         this.sql = sql;
-        this.statement = statement;
+        this.query = query;
     }
 
-    public SqlParams bigint(String name, long value) throws SQLException {
-        for (int position : positions(name)) {
-            statement.setLong(position, value);
-        }
-        return this;
+    public SqlParams bigint(String name, long value) {
+        return bind(name, value, Long.class);
     }
 
-    public SqlParams bigint(String name, Long value) throws SQLException {
-        if (value != null) {
-            return bigint(name, (long) value);
-        }
-        for (int position : positions(name)) {
-            statement.setNull(position, Types.BIGINT);
-        }
-        return this;
+    public SqlParams bigint(String name, Long value) {
+        return bind(name, value, Long.class);
     }
 
-    public SqlParams integer(String name, int value) throws SQLException {
-        for (int position : positions(name)) {
-            statement.setInt(position, value);
-        }
-        return this;
+    public SqlParams integer(String name, int value) {
+        return bind(name, value, Integer.class);
     }
 
-    public SqlParams text(String name, String value) throws SQLException {
-        for (int position : positions(name)) {
-            if (value == null) {
-                statement.setNull(position, Types.VARCHAR);
-            } else {
-                statement.setString(position, value);
-            }
-        }
-        return this;
+    public SqlParams text(String name, String value) {
+        return bind(name, value, String.class);
     }
 
-    public SqlParams bool(String name, boolean value) throws SQLException {
-        for (int position : positions(name)) {
-            statement.setBoolean(position, value);
-        }
-        return this;
+    public SqlParams bool(String name, boolean value) {
+        return bind(name, value, Boolean.class);
     }
 
-    public SqlParams bytes(String name, byte[] value) throws SQLException {
-        for (int position : positions(name)) {
-            if (value == null) {
-                statement.setNull(position, Types.BINARY);
-            } else {
-                statement.setBytes(position, value);
-            }
-        }
-        return this;
+    public SqlParams bytes(String name, byte[] value) {
+        return bind(name, value, byte[].class);
     }
 
-    public SqlParams time(String name, Instant value) throws SQLException {
-        OffsetDateTime time = value == null ? null : OffsetDateTime.ofInstant(value, ZoneOffset.UTC);
-        for (int position : positions(name)) {
-            if (time == null) {
-                statement.setNull(position, Types.TIMESTAMP_WITH_TIMEZONE);
-            } else {
-                statement.setObject(position, time);
-            }
-        }
-        return this;
+    public SqlParams time(String name, Instant value) {
+        return bind(name, value, Instant.class);
     }
 
     /** Binds a PostgreSQL array, e.g. {@code bigint[]} for {@code = ANY (:ids)}. */
-    public SqlParams array(String name, String elementType, Object[] values) throws SQLException {
-        int[] positions = positions(name);
-        java.sql.Array array = statement.getConnection().createArrayOf(elementType, values);
-        for (int position : positions) {
-            statement.setArray(position, array);
+    public SqlParams bigints(String name, Long[] values) {
+        return bind(name, values, Long[].class);
+    }
+
+    /** Binds a PostgreSQL {@code integer[]}. */
+    public SqlParams integers(String name, Integer[] values) {
+        return bind(name, values, Integer[].class);
+    }
+
+    /** Binds a PostgreSQL {@code varchar[]}. */
+    public SqlParams texts(String name, String[] values) {
+        return bind(name, values, String[].class);
+    }
+
+    /** Binds a PostgreSQL {@code bytea[]}. */
+    public SqlParams byteArrays(String name, byte[][] values) {
+        return bind(name, values, byte[][].class);
+    }
+
+    private <T> SqlParams bind(String name, T value, Class<T> type) {
+        for (int position : positions(name)) {
+            query.setParameter(position, value, type);
         }
         return this;
     }

@@ -1,63 +1,90 @@
 package io.durablebatch.runtime.sql;
 
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.Optional;
 
-/** Typed, null-aware reads of the current row of a result set. */
+import jakarta.persistence.Tuple;
+
+/**
+ * Typed, null-aware reads of one row of a statement's result, as Hibernate mapped it (a
+ * {@link Tuple} by column label): the stores turn rows into SPEC values, never a JDBC result.
+ */
 public final class SqlRow {
 
-    private final ResultSet resultSet;
+    private final Tuple tuple;
 
-    SqlRow(ResultSet resultSet) {
-        this.resultSet = resultSet;
+    SqlRow(Tuple tuple) {
+        this.tuple = tuple;
     }
 
-    public long bigint(String column) throws SQLException {
-        return resultSet.getLong(column);
+    /** A {@code bigint}; zero for a null, as JDBC reads one. */
+    public long bigint(String column) {
+        return optionalBigint(column).orElse(0L);
     }
 
-    public Optional<Long> optionalBigint(String column) throws SQLException {
-        long value = resultSet.getLong(column);
-        return resultSet.wasNull() ? Optional.empty() : Optional.of(value);
+    public Optional<Long> optionalBigint(String column) {
+        return Optional.ofNullable((Number) tuple.get(column)).map(Number::longValue);
     }
 
-    public int integer(String column) throws SQLException {
-        return resultSet.getInt(column);
+    /** An {@code integer}; zero for a null, as JDBC reads one. */
+    public int integer(String column) {
+        Number value = (Number) tuple.get(column);
+        return value == null ? 0 : value.intValue();
     }
 
-    public boolean bool(String column) throws SQLException {
-        return resultSet.getBoolean(column);
+    /** A {@code boolean}; false for a null, as JDBC reads one. */
+    public boolean bool(String column) {
+        return Boolean.TRUE.equals(tuple.get(column));
     }
 
-    public String text(String column) throws SQLException {
-        return resultSet.getString(column);
+    public String text(String column) {
+        return (String) tuple.get(column);
     }
 
-    public Optional<String> optionalText(String column) throws SQLException {
-        return Optional.ofNullable(resultSet.getString(column));
+    public Optional<String> optionalText(String column) {
+        return Optional.ofNullable(text(column));
     }
 
-    public byte[] bytes(String column) throws SQLException {
-        return resultSet.getBytes(column);
+    public byte[] bytes(String column) {
+        return (byte[]) tuple.get(column);
     }
 
-    public Optional<byte[]> optionalBytes(String column) throws SQLException {
-        return Optional.ofNullable(resultSet.getBytes(column));
+    public Optional<byte[]> optionalBytes(String column) {
+        return Optional.ofNullable(bytes(column));
     }
 
-    public Instant time(String column) throws SQLException {
-        return resultSet.getObject(column, OffsetDateTime.class).toInstant();
+    public Instant time(String column) {
+        return instant(required(column));
     }
 
-    public Optional<Instant> optionalTime(String column) throws SQLException {
-        OffsetDateTime value = resultSet.getObject(column, OffsetDateTime.class);
-        return value == null ? Optional.empty() : Optional.of(value.toInstant());
+    public Optional<Instant> optionalTime(String column) {
+        return Optional.ofNullable(tuple.get(column)).map(SqlRow::instant);
     }
 
-    public <E extends Enum<E>> E enumValue(String column, Class<E> type) throws SQLException {
-        return Enum.valueOf(type, resultSet.getString(column));
+    public <E extends Enum<E>> E enumValue(String column, Class<E> type) {
+        return Enum.valueOf(type, (String) required(column));
+    }
+
+    private Object required(String column) {
+        Object value = tuple.get(column);
+        if (value == null) {
+            throw new IllegalStateException("column " + column + " is null");
+        }
+        return value;
+    }
+
+    /** A {@code timestamptz} as Hibernate reads it: an instant, or an offset date-time by JDBC type. */
+    private static Instant instant(Object value) {
+        if (value instanceof Instant instant) {
+            return instant;
+        }
+        if (value instanceof OffsetDateTime time) {
+            return time.toInstant();
+        }
+        if (value instanceof java.sql.Timestamp timestamp) {
+            return timestamp.toInstant();
+        }
+        throw new IllegalStateException("not a point in time: " + value.getClass().getName());
     }
 }

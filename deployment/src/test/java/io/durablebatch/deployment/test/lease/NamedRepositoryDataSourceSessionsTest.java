@@ -33,6 +33,9 @@ class NamedRepositoryDataSourceSessionsTest {
             .overrideConfigKey("quarkus.datasource.\"batch\".jdbc.url", "${quarkus.datasource.jdbc.url}")
             .overrideConfigKey("quarkus.datasource.\"batch\".username", "${quarkus.datasource.username}")
             .overrideConfigKey("quarkus.datasource.\"batch\".password", "${quarkus.datasource.password}")
+            // the repository's entities join the persistence unit of its datasource
+            .overrideConfigKey("quarkus.hibernate-orm.\"batch\".datasource", "batch")
+            .overrideConfigKey("quarkus.hibernate-orm.\"batch\".packages", "io.durablebatch.runtime.entity")
             .overrideConfigKey("quarkus.datasource.\"reporting\".db-kind", "postgresql")
             .overrideConfigKey("quarkus.datasource.\"reporting\".jdbc.url", "${quarkus.datasource.jdbc.url}")
             .overrideConfigKey("quarkus.datasource.\"reporting\".username", "${quarkus.datasource.username}")

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import jakarta.inject.Inject;
 
@@ -16,6 +17,7 @@ import io.durablebatch.deployment.test.RepositoryTestSupport;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.durablebatch.runtime.sql.SqlStatement;
+import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**
@@ -54,9 +56,9 @@ class NamedParametersTest {
     void aNameBoundOnceRunsInEveryPlace() {
         SqlStatement statement = tables.statement("twice", """
                 SELECT CAST(:half AS bigint) + :half AS whole, CAST(:label AS text) || '::' AS label""");
-        assertEquals(List.of("42 answer::"), sql.query(statement,
+        assertEquals(List.of("42 answer::"), inTransaction(() -> sql.query(statement,
                 params -> params.bigint("half", 21L).text("label", "answer"),
-                row -> row.bigint("whole") + " " + row.text("label")));
+                row -> row.bigint("whole") + " " + row.text("label"))));
     }
 
     @Test
@@ -81,12 +83,21 @@ class NamedParametersTest {
         assertRefused("has no parameter :c; it has [a, b]", () -> sql.queryOne(statement,
                 params -> params.bigint("a", 1L).bigint("c", 3L), row -> row.bigint("sum")));
         assertEquals(before, sql.statementsExecutedOnThisThread(), "nothing ran");
-        assertEquals(3L, sql.queryOne(statement, params -> params.bigint("a", 1L).bigint("b", 2L),
-                row -> row.bigint("sum")).orElseThrow());
+        assertEquals(3L, inTransaction(() -> sql.queryOne(statement, params -> params.bigint("a", 1L).bigint("b", 2L),
+                row -> row.bigint("sum")).orElseThrow()));
+    }
+
+    /** The repository's statements run in the caller's transaction: its stateless session is bound to one. */
+    private static <T> T inTransaction(Supplier<T> call) {
+        return QuarkusTransaction.requiringNew().call(call::get);
     }
 
     private static void assertRefused(String message, Runnable call) {
-        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, call::run);
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                () -> inTransaction(() -> {
+                    call.run();
+                    return null;
+                }));
         assertTrue(refused.getMessage().contains(message), refused.getMessage());
     }
 }

@@ -21,17 +21,21 @@ import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.spi.Bean;
 import jakarta.inject.Inject;
 
+import org.hibernate.StatelessSession;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.agroal.api.AgroalDataSource;
 import io.durablebatch.deployment.test.RepositoryTestSupport;
 import io.durablebatch.runtime.schema.RepositoryTables;
+import io.durablebatch.runtime.sql.EntityQuery;
 import io.durablebatch.runtime.sql.RepositoryDataSource;
+import io.durablebatch.runtime.sql.RepositoryPersistenceUnit;
 import io.durablebatch.runtime.sql.SqlStatement;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.ClientProxy;
 import io.quarkus.arc.InjectableBean;
+import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**
@@ -58,6 +62,10 @@ class StatementCatalogueTest {
     @RepositoryDataSource
     AgroalDataSource dataSource;
 
+    @Inject
+    @RepositoryPersistenceUnit
+    StatelessSession session;
+
     @Test
     void everyStatementIsIndexedAndCatalogued() throws Exception {
         List<SqlStatement> statements = everyStatement();
@@ -68,7 +76,11 @@ class StatementCatalogueTest {
                 .map(entry -> entry.getKey() + ":\n" + entry.getValue()).toList();
         assertEquals(List.of(), scanning, "statements with a repository table no index serves");
 
-        String page = page(plans);
+        List<EntityQuery<?>> queries = everyEntityQuery();
+        assertTrue(queries.size() >= 10, "found the entity queries: " + queries.size());
+        assertEquals(List.of(), invalid(queries), "entity queries Hibernate does not accept");
+
+        String page = page(plans, queries);
         Path generated = Path.of("target/statements.adoc");
         Files.writeString(generated, page);
         if (Boolean.getBoolean("catalogue.write")) {
@@ -99,6 +111,32 @@ class StatementCatalogueTest {
         List<SqlStatement> statements = new ArrayList<>(tables.statements());
         statements.sort((a, b) -> a.toString().compareTo(b.toString()));
         return statements;
+    }
+
+    /** The entity queries the stores built (after {@link #everyStatement}), by store and name. */
+    private List<EntityQuery<?>> everyEntityQuery() {
+        List<EntityQuery<?>> queries = new ArrayList<>(tables.queries());
+        queries.sort((a, b) -> a.toString().compareTo(b.toString()));
+        return queries;
+    }
+
+    /** The entity queries Hibernate refuses (syntax, entity, attribute or result type), with why. */
+    private List<String> invalid(List<EntityQuery<?>> queries) {
+        return QuarkusTransaction.requiringNew().call(() -> {
+            List<String> refused = new ArrayList<>();
+            for (EntityQuery<?> query : queries) {
+                try {
+                    if (query.isMutation()) {
+                        session.createMutationQuery(query.hql());
+                    } else {
+                        session.createSelectionQuery(query.hql(), query.resultType());
+                    }
+                } catch (RuntimeException e) {
+                    refused.add(query + ": " + e.getMessage());
+                }
+            }
+            return refused;
+        });
     }
 
     /** The generic plan of each statement (any parameter values), with sequential scans disabled. */
@@ -141,7 +179,7 @@ class StatementCatalogueTest {
         return plan.toString();
     }
 
-    private static String page(Map<SqlStatement, String> plans) {
+    private static String page(Map<SqlStatement, String> plans, List<EntityQuery<?>> queries) {
         StringBuilder page = new StringBuilder("""
                 = Statement catalogue
 
@@ -160,6 +198,12 @@ class StatementCatalogueTest {
 
                 The two statements outside the repository's transactions are not listed: a new repository
                 session's setup (`RepositorySessions`) and the readiness check's schema version lookup.
+
+                The lookups and mutations that need nothing of PostgreSQL itself are HQL over the
+                repository's entities (`io.durablebatch.runtime.entity`); they are listed last, as
+                written. Hibernate renders them (category `org.hibernate.SQL` logs the SQL) and the
+                build checks that each one compiles against the entity model; `benchmarks/` checks the
+                plans of the lookups it runs.
                 """);
         Map<String, List<SqlStatement>> byOwner = plans.keySet().stream()
                 .collect(Collectors.groupingBy(SqlStatement::owner, LinkedHashMap::new, Collectors.toList()));
@@ -171,6 +215,11 @@ class StatementCatalogueTest {
                         .append(plans.get(statement).strip()).append("\n----\n");
             }
         });
+        page.append("\n== Entity queries\n");
+        for (EntityQuery<?> query : queries) {
+            page.append("\n=== ").append(query).append("\n\n[source]\n----\n").append(query.hql().strip())
+                    .append("\n----\n");
+        }
         return page.toString();
     }
 
