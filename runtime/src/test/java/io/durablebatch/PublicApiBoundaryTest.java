@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.MatchResult;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -22,6 +23,10 @@ class PublicApiBoundaryTest {
 
     private static final Path SOURCES = Path.of("src/main/java/io/durablebatch");
     private static final Pattern OTHER_PACKAGE = Pattern.compile("io\\.durablebatch\\.\\w+");
+    private static final Pattern PUBLIC_TYPE = Pattern.compile(
+            "^public\\s+(?:(?:final|abstract|sealed|non-sealed)\\s+)*(?:class|interface|record|enum|@interface)\\s",
+            Pattern.MULTILINE);
+    private static final Pattern ANNOTATIONS_AT_END = Pattern.compile("(?:\\s*@[\\w.]+(?:\\([^)]*\\))?)+\\s*$");
 
     @Test
     void noPublicSourceNamesTheInternals() throws IOException {
@@ -46,6 +51,31 @@ class PublicApiBoundaryTest {
                 .flatMap(source -> otherPackagesNamed(source).map(name -> source.getFileName() + " -> " + name))
                 .toList();
         assertEquals(List.of(), offending);
+    }
+
+    /** The published javadoc documents every public type: none may go without its doc comment. */
+    @Test
+    void everyPublicTypeHasADocComment() throws IOException {
+        List<Path> publicSources;
+        try (Stream<Path> files = Files.walk(SOURCES)) {
+            publicSources = files.filter(file -> file.toString().endsWith(".java"))
+                    .filter(file -> !SOURCES.relativize(file).startsWith("runtime")).toList();
+        }
+        List<Path> undocumented = publicSources.stream().filter(source -> !documented(read(source))).toList();
+        assertEquals(List.of(), undocumented);
+        assertTrue(!documented("package p;\n\npublic final class Bare {\n}\n"), "a bare type is found");
+    }
+
+    /** Whether the source's public top-level type is preceded (its annotations aside) by a doc comment. */
+    static boolean documented(String source) {
+        Matcher type = PUBLIC_TYPE.matcher(source);
+        if (!type.find()) {
+            return true;
+        }
+        String before = ANNOTATIONS_AT_END.matcher(source.substring(0, type.start())).replaceAll("").stripTrailing();
+        int comment = before.lastIndexOf("/**");
+        // a doc comment right after the last package or import statement
+        return before.endsWith("*/") && comment >= 0 && before.substring(0, comment).stripTrailing().endsWith(";");
     }
 
     private static boolean namesInternals(Path source) {

@@ -98,7 +98,7 @@ public interface JobRepository {
     /** The complete plan in partition-key (unsigned byte) order; empty when the step has none. */
     List<StepPartition> stepPartitionPlan(StepExecutionId parentStepExecutionId);
 
-    /** The most open partition plans one {@link #openStepPartitionPlans} call returns. */
+    /** The most open partition plans one {@code KernelRepository.openStepPartitionPlans} call returns. */
     int MAX_OPEN_PLANS = 1000;
 
     /** The recorded request of one (action, operation id): a retried request is answered from it. */
@@ -124,7 +124,7 @@ public interface JobRepository {
 
     /**
      * Appends one retention audit row in the transaction it audits, idempotent like
-     * {@link #appendOperatorRequest}.
+     * {@code KernelRepository.appendOperatorRequest}.
      *
      * @throws RepositoryException {@code OPERATION_CONFLICT}
      */

@@ -75,7 +75,7 @@ public interface KernelRepository extends JobRepository {
      * statement and sees a durable stop request at the chunk boundary. It changes only what
      * {@code transitionStepExecution} with {@link LifecycleTransition#progress} would change.
      *
-     * @throws RepositoryException {@code VERSION_CONFLICT}, {@code ILLEGAL_TRANSITION} (the step is
+     * @throws io.durablebatch.repository.RepositoryException {@code VERSION_CONFLICT}, {@code ILLEGAL_TRANSITION} (the step is
      *         not STARTED) or {@code STEP_EXECUTION_NOT_FOUND}
      */
     StepProgress recordStepProgress(StepExecutionId id, ExecutionVersion expectedVersion, Optional<Checkpoint> checkpoint,
@@ -92,7 +92,7 @@ public interface KernelRepository extends JobRepository {
      * every execution of the instance, by node id (a renamed step keeps its count); racing starters
      * of one node are counted one after the other, so no more than the limit ever start.
      *
-     * @throws RepositoryException {@code START_LIMIT_EXCEEDED}, {@code EXECUTION_NOT_ACTIVE} or
+     * @throws io.durablebatch.repository.RepositoryException {@code START_LIMIT_EXCEEDED}, {@code EXECUTION_NOT_ACTIVE} or
      *         {@code JOB_EXECUTION_NOT_FOUND}
      */
     StepExecution createFlowStepExecution(JobExecutionId jobExecutionId, StepName stepName, NodeId nodeId,
@@ -106,7 +106,7 @@ public interface KernelRepository extends JobRepository {
      * next sequence number (from one, without gaps, also under concurrent appenders), before its
      * target starts.
      *
-     * @throws RepositoryException {@code FLOW_DECISION_TARGET_STARTED}, {@code FLOW_PLAN_MISMATCH},
+     * @throws io.durablebatch.repository.RepositoryException {@code FLOW_DECISION_TARGET_STARTED}, {@code FLOW_PLAN_MISMATCH},
      *         {@code EXECUTION_NOT_ACTIVE} or {@code JOB_EXECUTION_NOT_FOUND}
      */
     FlowDecision appendFlowDecision(FlowDecisionRequest request);
@@ -125,7 +125,7 @@ public interface KernelRepository extends JobRepository {
      * in one statement. Entry order gives the one-based ordinal. Nothing is stored on refusal.
      *
      * @return the plan in partition-key byte order
-     * @throws RepositoryException {@code PARTITION_PLAN_EMPTY}, {@code PARTITION_PLAN_TOO_LARGE},
+     * @throws io.durablebatch.repository.RepositoryException {@code PARTITION_PLAN_EMPTY}, {@code PARTITION_PLAN_TOO_LARGE},
      *         {@code PARTITION_KEY_DUPLICATE}, {@code PARTITION_PLAN_EXISTS},
      *         {@code PARTITION_PARENT_NOT_ACTIVE} or {@code STEP_EXECUTION_NOT_FOUND}
      */
@@ -138,7 +138,7 @@ public interface KernelRepository extends JobRepository {
      * STARTING work. All or nothing.
      *
      * @return the target plan in partition-key byte order
-     * @throws RepositoryException {@code PARTITION_SOURCE_NOT_RESTARTABLE} unless the source job is
+     * @throws io.durablebatch.repository.RepositoryException {@code PARTITION_SOURCE_NOT_RESTARTABLE} unless the source job is
      *         STOPPED or FAILED, {@code PARTITION_WORKER_ACTIVE} while a source worker has not ended,
      *         {@code PARTITION_PLAN_NOT_FOUND}, {@code PARTITION_PLAN_EXISTS},
      *         {@code PARTITION_PARENT_NOT_ACTIVE}, {@code PARTITION_SOURCE_MISMATCH} or
@@ -151,7 +151,8 @@ public interface KernelRepository extends JobRepository {
      * Assigns one unassigned partition to a worker step attempt by compare-and-swap. The worker is a
      * STARTING or STARTED step of the parent's job execution that runs no other partition of the plan.
      *
-     * @throws RepositoryException {@code PARTITION_NOT_ASSIGNABLE}, {@code PARTITION_WORKER_NOT_ELIGIBLE},
+     * @throws io.durablebatch.repository.RepositoryException {@code PARTITION_NOT_ASSIGNABLE},
+     *         {@code PARTITION_WORKER_NOT_ELIGIBLE},
      *         {@code PARTITION_PARENT_NOT_ACTIVE}, {@code VERSION_CONFLICT}, {@code PARTITION_NOT_FOUND}
      *         or {@code STEP_EXECUTION_NOT_FOUND}
      */
@@ -164,7 +165,8 @@ public interface KernelRepository extends JobRepository {
      * partition being claimed by a concurrent transaction is skipped, never waited for.
      *
      * @return the claimed partition, or empty when no unassigned partition is left
-     * @throws RepositoryException as {@link #assignStepPartition}, and {@code PARTITION_PLAN_NOT_FOUND}
+     * @throws io.durablebatch.repository.RepositoryException as {@link #assignStepPartition}, and
+     *         {@code PARTITION_PLAN_NOT_FOUND}
      */
     Optional<StepPartition> claimNextStepPartition(StepExecutionId parentStepExecutionId,
             StepExecutionId workerStepExecutionId);
@@ -181,7 +183,7 @@ public interface KernelRepository extends JobRepository {
      * Completes an assigned partition by compare-and-swap, copying status, exit status and counters
      * from the assigned worker's durable step execution: a caller cannot supply a result.
      *
-     * @throws RepositoryException {@code PARTITION_NOT_ASSIGNED}, {@code PARTITION_WORKER_MISMATCH},
+     * @throws io.durablebatch.repository.RepositoryException {@code PARTITION_NOT_ASSIGNED}, {@code PARTITION_WORKER_MISMATCH},
      *         {@code PARTITION_WORKER_ACTIVE}, {@code ILLEGAL_TRANSITION} (already completed),
      *         {@code VERSION_CONFLICT} or {@code PARTITION_NOT_FOUND}
      */
@@ -193,7 +195,7 @@ public interface KernelRepository extends JobRepository {
      * of the most severe partition (FAILED, then STOPPED, then COMPLETED), the exit status of the
      * first partition in key order with that status, and the summed counters.
      *
-     * @throws RepositoryException {@code PARTITION_CHILD_ACTIVE} while a partition is unassigned or
+     * @throws io.durablebatch.repository.RepositoryException {@code PARTITION_CHILD_ACTIVE} while a partition is unassigned or
      *         running, {@code ILLEGAL_TRANSITION} if the lifecycle table does not let the parent take the
      *         aggregate status, {@code PARTITION_PLAN_NOT_FOUND}, {@code VERSION_CONFLICT} or
      *         {@code STEP_EXECUTION_NOT_FOUND}
@@ -208,7 +210,7 @@ public interface KernelRepository extends JobRepository {
      * operation id) pair is unique: appending the same request again (same request digest) returns
      * the recorded row unchanged.
      *
-     * @throws RepositoryException {@code OPERATION_CONFLICT} when the operation id was recorded for
+     * @throws io.durablebatch.repository.RepositoryException {@code OPERATION_CONFLICT} when the operation id was recorded for
      *         this action with another request digest
      */
     OperatorRecord appendOperatorRequest(OperatorRecordDraft draft);
@@ -218,7 +220,7 @@ public interface KernelRepository extends JobRepository {
      * (which moves by one). The status does not change: the owner sees the request when it next
      * observes control.
      *
-     * @throws RepositoryException {@code VERSION_CONFLICT}, {@code EXECUTION_NOT_ACTIVE},
+     * @throws io.durablebatch.repository.RepositoryException {@code VERSION_CONFLICT}, {@code EXECUTION_NOT_ACTIVE},
      *         {@code STOP_ALREADY_REQUESTED} or {@code JOB_EXECUTION_NOT_FOUND}
      */
     JobExecution requestExecutionStop(JobExecutionId id, ExecutionVersion expectedVersion, ActorRef actor,
@@ -229,7 +231,7 @@ public interface KernelRepository extends JobRepository {
      * its version. Claiming again with the same token returns the execution unchanged; another token
      * is refused and never takes the attempt over.
      *
-     * @throws RepositoryException {@code OWNER_MISMATCH}, {@code OWNER_NOT_CLAIMABLE},
+     * @throws io.durablebatch.repository.RepositoryException {@code OWNER_MISMATCH}, {@code OWNER_NOT_CLAIMABLE},
      *         {@code VERSION_CONFLICT} or {@code JOB_EXECUTION_NOT_FOUND}
      */
     JobExecution claimExecutionOwner(JobExecutionId id, ExecutionVersion expectedVersion, OwnerToken owner,
@@ -240,7 +242,7 @@ public interface KernelRepository extends JobRepository {
      * When a stop was requested and the execution is STARTED, it moves to STOPPING in this
      * transaction (version + 1). One statement.
      *
-     * @throws RepositoryException {@code OWNER_MISMATCH}, {@code EXECUTION_NOT_ACTIVE} (e.g. it was
+     * @throws io.durablebatch.repository.RepositoryException {@code OWNER_MISMATCH}, {@code EXECUTION_NOT_ACTIVE} (e.g. it was
      *         recovered: stop working on it) or {@code JOB_EXECUTION_NOT_FOUND}
      */
     ExecutionControl observeExecutionControl(JobExecutionId id, OwnerToken owner, Instant observedAt);

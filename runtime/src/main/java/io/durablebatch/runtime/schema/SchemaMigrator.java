@@ -1,10 +1,10 @@
 package io.durablebatch.runtime.schema;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-
-import javax.sql.DataSource;
 
 import jakarta.inject.Singleton;
 
@@ -13,6 +13,8 @@ import org.flywaydb.core.api.output.MigrateResult;
 import org.flywaydb.core.api.output.ValidateResult;
 import org.jboss.logging.Logger;
 
+import io.agroal.api.AgroalDataSource;
+import io.durablebatch.runtime.DurableBatchBuildTimeConfig;
 import io.durablebatch.runtime.DurableBatchConfig;
 import io.durablebatch.runtime.sql.RepositoryDataSource;
 
@@ -28,13 +30,15 @@ public class SchemaMigrator {
 
     private final DurableBatchConfig config;
     private final RepositoryTables tables;
-    private final DataSource dataSource;
+    private final AgroalDataSource dataSource;
+    private final String dataSourceName;
 
-    SchemaMigrator(DurableBatchConfig config, RepositoryTables tables,
-            @RepositoryDataSource DataSource dataSource) {
+    SchemaMigrator(DurableBatchConfig config, DurableBatchBuildTimeConfig buildConfig, RepositoryTables tables,
+            @RepositoryDataSource AgroalDataSource dataSource) {
         this.config = config;
         this.tables = tables;
         this.dataSource = dataSource;
+        this.dataSourceName = buildConfig.datasource().map(name -> "'" + name + "'").orElse("<default>");
     }
 
     /**
@@ -42,6 +46,7 @@ public class SchemaMigrator {
      * once at runtime init, before anything reads the repository.
      */
     public void migrate() {
+        requireReachable();
         Flyway flyway = flyway();
         if (config.schema().migrateAtStart()) {
             MigrateResult result = flyway.migrate();
@@ -57,6 +62,29 @@ public class SchemaMigrator {
                         + "*') is not at version " + SchemaMigrations.expectedVersion()
                         + " and quarkus.durable-batch.schema.migrate-at-start is false: " + problems);
             }
+        }
+    }
+
+    /**
+     * Fails the start with one line that names the datasource and its URL when the database cannot
+     * be reached, rather than with Flyway's stack trace.
+     */
+    private void requireReachable() {
+        try (Connection connection = dataSource.getConnection()) {
+            LOG.debugf("Durable Batch reached its datasource %s", dataSourceName);
+        } catch (SQLException e) {
+            Throwable root = e;
+            while (root.getCause() != null) {
+                root = root.getCause();
+            }
+            String url = dataSource.getConfiguration().connectionPoolConfiguration().connectionFactoryConfiguration()
+                    .jdbcUrl();
+            IllegalStateException unreachable = new IllegalStateException("Durable Batch cannot reach its datasource "
+                    + dataSourceName + " at " + url + ": " + root.getMessage()
+                    + ". Start PostgreSQL there, or point the datasource's jdbc.url at one");
+            // the message says it all: no stack trace of ours or of the driver's
+            unreachable.setStackTrace(new StackTraceElement[0]);
+            throw unreachable;
         }
     }
 
