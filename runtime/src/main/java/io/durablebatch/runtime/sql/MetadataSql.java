@@ -168,7 +168,8 @@ public final class MetadataSql {
             parameters.forEach(query::setParameter);
             query.setTimeout(timeoutSeconds);
             count();
-            return RepositoryOwned.write(query::executeUpdate);
+            // a bulk mutation fires no entity callback: RepositoryOwned has nothing to let through
+            return query.executeUpdate();
         });
     }
 
