@@ -1,5 +1,7 @@
 package io.durablebatch.execution;
 
+import java.util.Arrays;
+
 import io.durablebatch.Checks;
 
 /**
@@ -34,12 +36,18 @@ public record ExecutionFailure(String type, String message) {
         int depth = 0;
         for (Throwable cause = failure.getCause(); cause != null && cause != failure
                 && depth < 5; cause = cause.getCause(), depth++) {
-            if (cause.getMessage() != null && !message.toString().contains(cause.getMessage())) {
-                message.append(message.length() == 0 ? "" : "; caused by ").append(cause.getClass().getName())
-                        .append(": ").append(cause.getMessage());
-            }
+            describe(message, "caused by", cause);
         }
+        // a failed commit says why in what it suppressed (the transaction manager's deferred failures)
+        Arrays.stream(failure.getSuppressed()).limit(3).forEach(suppressed -> describe(message, "after", suppressed));
         return new ExecutionFailure(failure.getClass().getName(), message.toString());
+    }
+
+    private static void describe(StringBuilder message, String relation, Throwable cause) {
+        if (cause.getMessage() != null && !message.toString().contains(cause.getMessage())) {
+            message.append(message.length() == 0 ? "" : "; " + relation + " ").append(cause.getClass().getName())
+                    .append(": ").append(cause.getMessage());
+        }
     }
 
     private static String storable(String text) {
