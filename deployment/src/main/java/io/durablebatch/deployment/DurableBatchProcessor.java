@@ -52,9 +52,9 @@ import io.quarkus.deployment.builditem.RunTimeConfigurationDefaultBuildItem;
 import io.quarkus.runtime.configuration.ConfigurationException;
 
 /** Registers the job repository: the feature, its beans and the datasource it needs at runtime. */
-class DurableBatchProcessor {
+public class DurableBatchProcessor {
 
-    static final String FEATURE = "durable-batch";
+    public static final String FEATURE = "durable-batch";
 
     /** Longer than any repository statement may run (quarkus.durable-batch.statements.timeout, 30 s). */
     static final String SOCKET_TIMEOUT_SECONDS = "300";
