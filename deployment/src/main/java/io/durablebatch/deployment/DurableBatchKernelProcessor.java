@@ -3,12 +3,14 @@ package io.durablebatch.deployment;
 import java.util.List;
 
 import io.durablebatch.job.JobDefinition;
+import io.durablebatch.runtime.job.ChunkFaults;
 import io.durablebatch.runtime.job.FlowRoutes;
 import io.durablebatch.runtime.job.FlowStepHistory;
 import io.durablebatch.runtime.job.JobRegistry;
 import io.durablebatch.runtime.job.KernelIdentity;
 import io.durablebatch.runtime.job.KernelJobOperator;
 import io.durablebatch.runtime.job.KernelRecorder;
+import io.durablebatch.runtime.job.KernelTestHooks;
 import io.durablebatch.runtime.job.LeaseSweeper;
 import io.durablebatch.runtime.job.OperatorAudit;
 import io.durablebatch.runtime.job.OwnerLossRestarts;
@@ -20,6 +22,8 @@ import io.durablebatch.runtime.job.StepRunners;
 import io.durablebatch.runtime.lease.LeaseStore;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.UnremovableBeanBuildItem;
+import io.quarkus.bootstrap.classloading.QuarkusClassLoader;
+import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.annotations.BuildSteps;
 import io.quarkus.deployment.annotations.Consume;
@@ -33,6 +37,9 @@ import io.quarkus.deployment.builditem.ServiceStartBuildItem;
  */
 @BuildSteps(onlyIf = KernelEnabled.class)
 class DurableBatchKernelProcessor {
+
+    /** The class of the test library that makes the kernel register its test hooks. */
+    static final String TEST_LIBRARY = "io.durablebatch.test.JobTester";
 
     /** The kernel's beans. */
     static final List<Class<?>> KERNEL_BEANS = List.of(
@@ -69,6 +76,19 @@ class DurableBatchKernelProcessor {
     ServiceStartBuildItem start(KernelRecorder recorder) {
         recorder.start();
         return new ServiceStartBuildItem(DurableBatchProcessor.FEATURE + "-kernel");
+    }
+
+    /**
+     * The hooks of the test library ({@code quarkus-durable-batch-junit}, whose {@value #TEST_LIBRARY}
+     * calls them): beans only when it is on the classpath, so a production build has none and its
+     * chunk loop skips their one check.
+     */
+    @BuildStep
+    void testHooks(BuildProducer<AdditionalBeanBuildItem> beans) {
+        if (QuarkusClassLoader.isClassPresentAtRuntime(TEST_LIBRARY)) {
+            beans.produce(AdditionalBeanBuildItem.builder().addBeanClasses(ChunkFaults.class, KernelTestHooks.class)
+                    .setUnremovable().build());
+        }
     }
 
     @BuildStep

@@ -1,6 +1,5 @@
 package io.durablebatch.deployment;
 
-import java.util.List;
 import java.util.Map;
 
 import io.durablebatch.runtime.repository.RepositoryRecorder;
@@ -17,6 +16,7 @@ import io.quarkus.deployment.builditem.InitTaskBuildItem;
 import io.quarkus.deployment.builditem.InitTaskCompletedBuildItem;
 import io.quarkus.deployment.builditem.ServiceStartBuildItem;
 import io.quarkus.deployment.builditem.nativeimage.NativeImageResourceBuildItem;
+import io.quarkus.hibernate.orm.deployment.PersistenceProviderSetUpBuildItem;
 import io.quarkus.narayana.jta.deployment.NarayanaInitBuildItem;
 
 /** The repository's schema: its migration at runtime init, and its scripts in native images. */
@@ -27,19 +27,23 @@ class DurableBatchSchemaProcessor {
 
     /**
      * Migrates (or validates) the schema at runtime init, once the datasources and the transaction
-     * manager are up, and says so to the steps that order themselves by it: the kernel's, and other
-     * extensions' through {@link JdbcDataSourceSchemaReadyBuildItem}.
+     * manager are up and the application's own migrations (Flyway, Liquibase: whatever says its
+     * datasource schema is ready) have run: theirs refuse a schema that holds tables but none of their
+     * history, ours starts its own history beside theirs. Hibernate ORM starts after it, so that its
+     * validation sees the repository's tables; the kernel's steps order themselves by
+     * {@link RepositorySchemaReadyBuildItem}.
      */
     @BuildStep
     @Record(ExecutionTime.RUNTIME_INIT)
     @Consume(SyntheticBeansRuntimeInitBuildItem.class)
     @Consume(NarayanaInitBuildItem.class)
-    ServiceStartBuildItem migrate(RepositoryRecorder recorder, RepositoryDataSourceBuildItem dataSource,
-            BuildProducer<JdbcDataSourceSchemaReadyBuildItem> schemaReady,
+    @Consume(JdbcDataSourceSchemaReadyBuildItem.class)
+    ServiceStartBuildItem migrate(RepositoryRecorder recorder,
+            BuildProducer<PersistenceProviderSetUpBuildItem> hibernateMayStart,
             BuildProducer<RepositorySchemaReadyBuildItem> repositoryReady,
             BuildProducer<InitTaskCompletedBuildItem> initTaskCompleted) {
         recorder.migrate();
-        schemaReady.produce(new JdbcDataSourceSchemaReadyBuildItem(List.of(dataSource.name())));
+        hibernateMayStart.produce(new PersistenceProviderSetUpBuildItem());
         repositoryReady.produce(new RepositorySchemaReadyBuildItem());
         initTaskCompleted.produce(new InitTaskCompletedBuildItem(DurableBatchProcessor.FEATURE));
         return new ServiceStartBuildItem(DurableBatchProcessor.FEATURE);

@@ -48,9 +48,12 @@ final class ChunkStepRunner {
     }
 
     private final ProgressLog.Factory progressLogs;
+    /** The failures a test armed; {@code null} unless the test library is on the classpath. */
+    private final ChunkFaults faults;
 
-    ChunkStepRunner(ProgressLog.Factory progressLogs) {
+    ChunkStepRunner(ProgressLog.Factory progressLogs, ChunkFaults faults) {
         this.progressLogs = progressLogs;
+        this.faults = faults;
     }
 
     @SuppressWarnings("unchecked")
@@ -140,7 +143,7 @@ final class ChunkStepRunner {
     }
 
     /** Commits the chunk; {@code rollbacks} counts its rolled-back transactions, including a final failed one. */
-    private static Committed commit(StepAttempt attempt, ChunkStep<Object, Object> step, ChunkWriter writer,
+    private Committed commit(StepAttempt attempt, ChunkStep<Object, Object> step, ChunkWriter writer,
             ReadChunk chunk, SkipTally skips, Guard guard, long[] rollbacks) throws Exception {
         try {
             Committed committed;
@@ -160,7 +163,7 @@ final class ChunkStepRunner {
         }
     }
 
-    private static Committed commitOrScan(StepAttempt attempt, ChunkStep<Object, Object> step, ChunkWriter writer,
+    private Committed commitOrScan(StepAttempt attempt, ChunkStep<Object, Object> step, ChunkWriter writer,
             ReadChunk chunk, SkipTally skips, Guard guard, long[] rollbacks) throws Exception {
         try {
             return guard.call(() -> Transactions.inNew(() -> writeAndRecord(attempt, step, writer, chunk, skips.copy(),
@@ -175,7 +178,7 @@ final class ChunkStepRunner {
     }
 
     /** The chunk's transaction: process, write, record progress. */
-    private static Committed writeAndRecord(StepAttempt attempt, ChunkStep<Object, Object> step, ChunkWriter writer,
+    private Committed writeAndRecord(StepAttempt attempt, ChunkStep<Object, Object> step, ChunkWriter writer,
             ReadChunk chunk, SkipTally skips, Map<Integer, Exception> writeSkips, long rollbacks) throws Exception {
         if (rollbacks > 0) {
             attempt.adoptEarlierCommit();
@@ -217,6 +220,9 @@ final class ChunkStepRunner {
         if (!written.isEmpty()) {
             try {
                 writer.write(written);
+                if (faults != null) {
+                    faults.afterWrite(attempt);
+                }
             } catch (Exception e) {
                 if (writeSkips.isEmpty() && !TransientFailures.isTransient(e) && skips.copy().trySkip(e)) {
                     throw new WriteScanRequired(e, outputs);

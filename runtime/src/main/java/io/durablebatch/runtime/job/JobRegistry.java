@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Instance;
@@ -32,6 +33,8 @@ public class JobRegistry {
     private final Instance<JobDefinition> beans;
     private final KernelRepository repository;
     private volatile Map<String, JobDefinition> definitions;
+    /** Jobs derived at run time ({@link #define}): the test library's one-step jobs. */
+    private final Map<String, JobDefinition> derived = new ConcurrentHashMap<>();
 
     JobRegistry(@Any Instance<JobDefinition> beans, KernelRepository repository) {
         this.beans = beans;
@@ -60,7 +63,19 @@ public class JobRegistry {
 
     /** The definition of the job with this name. */
     public Optional<JobDefinition> find(String jobName) {
-        return Optional.ofNullable(all().get(jobName));
+        return Optional.ofNullable(all().get(jobName)).or(() -> Optional.ofNullable(derived.get(jobName)));
+    }
+
+    /**
+     * Adds a job derived at run time, launchable by name from now on; the same identity again is
+     * kept. Refused for a name another definition has.
+     */
+    void define(JobDefinition definition) {
+        String name = definition.name().value();
+        JobDefinition known = Optional.ofNullable(all().get(name)).orElseGet(() -> derived.putIfAbsent(name, definition));
+        if (known != null && !known.identity().equals(definition.identity())) {
+            throw new IllegalArgumentException("job '" + name + "' is defined already, as " + known);
+        }
     }
 
     /** The definition of the job with this name; refused with {@code JOB_NOT_DEFINED} if there is none. */

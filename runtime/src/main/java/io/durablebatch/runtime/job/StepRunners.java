@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
@@ -46,12 +47,13 @@ public class StepRunners {
     private final PartitionedStepRunner partitions;
 
     StepRunners(KernelRepository repository, FlowStepHistory history, StepLeases leases, PartitionLeaseStore partitionLeases,
-            DurableBatchConfig config) {
+            DurableBatchConfig config, Instance<ChunkFaults> faults) {
         this.repository = repository;
         this.leases = leases;
         this.bookkeeping = new Bookkeeping(config.lease().duration());
         this.history = history;
-        this.chunks = new ChunkStepRunner(new ProgressLog.Factory(config.progress().logInterval()));
+        this.chunks = new ChunkStepRunner(new ProgressLog.Factory(config.progress().logInterval()),
+                faults.isResolvable() ? faults.get() : null);
         this.partitionWorker = new PartitionWorker(repository, partitionLeases, this);
         this.partitions = new PartitionedStepRunner(repository, partitionLeases, partitionWorker,
                 config.partitions().localWorkers(), config.control().pollInterval());
