@@ -31,13 +31,18 @@ public final class LocalPostgresChild {
 
     /** The server's directory, as the server itself reports it. */
     static Path directory(LocalPostgres server) throws Exception {
+        return Path.of(query(server, "show data_directory")).getParent();
+    }
+
+    /** The first column of the one row {@code sql} returns from the server's database. */
+    static String query(LocalPostgres server, String sql) throws Exception {
         Properties credentials = new Properties();
         credentials.setProperty("user", "quarkus");
         try (Connection connection = new org.postgresql.Driver().connect(server.jdbcUrl(), credentials);
                 Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery("show data_directory")) {
+                ResultSet rows = statement.executeQuery(sql)) {
             rows.next();
-            return Path.of(rows.getString(1)).getParent();
+            return rows.getString(1);
         }
     }
 }

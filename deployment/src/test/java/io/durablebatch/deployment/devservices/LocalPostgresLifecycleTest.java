@@ -12,12 +12,8 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
-import java.util.Properties;
 import java.util.function.BooleanSupplier;
 
 import org.junit.jupiter.api.Test;
@@ -97,14 +93,7 @@ class LocalPostgresLifecycleTest {
     }
 
     private static String version(LocalPostgres server) throws Exception {
-        Properties credentials = new Properties();
-        credentials.setProperty("user", "quarkus");
-        try (Connection connection = new org.postgresql.Driver().connect(server.jdbcUrl(), credentials);
-                Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery("select version()")) {
-            rows.next();
-            return rows.getString(1);
-        }
+        return LocalPostgresChild.query(server, "select version()");
     }
 
     private static Process child() throws Exception {

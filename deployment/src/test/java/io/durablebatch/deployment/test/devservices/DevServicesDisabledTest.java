@@ -15,11 +15,7 @@ import io.quarkus.test.QuarkusUnitTest;
 class DevServicesDisabledTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .overrideConfigKey("quarkus.durable-batch.datasource", "orders")
-            .overrideConfigKey("quarkus.datasource.\"orders\".db-kind", "postgresql")
-            .overrideConfigKey("quarkus.hibernate-orm.\"orders\".datasource", "orders")
-            .overrideConfigKey("quarkus.hibernate-orm.\"orders\".packages", "io.durablebatch.runtime.entity")
+    static final QuarkusUnitTest APP = OrdersDatabase.withoutUrl()
             .overrideConfigKey("quarkus.durable-batch.devservices.enabled", "false")
             .assertException(failure -> {
                 Throwable cause = failure;

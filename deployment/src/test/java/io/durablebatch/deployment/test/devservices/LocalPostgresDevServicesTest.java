@@ -1,5 +1,6 @@
 package io.durablebatch.deployment.test.devservices;
 
+import static io.durablebatch.deployment.test.devservices.OrdersDatabase.single;
 import static io.durablebatch.job.Steps.tasklet;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -7,10 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -42,13 +39,7 @@ import io.quarkus.test.QuarkusUnitTest;
 class LocalPostgresDevServicesTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(Jobs.class))
-            // A named datasource: the default one has the shared test database's URL as a system property.
-            .overrideConfigKey("quarkus.durable-batch.datasource", "orders")
-            .overrideConfigKey("quarkus.datasource.\"orders\".db-kind", "postgresql")
-            .overrideConfigKey("quarkus.hibernate-orm.\"orders\".datasource", "orders")
-            .overrideConfigKey("quarkus.hibernate-orm.\"orders\".packages", "io.durablebatch.runtime.entity")
+    static final QuarkusUnitTest APP = OrdersDatabase.withoutUrl(jar -> jar.addClasses(Jobs.class))
             .setLogRecordPredicate(record -> record.getLoggerName().startsWith("io.durablebatch.deployment.devservices"))
             .assertLogRecords(records -> {
                 List<String> started = records.stream().map(record -> ((ExtLogRecord) record).getFormattedMessage())
@@ -84,34 +75,17 @@ class LocalPostgresDevServicesTest {
         assertTrue(local.matches(), url);
         assertNotEquals("5432", local.group(1), "not the shared server");
 
-        assertTrue(query("select count(*) from dbatch_schema_history where success") > 0, "migrated");
+        assertTrue((long) single(orders, "select count(*) from dbatch_schema_history where success") > 0, "migrated");
         assertEquals(ExecutionStatus.COMPLETED, operator.runAndWait("hello", JobParameters.of("run", "1"),
                 OperatorCall.by("test")).status());
         assertEquals(ExecutionStatus.COMPLETED, operator.runAndWait("hello", JobParameters.of("run", "2"),
                 OperatorCall.by("test")).status());
-        assertEquals(2, query("select count(*) from dbatch_job_execution where status = 'COMPLETED'"));
+        assertEquals(2L, single(orders, "select count(*) from dbatch_job_execution where status = 'COMPLETED'"));
 
-        Path root = Path.of(text("show data_directory")).getParent();
+        Path root = Path.of((String) single(orders, "show data_directory")).getParent();
         assertTrue(root.getFileName().toString().startsWith("durable-batch-postgres-"), root.toString());
         assertEquals(String.valueOf(ProcessHandle.current().pid()), Files.readString(root.resolve("owner.pid")),
                 "the directory names the JVM that owns it");
     }
 
-    private String text(String sql) throws SQLException {
-        try (Connection connection = orders.getConnection();
-                Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery(sql)) {
-            rows.next();
-            return rows.getString(1);
-        }
-    }
-
-    private long query(String sql) throws SQLException {
-        try (Connection connection = orders.getConnection();
-                Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery(sql)) {
-            rows.next();
-            return rows.getLong(1);
-        }
-    }
 }

@@ -1,6 +1,6 @@
 package io.durablebatch.deployment.test.devservices;
 
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.assertCausedBy;
 
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
@@ -12,22 +12,10 @@ import io.quarkus.test.QuarkusUnitTest;
 class MissingPostgresBinariesTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .overrideConfigKey("quarkus.durable-batch.datasource", "orders")
-            .overrideConfigKey("quarkus.datasource.\"orders\".db-kind", "postgresql")
-            .overrideConfigKey("quarkus.hibernate-orm.\"orders\".datasource", "orders")
-            .overrideConfigKey("quarkus.hibernate-orm.\"orders\".packages", "io.durablebatch.runtime.entity")
+    static final QuarkusUnitTest APP = OrdersDatabase.withoutUrl()
             .overrideConfigKey("quarkus.durable-batch.devservices.local.path", "/nowhere/bin")
-            .assertException(failure -> {
-                Throwable cause = failure;
-                while (cause != null && !String.valueOf(cause.getMessage()).contains("/nowhere/bin")) {
-                    cause = cause.getCause();
-                }
-                assertTrue(cause != null, "no cause names the path: " + failure);
-                assertTrue(cause.getMessage().contains(
-                        "quarkus.durable-batch.devservices.local.path=/nowhere/bin holds no initdb and postgres executables"),
-                        cause.getMessage());
-            });
+            .assertException(failure -> assertCausedBy(failure,
+                    "quarkus.durable-batch.devservices.local.path=/nowhere/bin holds no initdb and postgres executables"));
 
     @Test
     void theApplicationDoesNotStart() {

@@ -1,11 +1,9 @@
 package io.durablebatch.deployment.test.schema;
 
+import static io.durablebatch.deployment.test.devservices.OrdersDatabase.single;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 
 import jakarta.inject.Inject;
 
@@ -14,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.agroal.api.AgroalDataSource;
+import io.durablebatch.deployment.test.devservices.OrdersDatabase;
 import io.quarkus.agroal.DataSource;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -25,15 +24,10 @@ import io.quarkus.test.QuarkusUnitTest;
 class ApplicationFlywayMigrationsTest {
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addAsResource(new StringAsset("""
-                    CREATE TABLE orders (id bigint PRIMARY KEY, customer text NOT NULL);
-                    """), "db/orders/V1__orders.sql"))
-            // A fresh database from Dev Services' local server: a named datasource with no URL.
-            .overrideConfigKey("quarkus.durable-batch.datasource", "orders")
-            .overrideConfigKey("quarkus.datasource.\"orders\".db-kind", "postgresql")
-            .overrideConfigKey("quarkus.hibernate-orm.\"orders\".datasource", "orders")
-            .overrideConfigKey("quarkus.hibernate-orm.\"orders\".packages", "io.durablebatch.runtime.entity")
+    static final QuarkusUnitTest APP = OrdersDatabase.withoutUrl(jar -> jar.addAsResource(new StringAsset("""
+            CREATE TABLE orders (id bigint PRIMARY KEY, customer text NOT NULL);
+            """), "db/orders/V1__orders.sql"))
+            // A fresh database from Dev Services' local server.
             .overrideConfigKey("quarkus.hibernate-orm.\"orders\".schema-management.strategy", "validate")
             .overrideConfigKey("quarkus.flyway.\"orders\".migrate-at-start", "true")
             .overrideConfigKey("quarkus.flyway.\"orders\".locations", "db/orders");
@@ -44,19 +38,11 @@ class ApplicationFlywayMigrationsTest {
 
     @Test
     void bothMigrationsRanEachWithItsOwnHistory() throws SQLException {
-        assertEquals(1, count("select count(*) from flyway_schema_history where version = '1' and success"));
-        assertEquals(0, count("select count(*) from orders"));
-        assertEquals(0, count("select count(*) from dbatch_schema_history where not success"));
-        assertEquals(1, count("select count(*) from dbatch_schema_history where version = '0'"),
+        assertEquals(1L, single(orders, "select count(*) from flyway_schema_history where version = '1' and success"));
+        assertEquals(0L, single(orders, "select count(*) from orders"));
+        assertEquals(0L, single(orders, "select count(*) from dbatch_schema_history where not success"));
+        assertEquals(1L, single(orders, "select count(*) from dbatch_schema_history where version = '0'"),
                 "the repository's history starts at its baseline beside the application's tables");
     }
 
-    private long count(String sql) throws SQLException {
-        try (Connection connection = orders.getConnection();
-                Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery(sql)) {
-            rows.next();
-            return rows.getLong(1);
-        }
-    }
 }
