@@ -3,6 +3,8 @@ package io.durablebatch.runtime.job;
 import java.time.Instant;
 import java.util.Optional;
 
+import org.jboss.logging.Logger;
+
 import io.durablebatch.execution.Checkpoint;
 import io.durablebatch.execution.ExecutionFailure;
 import io.durablebatch.execution.ExecutionStatus;
@@ -23,6 +25,8 @@ import io.durablebatch.runtime.sql.TransientFailures;
  * Methods named {@code record*} join the caller's transaction; the others open their own.
  */
 final class StepAttempt {
+
+    private static final Logger LOG = Logger.getLogger(StepAttempt.class);
 
     private final KernelRepository repository;
     private final Bookkeeping bookkeeping;
@@ -208,6 +212,11 @@ final class StepAttempt {
                         .to(ExecutionStatus.FAILED, Instant.now()).withFailure(ExecutionFailure.of(failure))
                         .withCounters(total))));
         counters = total;
+        if (snapshot.status() == ExecutionStatus.FAILED) {
+            // the one line with the cause's stack: the job's end line then names only the failure
+            LOG.errorf(failure, "Job '%s' execution %s failed in step '%s' (step execution %s)", context.jobName(),
+                    context.jobExecutionId(), snapshot.stepName(), snapshot.id());
+        }
         return StepOutcome.of(snapshot);
     }
 
