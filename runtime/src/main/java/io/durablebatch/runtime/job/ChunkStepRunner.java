@@ -27,6 +27,8 @@ import io.smallrye.faulttolerance.api.Guard;
 final class ChunkStepRunner {
 
     private static final Logger LOG = Logger.getLogger(ChunkStepRunner.class);
+    /** Each skipped item: a category of its own, so that it can be silenced and the summaries kept. */
+    private static final Logger SKIPS = Logger.getLogger("io.durablebatch.skips");
 
     /** The items of one chunk, as read, and where the reader stood after them. */
     private record ReadChunk(List<Object> items, long readSkips, Checkpoint checkpoint, boolean endOfInput) {
@@ -94,9 +96,11 @@ final class ChunkStepRunner {
                 Committed committed = commit(attempt, step, writer, chunk, skips, guard, rollbacks);
                 attempt.committed(committed.recorded(), committed.total());
                 skips = committed.skips();
+                logSkips(attempt, skips);
                 progress.chunkCommitted(committed.total());
                 if (chunk.endOfInput()) {
                     progress.ended(committed.total());
+                    summariseSkips(attempt, skips, committed.total());
                     return StepOutcome.of(committed.recorded());
                 }
             }
@@ -106,6 +110,24 @@ final class ChunkStepRunner {
             return attempt.fail(failure, attempt.counters().plus(rolledBack(rollbacks[0])));
         } finally {
             close(step, reader, writer);
+        }
+    }
+
+    /** Each committed skip at WARN: what was skipped, and why. */
+    private static void logSkips(StepAttempt attempt, SkipTally skips) {
+        for (String skipped : skips.takeUnlogged()) {
+            SKIPS.warnf("Job '%s' execution %s, step '%s': skipped %s", attempt.context().jobName(),
+                    attempt.context().jobExecutionId(), attempt.context().stepName(), skipped);
+        }
+    }
+
+    /** The step's skips at INFO once it completed: how many of each kind, and the first ones. */
+    private static void summariseSkips(StepAttempt attempt, SkipTally skips, StepCounters total) {
+        if (total.skipCount() > 0) {
+            LOG.infof("Step '%s' of job '%s' (execution %s) skipped %d item(s): %d unreadable, %d refused by the "
+                    + "processor, %d by the writer; the first: %s", attempt.context().stepName(),
+                    attempt.context().jobName(), attempt.context().jobExecutionId(), total.skipCount(),
+                    total.readSkipCount(), total.processSkipCount(), total.writeSkipCount(), String.join("; ", skips.first()));
         }
     }
 
@@ -126,9 +148,8 @@ final class ChunkStepRunner {
             try {
                 item = reader.read();
             } catch (Exception e) {
-                if (skips.trySkip(e)) {
+                if (skips.trySkip(e, null)) {
                     readSkips++;
-                    LOG.debugf("Skipped an unreadable item: %s", e);
                     continue;
                 }
                 throw e;
@@ -193,7 +214,7 @@ final class ChunkStepRunner {
             try {
                 output = processor.isPresent() ? processor.get().process(item) : item;
             } catch (Exception e) {
-                if (skips.trySkip(e)) {
+                if (skips.trySkip(e, item)) {
                     processSkips++;
                     continue;
                 }
@@ -213,7 +234,7 @@ final class ChunkStepRunner {
                 if (refusal == null) {
                     written.add(outputs.get(i));
                 } else {
-                    skips.trySkip(refusal);
+                    skips.trySkip(refusal, outputs.get(i));
                 }
             }
         }
