@@ -18,7 +18,6 @@ import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
-import org.jboss.logmanager.ExtLogRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -79,24 +78,21 @@ class FailureLogTest {
             String step = job.equals("failingWriter") ? "load" : "report";
             String cause = job.equals("failingWriter") ? "the writer broke" : "the tasklet broke";
             List<LogRecord> errors = records.stream().filter(record -> record.getLevel().intValue() >= Level.SEVERE.intValue())
-                    .filter(record -> message(record).contains("'" + job + "'")).toList();
+                    .filter(record -> KernelTestSupport.logged(record).contains("'" + job + "'")).toList();
             assertEquals(1, errors.size(),
-                    () -> job + ": one ERROR line, not " + errors.stream().map(FailureLogTest::message).toList());
+                    () -> job + ": one ERROR line, not " + errors.stream().map(KernelTestSupport::logged).toList());
             Matcher error = Pattern.compile("Job '" + job + "' execution (\\d+) failed in step '" + step
-                    + "' \\(step execution \\d+\\)").matcher(message(errors.get(0)));
-            assertTrue(error.matches(), message(errors.get(0)));
+                    + "' \\(step execution \\d+\\)").matcher(KernelTestSupport.logged(errors.get(0)));
+            assertTrue(error.matches(), KernelTestSupport.logged(errors.get(0)));
             assertEquals(cause, errors.get(0).getThrown().getMessage(), "the cause, with its stack");
             assertTrue(errors.get(0).getThrown().getStackTrace().length > 0);
 
             String end = "Job '" + job + "' execution " + error.group(1) + " ended FAILED";
-            List<LogRecord> ends = records.stream().filter(record -> message(record).startsWith(end)).toList();
+            List<LogRecord> ends = records.stream().filter(record -> KernelTestSupport.logged(record).startsWith(end)).toList();
             assertEquals(1, ends.size(), job + ": one end line");
-            assertTrue(message(ends.get(0)).contains(cause), message(ends.get(0)));
+            assertTrue(KernelTestSupport.logged(ends.get(0)).contains(cause), KernelTestSupport.logged(ends.get(0)));
             assertNull(ends.get(0).getThrown(), "the end line carries no second stack");
         }
     }
 
-    private static String message(LogRecord record) {
-        return ((ExtLogRecord) record).getFormattedMessage();
-    }
 }

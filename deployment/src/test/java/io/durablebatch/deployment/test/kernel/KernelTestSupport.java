@@ -24,9 +24,12 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Function;
 import java.util.function.LongPredicate;
 import java.util.function.Predicate;
+import java.util.logging.LogRecord;
 import java.util.stream.IntStream;
 
 import javax.sql.DataSource;
+
+import org.jboss.logmanager.ExtLogRecord;
 
 import io.durablebatch.execution.Checkpoint;
 import io.durablebatch.execution.ExecutionStatus;
@@ -264,5 +267,10 @@ public final class KernelTestSupport {
                 insert.executeBatch();
             }
         }
+    }
+
+    /** A log record's message as it was printed, its parameters filled in. */
+    static String logged(LogRecord record) {
+        return ((ExtLogRecord) record).getFormattedMessage();
     }
 }

@@ -57,7 +57,7 @@ class ProgressLogTest {
 
     /** Checked once the application stopped, over everything {@code ProgressLog} logged. */
     static void assertProgressLines(List<LogRecord> records) {
-        List<String> lines = records.stream().map(ProgressLogTest::formatted).filter(m -> m.contains("'logged'")).toList();
+        List<String> lines = records.stream().map(KernelTestSupport::logged).filter(m -> m.contains("'logged'")).toList();
         assertTrue(lines.stream().anyMatch(line -> line.matches(
                 "Step 'count' of job 'logged' \\(execution \\d+\\): 100 read, 100 written, \\d+ items/s, 400 to go, ETA PT.*")),
                 lines::toString);
@@ -66,8 +66,4 @@ class ProgressLogTest {
                 lines::toString);
     }
 
-    private static String formatted(LogRecord record) {
-        return record.getParameters() == null || record.getParameters().length == 0 ? record.getMessage()
-                : String.format(record.getMessage(), record.getParameters());
-    }
 }

@@ -16,7 +16,6 @@ import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
-import org.jboss.logmanager.ExtLogRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -103,7 +102,7 @@ class SkipLogTest {
     /** Checked once the application stopped. */
     static void assertSkipLines(List<LogRecord> records) {
         List<String> warnings = records.stream().filter(record -> record.getLevel().intValue() == Level.WARNING.intValue())
-                .map(SkipLogTest::message).filter(line -> line.contains("'skipLogged'")).toList();
+                .map(KernelTestSupport::logged).filter(line -> line.contains("'skipLogged'")).toList();
         assertEquals(3, warnings.size(), () -> "one line per skip: " + warnings);
         assertTrue(warnings.get(0).matches("Job 'skipLogged' execution \\d+, step 'load': skipped "
                 + "java.lang.IllegalStateException: line 3 is malformed"), warnings.get(0));
@@ -113,7 +112,7 @@ class SkipLogTest {
                 warnings.get(2));
 
         List<String> summaries = records.stream().filter(record -> record.getLevel().intValue() == Level.INFO.intValue())
-                .map(SkipLogTest::message)
+                .map(KernelTestSupport::logged)
                 .filter(line -> line.startsWith("Step 'load' of job 'skipLogged'") && line.contains(" item(s): ")).toList();
         assertEquals(1, summaries.size(), summaries::toString);
         assertTrue(summaries.get(0).matches("Step 'load' of job 'skipLogged' \\(execution \\d+\\) skipped 3 item\\(s\\): "
@@ -121,7 +120,4 @@ class SkipLogTest {
                 + "java.lang.IllegalStateException: line 3 is malformed; 8 \\(.*\\); 14 \\(.*\\)"), summaries.get(0));
     }
 
-    private static String message(LogRecord record) {
-        return ((ExtLogRecord) record).getFormattedMessage();
-    }
 }
