@@ -1,6 +1,7 @@
 package io.durablebatch.deployment;
 
 import java.util.List;
+import java.util.Optional;
 
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.runtime.job.ChunkFaults;
@@ -20,8 +21,10 @@ import io.durablebatch.runtime.job.StartupRecovery;
 import io.durablebatch.runtime.job.StepLeases;
 import io.durablebatch.runtime.job.StepRunners;
 import io.durablebatch.runtime.lease.LeaseStore;
+import io.durablebatch.runtime.metrics.MicrometerKernelMetrics;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.UnremovableBeanBuildItem;
+import io.quarkus.arc.processor.DotNames;
 import io.quarkus.bootstrap.classloading.QuarkusClassLoader;
 import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
@@ -30,6 +33,8 @@ import io.quarkus.deployment.annotations.Consume;
 import io.quarkus.deployment.annotations.ExecutionTime;
 import io.quarkus.deployment.annotations.Record;
 import io.quarkus.deployment.builditem.ServiceStartBuildItem;
+import io.quarkus.deployment.metrics.MetricsCapabilityBuildItem;
+import io.quarkus.runtime.metrics.MetricsFactory;
 
 /**
  * Registers the execution kernel: its beans, and the application's job definitions. Switched off
@@ -88,6 +93,18 @@ class DurableBatchKernelProcessor {
         if (QuarkusClassLoader.isClassPresentAtRuntime(TEST_LIBRARY)) {
             beans.produce(AdditionalBeanBuildItem.builder().addBeanClasses(ChunkFaults.class, KernelTestHooks.class)
                     .setUnremovable().build());
+        }
+    }
+
+    /**
+     * The kernel's meters, where the application has Micrometer: the bean that registers them names
+     * Micrometer's types, so it exists only then.
+     */
+    @BuildStep
+    void metrics(Optional<MetricsCapabilityBuildItem> metrics, BuildProducer<AdditionalBeanBuildItem> beans) {
+        if (metrics.isPresent() && metrics.get().metricsSupported(MetricsFactory.MICROMETER)) {
+            beans.produce(AdditionalBeanBuildItem.builder().addBeanClasses(MicrometerKernelMetrics.class)
+                    .setDefaultScope(DotNames.SINGLETON).setUnremovable().build());
         }
     }
 

@@ -1,5 +1,6 @@
 package io.durablebatch.runtime.job;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -14,6 +15,7 @@ import io.durablebatch.execution.StepExecution;
 import io.durablebatch.item.ItemProcessor;
 import io.durablebatch.item.ItemReader;
 import io.durablebatch.job.ChunkStep;
+import io.durablebatch.runtime.metrics.KernelMetrics;
 import io.durablebatch.runtime.sql.TransientFailures;
 import io.smallrye.faulttolerance.api.Guard;
 
@@ -52,10 +54,12 @@ final class ChunkStepRunner {
     private final ProgressLog.Factory progressLogs;
     /** The failures a test armed; {@code null} unless the test library is on the classpath. */
     private final ChunkFaults faults;
+    private final KernelMetrics metrics;
 
-    ChunkStepRunner(ProgressLog.Factory progressLogs, ChunkFaults faults) {
+    ChunkStepRunner(ProgressLog.Factory progressLogs, ChunkFaults faults, KernelMetrics metrics) {
         this.progressLogs = progressLogs;
         this.faults = faults;
+        this.metrics = metrics;
     }
 
     @SuppressWarnings("unchecked")
@@ -93,7 +97,10 @@ final class ChunkStepRunner {
                 }
                 ReadChunk chunk = read(reader, step.commitInterval(), skips);
                 rollbacks[0] = 0;
+                StepCounters before = attempt.counters();
+                long began = System.nanoTime();
                 Committed committed = commit(attempt, step, writer, chunk, skips, guard, rollbacks);
+                measure(attempt, before, committed.total(), System.nanoTime() - began);
                 attempt.committed(committed.recorded(), committed.total());
                 skips = committed.skips();
                 logSkips(attempt, skips);
@@ -111,6 +118,12 @@ final class ChunkStepRunner {
         } finally {
             close(step, reader, writer);
         }
+    }
+
+    private void measure(StepAttempt attempt, StepCounters before, StepCounters after, long nanos) {
+        metrics.chunkCommitted(attempt.context().jobName().value(), attempt.context().stepName().value(),
+                after.readCount() - before.readCount(), after.writeCount() - before.writeCount(),
+                after.skipCount() - before.skipCount(), Duration.ofNanos(nanos));
     }
 
     /** Each committed skip at WARN: what was skipped, and why. */

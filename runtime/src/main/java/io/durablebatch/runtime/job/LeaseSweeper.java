@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
@@ -22,6 +23,7 @@ import io.durablebatch.repository.RecoveryResolution;
 import io.durablebatch.repository.RecoveryResult;
 import io.durablebatch.runtime.DurableBatchConfig;
 import io.durablebatch.runtime.lease.LeaseStore;
+import io.durablebatch.runtime.metrics.KernelMetrics;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.runtime.StartupEvent;
 
@@ -53,10 +55,12 @@ public class LeaseSweeper {
     private final boolean enabled;
     private final Duration interval;
     private ScheduledExecutorService sweeper;
+    private final KernelMetrics metrics;
 
     LeaseSweeper(LeaseStore leases, OperatorAudit audit, OwnerLossRestarts restarts,
-            JobRegistry registry, DurableBatchConfig config) {
+            JobRegistry registry, DurableBatchConfig config, Instance<KernelMetrics> metrics) {
         this.registry = registry;
+        this.metrics = KernelMetrics.of(metrics);
         this.leases = leases;
         this.audit = audit;
         this.restarts = restarts;
@@ -105,6 +109,7 @@ public class LeaseSweeper {
             LOG.warnf("Recovered job '%s' execution %s as FAILED: its owner %s let its lease run out while it was %s",
                     swept.get().jobName(), result.execution().id(), swept.get().owner(),
                     result.decision().observedStatus());
+            metrics.recovered(swept.get().jobName().value());
             swept.get().restart().ifPresent(launch -> restarts.run(launch, swept.get().jobName(), result.execution()));
         }
         return recovered;

@@ -2,6 +2,7 @@ package io.durablebatch.runtime.job;
 
 import java.util.Optional;
 
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Provider;
 import jakarta.inject.Singleton;
 
@@ -13,6 +14,7 @@ import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.OperatorCall;
 import io.durablebatch.runtime.DurableBatchConfig;
 import io.durablebatch.runtime.lease.LeaseStore;
+import io.durablebatch.runtime.metrics.KernelMetrics;
 
 /**
  * The restart policy for executions whose owner was lost (its lease ran out, or it lost the
@@ -31,10 +33,12 @@ public class OwnerLossRestarts {
     private final LeaseStore leases;
     private final Provider<KernelJobOperator> operator;
     private final int defaultLimit;
+    private final KernelMetrics metrics;
 
     OwnerLossRestarts(JobRegistry registry, LeaseStore leases, Provider<KernelJobOperator> operator,
-            DurableBatchConfig config) {
+            DurableBatchConfig config, Instance<KernelMetrics> metrics) {
         this.registry = registry;
+        this.metrics = KernelMetrics.of(metrics);
         this.leases = leases;
         this.operator = operator;
         this.defaultLimit = config.lease().restartOnOwnerLoss();
@@ -72,6 +76,7 @@ public class OwnerLossRestarts {
     void run(KernelJobOperator.Launch launch, JobName jobName, JobExecution lost) {
         LOG.infof("Job '%s' execution %s lost its owner: restarted automatically as execution %s", jobName,
                 lost.id(), launch.execution().id());
+        metrics.restartedOnOwnerLoss(jobName.value());
         operator.get().submit(launch);
     }
 }

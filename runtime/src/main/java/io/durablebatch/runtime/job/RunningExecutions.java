@@ -19,10 +19,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
 
+import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.JobExecutionId;
 import io.durablebatch.execution.StepExecutionId;
@@ -31,6 +33,7 @@ import io.durablebatch.job.JobParameters;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.DurableBatchConfig;
 import io.durablebatch.runtime.lease.LeaseStore;
+import io.durablebatch.runtime.metrics.KernelMetrics;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.ManagedContext;
 import io.quarkus.narayana.jta.QuarkusTransaction;
@@ -57,10 +60,13 @@ public class RunningExecutions {
     private final ThreadPoolExecutor executor;
     private final ConcurrentMap<JobExecutionId, ExecutionHandle> running = new ConcurrentHashMap<>();
     private final Duration shutdownTimeout;
+    private final KernelMetrics metrics;
 
     RunningExecutions(KernelRepository repository, StepRunners steps, FlowRoutes routes, KernelIdentity identity,
-            LeaseStore leases, StepLeases stepLeases, OwnerLossRestarts restarts, DurableBatchConfig config) {
+            LeaseStore leases, StepLeases stepLeases, OwnerLossRestarts restarts, DurableBatchConfig config,
+            Instance<KernelMetrics> metrics) {
         this.restarts = restarts;
+        this.metrics = KernelMetrics.of(metrics);
         this.repository = repository;
         this.leases = leases;
         this.stepLeases = stepLeases;
@@ -132,8 +138,8 @@ public class RunningExecutions {
         if (already != null) {
             return already; // two retries of one request: one runner per execution
         }
-        executor.execute(() -> run(handle, new ExecutionRunner(repository, steps, routes, definition, parameters, handle,
-                identity.owner(), execution, restarts)));
+        executor.execute(() -> run(handle, definition.name().value(), new ExecutionRunner(repository, steps, routes,
+                definition, parameters, handle, identity.owner(), execution, restarts)));
         return handle;
     }
 
@@ -145,17 +151,22 @@ public class RunningExecutions {
         return List.copyOf(running.values());
     }
 
-    private void run(ExecutionHandle handle, ExecutionRunner runner) {
+    private void run(ExecutionHandle handle, String job, ExecutionRunner runner) {
         ManagedContext requestContext = Arc.container().requestContext();
         requestContext.activate();
+        metrics.executionStarted(job);
+        ExecutionStatus status = ExecutionStatus.UNKNOWN;
         try {
-            handle.ended(runner.run());
+            JobExecution ended = runner.run();
+            status = ended.status();
+            handle.ended(ended);
         } catch (Throwable e) {
             // the heartbeat no longer renews its lease: once it runs out, any node recovers it
             LOG.errorf(e, "Job execution %s could not record its end: it is left to recovery once its lease runs out",
                     handle.id());
             handle.crashed(e);
         } finally {
+            metrics.executionEnded(job, status);
             requestContext.terminate();
             running.remove(handle.id(), handle);
         }

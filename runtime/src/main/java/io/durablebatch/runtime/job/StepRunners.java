@@ -23,6 +23,7 @@ import io.durablebatch.job.TaskletStep;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.DurableBatchConfig;
+import io.durablebatch.runtime.metrics.KernelMetrics;
 import io.durablebatch.runtime.partition.PartitionLeaseStore;
 
 /**
@@ -47,13 +48,13 @@ public class StepRunners {
     private final PartitionedStepRunner partitions;
 
     StepRunners(KernelRepository repository, FlowStepHistory history, StepLeases leases, PartitionLeaseStore partitionLeases,
-            DurableBatchConfig config, Instance<ChunkFaults> faults) {
+            DurableBatchConfig config, Instance<ChunkFaults> faults, Instance<KernelMetrics> metrics) {
         this.repository = repository;
         this.leases = leases;
         this.bookkeeping = new Bookkeeping(config.lease().duration());
         this.history = history;
         this.chunks = new ChunkStepRunner(new ProgressLog.Factory(config.progress().logInterval()),
-                faults.isResolvable() ? faults.get() : null);
+                faults.isResolvable() ? faults.get() : null, KernelMetrics.of(metrics));
         this.partitionWorker = new PartitionWorker(repository, partitionLeases, this);
         this.partitions = new PartitionedStepRunner(repository, partitionLeases, partitionWorker,
                 config.partitions().localWorkers(), config.control().pollInterval());

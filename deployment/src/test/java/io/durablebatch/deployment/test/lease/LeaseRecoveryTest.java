@@ -1,6 +1,7 @@
 package io.durablebatch.deployment.test.lease;
 
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
+import static io.durablebatch.deployment.test.SimpleMeters.count;
 import static io.durablebatch.job.Steps.chunk;
 import static io.durablebatch.job.Steps.tasklet;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.agroal.api.AgroalDataSource;
 import io.durablebatch.deployment.test.RepositoryTestSupport;
+import io.durablebatch.deployment.test.SimpleMeters;
 import io.durablebatch.execution.Checkpoint;
 import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.execution.JobExecution;
@@ -61,6 +63,7 @@ import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.job.JobRegistry;
 import io.durablebatch.runtime.schema.RepositoryTables;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**
@@ -74,7 +77,7 @@ class LeaseRecoveryTest {
     static final int ITEMS = 300;
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = RepositoryTestSupport.repositoryApp(Jobs.class)
+    static final QuarkusUnitTest APP = RepositoryTestSupport.repositoryApp(Jobs.class, SimpleMeters.class)
             .overrideConfigKey("quarkus.durable-batch.lease.duration", LEASE)
             .overrideConfigKey("quarkus.durable-batch.lease.sweep-interval", "200ms")
             .overrideConfigKey("quarkus.durable-batch.control.poll-interval", "5s");
@@ -175,6 +178,9 @@ class LeaseRecoveryTest {
     }
 
     @Inject
+    SimpleMeterRegistry meters;
+
+    @Inject
     KernelRepository repository;
 
     @Inject
@@ -248,8 +254,14 @@ class LeaseRecoveryTest {
 
     @Test
     void anExecutionWhoseOwnerDiedIsRestartedAutomaticallyWhenTheJobSaysSo() throws Exception {
+        double recoveries = count(meters, "durable.batch.lease.recoveries", "job", "leaseRestartable");
+        double restarts = count(meters, "durable.batch.lease.restarts", "job", "leaseRestartable");
         Left left = leftByDeadProcess("leaseRestartable", 120);
         JobExecution restarted = awaitRestartCompleted(left.instance(), Duration.ofSeconds(30));
+        assertEquals(recoveries + 1, count(meters, "durable.batch.lease.recoveries", "job", "leaseRestartable"),
+                "the recovery is measured");
+        assertEquals(restarts + 1, count(meters, "durable.batch.lease.restarts", "job", "leaseRestartable"),
+                "the restart is measured");
         assertEquals(2, restarted.attempt());
         assertEquals(ITEMS, rows(left.run()), "resumed from the committed checkpoint, nothing twice");
         var audit = tx(() -> repository.findOperatorRequest(OperatorAction.RESTART,

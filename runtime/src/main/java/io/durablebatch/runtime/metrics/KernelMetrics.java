@@ -1,0 +1,43 @@
+package io.durablebatch.runtime.metrics;
+
+import java.time.Duration;
+
+import jakarta.enterprise.inject.Instance;
+
+import io.durablebatch.execution.ExecutionStatus;
+
+/**
+ * What the kernel measures. The bean exists only in an application with Micrometer
+ * ({@code quarkus-micrometer}); without it the kernel uses {@link #NONE}, which measures nothing.
+ */
+public interface KernelMetrics {
+
+    /** Measures nothing. */
+    KernelMetrics NONE = new KernelMetrics() {
+    };
+
+    /** The application's metrics bean, or {@link #NONE} where there is none. */
+    static KernelMetrics of(Instance<KernelMetrics> bean) {
+        return bean.isResolvable() ? bean.get() : NONE;
+    }
+
+    /** An execution of the job started running in this process. */
+    default void executionStarted(String job) {
+    }
+
+    /** An execution of the job that ran in this process ended, or left it, with this status. */
+    default void executionEnded(String job, ExecutionStatus status) {
+    }
+
+    /** A chunk of the step committed: its items read, written and skipped, and how long its transaction took. */
+    default void chunkCommitted(String job, String step, long read, long written, long skipped, Duration took) {
+    }
+
+    /** An execution of the job whose lease ran out was recovered by this process. */
+    default void recovered(String job) {
+    }
+
+    /** An execution of the job that lost its owner was restarted by this process. */
+    default void restartedOnOwnerLoss(String job) {
+    }
+}

@@ -1,0 +1,78 @@
+package io.durablebatch.runtime.metrics;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.durablebatch.execution.ExecutionStatus;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+/**
+ * The kernel's meters in the application's Micrometer registry. Registered as a bean by the build
+ * only where the application has Micrometer; a step's meters are looked up once and kept, so a chunk
+ * costs three increments and a timer record.
+ */
+public class MicrometerKernelMetrics implements KernelMetrics {
+
+    static final String PREFIX = "durable.batch.";
+
+    private final MeterRegistry registry;
+    private final AtomicLong active = new AtomicLong();
+    private final Map<String, StepMeters> steps = new ConcurrentHashMap<>();
+
+    public MicrometerKernelMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        registry.gauge(PREFIX + "executions.active", active);
+    }
+
+    @Override
+    public void executionStarted(String job) {
+        active.incrementAndGet();
+        registry.counter(PREFIX + "executions.started", "job", job).increment();
+    }
+
+    @Override
+    public void executionEnded(String job, ExecutionStatus status) {
+        active.decrementAndGet();
+        registry.counter(PREFIX + "executions.ended", "job", job, "status", status.name()).increment();
+    }
+
+    @Override
+    public void chunkCommitted(String job, String step, long read, long written, long skipped, Duration took) {
+        StepMeters meters = steps.computeIfAbsent(job + '\u0000' + step, key -> new StepMeters(registry, job, step));
+        meters.read.increment(read);
+        meters.written.increment(written);
+        meters.skipped.increment(skipped);
+        meters.commit.record(took);
+    }
+
+    @Override
+    public void recovered(String job) {
+        registry.counter(PREFIX + "lease.recoveries", "job", job).increment();
+    }
+
+    @Override
+    public void restartedOnOwnerLoss(String job) {
+        registry.counter(PREFIX + "lease.restarts", "job", job).increment();
+    }
+
+    /** The meters of one step of one job. */
+    private static final class StepMeters {
+        final Counter read;
+        final Counter written;
+        final Counter skipped;
+        final Timer commit;
+
+        StepMeters(MeterRegistry registry, String job, String step) {
+            read = registry.counter(PREFIX + "items.read", "job", job, "step", step);
+            written = registry.counter(PREFIX + "items.written", "job", job, "step", step);
+            skipped = registry.counter(PREFIX + "items.skipped", "job", job, "step", step);
+            commit = Timer.builder(PREFIX + "chunk.commit").tags("job", job, "step", step)
+                    .description("The duration of a chunk's transaction: process, write, record progress")
+                    .register(registry);
+        }
+    }
+}
