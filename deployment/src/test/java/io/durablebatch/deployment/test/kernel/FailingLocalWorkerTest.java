@@ -64,6 +64,13 @@ class FailingLocalWorkerTest extends KernelTest {
     static final Set<String> CRASHING = ConcurrentHashMap.newKeySet();
     /** Counted down once the second partition of a run is being written. */
     static final Map<String, CountDownLatch> SECOND_RUNNING = new ConcurrentHashMap<>();
+    /** Counted down as the first partition's worker thread crashes. */
+    static final Map<String, CountDownLatch> CRASHED = new ConcurrentHashMap<>();
+    /**
+     * How long the second partition's first chunk goes on after the crash: the parent must see the
+     * crash before the other worker asks for the next partition (partitions remain, the step fails).
+     */
+    static final long NOTICE_MILLIS = 2000;
 
     /** What no step runner records: it escapes the worker thread. */
     static final class WorkerCrash extends Error {
@@ -108,6 +115,7 @@ class FailingLocalWorkerTest extends KernelTest {
         public void close() throws InterruptedException {
             if (first && CRASHING.remove(run)) {
                 SECOND_RUNNING.get(run).await(10, TimeUnit.SECONDS);
+                CRASHED.get(run).countDown();
                 throw new WorkerCrash("injected crash of the worker thread of run " + run);
             }
         }
@@ -127,6 +135,9 @@ class FailingLocalWorkerTest extends KernelTest {
                                 long first = items.get(0).id();
                                 if (first >= PER_PARTITION && first < 2 * PER_PARTITION) {
                                     SECOND_RUNNING.get(items.get(0).run()).countDown();
+                                    if (first == PER_PARTITION && CRASHED.get(items.get(0).run()).await(10, TimeUnit.SECONDS)) {
+                                        Thread.sleep(NOTICE_MILLIS);
+                                    }
                                     Thread.sleep(40);
                                 }
                                 target.write(items);
@@ -140,6 +151,7 @@ class FailingLocalWorkerTest extends KernelTest {
         String run = freshRun();
         CRASHING.add(run);
         SECOND_RUNNING.put(run, new CountDownLatch(1));
+        CRASHED.put(run, new CountDownLatch(1));
 
         JobExecution failed = operator.runAndWait("crashingWorker", KernelTestSupport.run(run), call());
 
