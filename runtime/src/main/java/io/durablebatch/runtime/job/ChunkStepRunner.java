@@ -1,6 +1,5 @@
 package io.durablebatch.runtime.job;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -90,6 +89,7 @@ final class ChunkStepRunner {
             return attempt.fail(e, attempt.counters());
         }
         ProgressLog progress = progressLogs.start(attempt, reader.size());
+        KernelMetrics.ChunkMeter meter = metrics.chunks(attempt.context().jobName().value(), name);
         try {
             while (true) {
                 if (attempt.control().stopRequested()) {
@@ -100,7 +100,9 @@ final class ChunkStepRunner {
                 StepCounters before = attempt.counters();
                 long began = System.nanoTime();
                 Committed committed = commit(attempt, step, writer, chunk, skips, guard, rollbacks);
-                measure(attempt, before, committed.total(), System.nanoTime() - began);
+                StepCounters after = committed.total();
+                meter.committed(after.readCount() - before.readCount(), after.writeCount() - before.writeCount(),
+                        after.skipCount() - before.skipCount(), System.nanoTime() - began);
                 attempt.committed(committed.recorded(), committed.total());
                 skips = committed.skips();
                 logSkips(attempt, skips);
@@ -118,12 +120,6 @@ final class ChunkStepRunner {
         } finally {
             close(step, reader, writer);
         }
-    }
-
-    private void measure(StepAttempt attempt, StepCounters before, StepCounters after, long nanos) {
-        metrics.chunkCommitted(attempt.context().jobName().value(), attempt.context().stepName().value(),
-                after.readCount() - before.readCount(), after.writeCount() - before.writeCount(),
-                after.skipCount() - before.skipCount(), Duration.ofNanos(nanos));
     }
 
     /** Each committed skip at WARN: what was skipped, and why. */

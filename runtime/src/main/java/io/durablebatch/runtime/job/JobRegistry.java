@@ -52,13 +52,17 @@ public class JobRegistry {
             }
         }
         definitions = Collections.unmodifiableMap(byName);
-        var upgrades = byName.values().stream().flatMap(d -> d.upgrades().stream()).toList();
-        if (!upgrades.isEmpty()) {
-            QuarkusTransaction.requiringNew().run(() -> upgrades
-                    .forEach(upgrade -> repository.registerDefinitionUpgrade(upgrade.to().jobName(), upgrade)));
+        if (byName.values().stream().anyMatch(d -> !d.upgrades().isEmpty())) {
+            QuarkusTransaction.requiringNew().run(this::registerUpgrades);
         }
         byName.values().forEach(d -> LOG.infof("Job '%s' revision %s, plan %s (%d nodes)%s", d.name(), d.revision(),
                 d.plan().fingerprint(), d.nodes().size(), describeUpgrades(d)));
+    }
+
+    /** Registers the upgrade edges the definitions declare, in the caller's transaction. */
+    void registerUpgrades() {
+        all().values().stream().flatMap(d -> d.upgrades().stream())
+                .forEach(upgrade -> repository.registerDefinitionUpgrade(upgrade.to().jobName(), upgrade));
     }
 
     /** The definition of the job with this name. */

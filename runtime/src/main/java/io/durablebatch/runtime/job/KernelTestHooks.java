@@ -18,7 +18,6 @@ import io.durablebatch.Checks;
 import io.durablebatch.execution.JobExecutionId;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.spi.TestHooks;
-import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.entity.RepositoryEntities;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.schema.TablePrefix;
@@ -40,16 +39,14 @@ public class KernelTestHooks implements TestHooks {
 
     private final JobRegistry registry;
     private final RunningExecutions running;
-    private final KernelRepository repository;
     private final ChunkFaults faults;
     private final AgroalDataSource dataSource;
     private final String truncate;
 
-    KernelTestHooks(JobRegistry registry, RunningExecutions running, KernelRepository repository, ChunkFaults faults,
+    KernelTestHooks(JobRegistry registry, RunningExecutions running, ChunkFaults faults,
             @RepositoryDataSource AgroalDataSource dataSource, RepositoryTables tables) {
         this.registry = registry;
         this.running = running;
-        this.repository = repository;
         this.faults = faults;
         this.dataSource = dataSource;
         this.truncate = "TRUNCATE TABLE " + RepositoryEntities.CLASSES.stream()
@@ -66,8 +63,7 @@ public class KernelTestHooks implements TestHooks {
             } catch (SQLException e) {
                 throw new IllegalStateException("resetting the job repository failed: " + truncate, e);
             }
-            registry.definitions().stream().flatMap(definition -> definition.upgrades().stream())
-                    .forEach(upgrade -> repository.registerDefinitionUpgrade(upgrade.to().jobName(), upgrade));
+            registry.registerUpgrades();
         });
         LOG.debugf("The job repository is reset: %s", truncate);
     }

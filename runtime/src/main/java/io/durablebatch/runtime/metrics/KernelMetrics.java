@@ -1,7 +1,5 @@
 package io.durablebatch.runtime.metrics;
 
-import java.time.Duration;
-
 import jakarta.enterprise.inject.Instance;
 
 import io.durablebatch.execution.ExecutionStatus;
@@ -11,6 +9,17 @@ import io.durablebatch.execution.ExecutionStatus;
  * ({@code quarkus-micrometer}); without it the kernel uses {@link #NONE}, which measures nothing.
  */
 public interface KernelMetrics {
+
+    /** Measures a step's committed chunks. */
+    interface ChunkMeter {
+
+        /** Measures nothing. */
+        ChunkMeter NONE = (read, written, skipped, nanos) -> {
+        };
+
+        /** A chunk committed: its items read, written and skipped, and its transaction's time. */
+        void committed(long read, long written, long skipped, long nanos);
+    }
 
     /** Measures nothing. */
     KernelMetrics NONE = new KernelMetrics() {
@@ -29,8 +38,9 @@ public interface KernelMetrics {
     default void executionEnded(String job, ExecutionStatus status) {
     }
 
-    /** A chunk of the step committed: its items read, written and skipped, and how long its transaction took. */
-    default void chunkCommitted(String job, String step, long read, long written, long skipped, Duration took) {
+    /** The meter of a step's chunks, looked up once per step attempt. */
+    default ChunkMeter chunks(String job, String step) {
+        return ChunkMeter.NONE;
     }
 
     /** An execution of the job whose lease ran out was recovered by this process. */

@@ -1,8 +1,6 @@
 package io.durablebatch.runtime.metrics;
 
-import java.time.Duration;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.durablebatch.execution.ExecutionStatus;
@@ -12,7 +10,7 @@ import io.micrometer.core.instrument.Timer;
 
 /**
  * The kernel's meters in the application's Micrometer registry. Registered as a bean by the build
- * only where the application has Micrometer; a step's meters are looked up once and kept, so a chunk
+ * only where the application has Micrometer; a step attempt looks its meters up once, so a chunk
  * costs three increments and a timer record.
  */
 public class MicrometerKernelMetrics implements KernelMetrics {
@@ -21,7 +19,6 @@ public class MicrometerKernelMetrics implements KernelMetrics {
 
     private final MeterRegistry registry;
     private final AtomicLong active = new AtomicLong();
-    private final Map<String, StepMeters> steps = new ConcurrentHashMap<>();
 
     public MicrometerKernelMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -41,12 +38,8 @@ public class MicrometerKernelMetrics implements KernelMetrics {
     }
 
     @Override
-    public void chunkCommitted(String job, String step, long read, long written, long skipped, Duration took) {
-        StepMeters meters = steps.computeIfAbsent(job + '\u0000' + step, key -> new StepMeters(registry, job, step));
-        meters.read.increment(read);
-        meters.written.increment(written);
-        meters.skipped.increment(skipped);
-        meters.commit.record(took);
+    public ChunkMeter chunks(String job, String step) {
+        return new StepMeters(registry, job, step);
     }
 
     @Override
@@ -59,8 +52,8 @@ public class MicrometerKernelMetrics implements KernelMetrics {
         registry.counter(PREFIX + "lease.restarts", "job", job).increment();
     }
 
-    /** The meters of one step of one job. */
-    private static final class StepMeters {
+    /** The meters of one step of one job (the registry returns the same meters for the same name and tags). */
+    private static final class StepMeters implements ChunkMeter {
         final Counter read;
         final Counter written;
         final Counter skipped;
@@ -73,6 +66,14 @@ public class MicrometerKernelMetrics implements KernelMetrics {
             commit = Timer.builder(PREFIX + "chunk.commit").tags("job", job, "step", step)
                     .description("The duration of a chunk's transaction: process, write, record progress")
                     .register(registry);
+        }
+
+        @Override
+        public void committed(long read, long written, long skipped, long nanos) {
+            this.read.increment(read);
+            this.written.increment(written);
+            this.skipped.increment(skipped);
+            commit.record(nanos, TimeUnit.NANOSECONDS);
         }
     }
 }
