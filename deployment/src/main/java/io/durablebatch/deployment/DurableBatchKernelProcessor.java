@@ -17,6 +17,7 @@ import io.durablebatch.runtime.job.OperatorAudit;
 import io.durablebatch.runtime.job.OwnerLossRestarts;
 import io.durablebatch.runtime.job.RemotePartitionWorkers;
 import io.durablebatch.runtime.job.RunningExecutions;
+import io.durablebatch.runtime.job.RunningStepInputs;
 import io.durablebatch.runtime.job.StartupRecovery;
 import io.durablebatch.runtime.job.StepLeases;
 import io.durablebatch.runtime.job.StepRunners;
@@ -56,6 +57,7 @@ class DurableBatchKernelProcessor {
             FlowRoutes.class,
             StepRunners.class,
             RunningExecutions.class,
+            RunningStepInputs.class,
             StepLeases.class,
             LeaseStore.class,
             LeaseSweeper.class,

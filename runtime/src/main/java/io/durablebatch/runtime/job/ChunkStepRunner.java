@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 import org.jboss.logging.Logger;
 
@@ -51,12 +52,14 @@ final class ChunkStepRunner {
     }
 
     private final ProgressLog.Factory progressLogs;
+    private final RunningStepInputs inputs;
     /** The failures a test armed; {@code null} unless the test library is on the classpath. */
     private final ChunkFaults faults;
     private final KernelMetrics metrics;
 
-    ChunkStepRunner(ProgressLog.Factory progressLogs, ChunkFaults faults, KernelMetrics metrics) {
+    ChunkStepRunner(ProgressLog.Factory progressLogs, RunningStepInputs inputs, ChunkFaults faults, KernelMetrics metrics) {
         this.progressLogs = progressLogs;
+        this.inputs = inputs;
         this.faults = faults;
         this.metrics = metrics;
     }
@@ -88,7 +91,9 @@ final class ChunkStepRunner {
             close(step, reader, writer);
             return attempt.fail(e, attempt.counters());
         }
-        ProgressLog progress = progressLogs.start(attempt, reader.size());
+        OptionalLong size = reader.size();
+        ProgressLog progress = progressLogs.start(attempt, size);
+        inputs.opened(attempt.snapshot().id(), size);
         KernelMetrics.ChunkMeter meter = metrics.chunks(attempt.context().jobName().value(), name);
         try {
             while (true) {
@@ -118,6 +123,7 @@ final class ChunkStepRunner {
             // cleanly too: nothing may leave the attempt active behind a live process
             return attempt.fail(failure, attempt.counters().plus(rolledBack(rollbacks[0])));
         } finally {
+            inputs.closed(attempt.snapshot().id());
             close(step, reader, writer);
         }
     }

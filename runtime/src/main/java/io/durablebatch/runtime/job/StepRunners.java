@@ -48,12 +48,13 @@ public class StepRunners {
     private final PartitionedStepRunner partitions;
 
     StepRunners(KernelRepository repository, FlowStepHistory history, StepLeases leases, PartitionLeaseStore partitionLeases,
-            DurableBatchConfig config, Instance<ChunkFaults> faults, Instance<KernelMetrics> metrics) {
+            DurableBatchConfig config, RunningStepInputs inputs, Instance<ChunkFaults> faults,
+            Instance<KernelMetrics> metrics) {
         this.repository = repository;
         this.leases = leases;
         this.bookkeeping = new Bookkeeping(config.lease().duration());
         this.history = history;
-        this.chunks = new ChunkStepRunner(new ProgressLog.Factory(config.progress().logInterval()),
+        this.chunks = new ChunkStepRunner(new ProgressLog.Factory(config.progress().logInterval()), inputs,
                 faults.isResolvable() ? faults.get() : null, KernelMetrics.of(metrics));
         this.partitionWorker = new PartitionWorker(repository, partitionLeases, this);
         this.partitions = new PartitionedStepRunner(repository, partitionLeases, partitionWorker,
