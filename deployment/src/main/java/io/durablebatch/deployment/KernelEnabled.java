@@ -5,11 +5,11 @@ import java.util.function.BooleanSupplier;
 import io.durablebatch.runtime.DurableBatchBuildTimeConfig;
 
 /** Whether the execution kernel is built into the application ({@code quarkus.durable-batch.kernel.enabled}). */
-final class KernelEnabled implements BooleanSupplier {
+public final class KernelEnabled implements BooleanSupplier {
 
     private final DurableBatchBuildTimeConfig config;
 
-    KernelEnabled(DurableBatchBuildTimeConfig config) {
+    public KernelEnabled(DurableBatchBuildTimeConfig config) {
         this.config = config;
     }
 

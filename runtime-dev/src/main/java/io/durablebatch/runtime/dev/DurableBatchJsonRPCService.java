@@ -1,0 +1,254 @@
+package io.durablebatch.runtime.dev;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.jboss.logging.Logger;
+
+import io.durablebatch.execution.ExecutionVersion;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobExecutionId;
+import io.durablebatch.execution.JobInstance;
+import io.durablebatch.execution.JobInstanceId;
+import io.durablebatch.execution.JobName;
+import io.durablebatch.execution.ParameterValue;
+import io.durablebatch.execution.ReasonCode;
+import io.durablebatch.execution.StepExecution;
+import io.durablebatch.execution.StepExecutionId;
+import io.durablebatch.job.JobOperator;
+import io.durablebatch.job.JobParameters;
+import io.durablebatch.job.OperatorCall;
+import io.durablebatch.repository.ExecutionQuery;
+import io.durablebatch.repository.JobRepository;
+import io.durablebatch.repository.Page;
+import io.durablebatch.repository.PageCursor;
+import io.durablebatch.repository.PageRequest;
+import io.durablebatch.repository.RecoveryResolution;
+import io.durablebatch.repository.RecoveryResult;
+import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.runtime.dev.ExecutionDetail.AuditView;
+import io.durablebatch.runtime.dev.ExecutionDetail.DecisionView;
+import io.durablebatch.runtime.dev.ExecutionDetail.OwnershipView;
+import io.durablebatch.runtime.dev.ExecutionDetail.PartitionView;
+import io.durablebatch.runtime.dev.ExecutionDetail.RecoveryView;
+import io.durablebatch.runtime.dev.ExecutionDetail.StepView;
+import io.durablebatch.runtime.job.RunningStepInputs;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+
+/**
+ * The JSON-RPC service behind the Dev UI card: reads through the {@link JobRepository}'s listings,
+ * acts through the {@link JobOperator} as actor {@value #ACTOR}, so every action is audited like any
+ * operator's. Each read is one short transaction of its own. An action answers an
+ * {@link ActionResult}: a refusal of the repository is an answer naming its error code, never an
+ * exception in the UI.
+ */
+@ApplicationScoped
+public class DurableBatchJsonRPCService {
+
+    /** The actor of the Dev UI's operator requests, as their audit records name it. */
+    public static final String ACTOR = "dev-ui";
+
+    /** The reason code of a recovery requested in the Dev UI. */
+    static final ReasonCode RECOVERY_REASON = ReasonCode.of("DEV_UI");
+
+    private static final Logger LOG = Logger.getLogger(DurableBatchJsonRPCService.class);
+
+    private final JobOperator operator;
+    private final JobRepository repository;
+    private final RunningStepInputs inputs;
+
+    DurableBatchJsonRPCService(JobOperator operator, JobRepository repository, RunningStepInputs inputs) {
+        this.operator = operator;
+        this.repository = repository;
+        this.inputs = inputs;
+    }
+
+    /** The jobs this application defines, with their flow graphs, by name. */
+    public List<JobView> jobs() {
+        return operator.jobDefinitions().stream().map(JobView::of).sorted(Comparator.comparing(JobView::name)).toList();
+    }
+
+    /** How many jobs the application defines: the card's label. */
+    public int jobCount() {
+        return operator.jobDefinitions().size();
+    }
+
+    /**
+     * The latest job executions, newest first, of one job or (for an empty {@code job}) of all;
+     * {@code after} is a previous page's {@code next} or empty for the first page.
+     */
+    public Listing<ExecutionView> executions(String job, String after, int size) {
+        ExecutionQuery query = job == null || job.isBlank() ? ExecutionQuery.all() : ExecutionQuery.all().job(JobName.of(job));
+        return read(() -> {
+            Page<JobExecution> page = repository.findJobExecutions(query, page(after, size));
+            Map<JobInstanceId, String> jobNames = new HashMap<>();
+            Instant now = Instant.now();
+            List<ExecutionView> items = new ArrayList<>(page.items().size());
+            for (JobExecution execution : page.items()) {
+                String jobName = jobNames.computeIfAbsent(execution.jobInstanceId(), this::jobName);
+                List<StepExecution> steps = repository.stepExecutions(execution.id());
+                items.add(ExecutionView.of(execution, jobName, steps, runningProgress(steps, now)));
+            }
+            return new Listing<>(items, next(page));
+        });
+    }
+
+    /** One execution with its parameters, ownership, steps, flow decisions and recovery, if it exists. */
+    public ExecutionDetail execution(long id) {
+        JobExecutionId executionId = JobExecutionId.of(id);
+        return read(() -> repository.getJobExecution(executionId).map(execution -> {
+            Instant now = Instant.now();
+            List<StepExecution> steps = repository.stepExecutions(executionId);
+            List<StepView> stepViews = steps.stream().map(step -> StepView.of(step,
+                    !repository.stepPartitions(step.id(), PageRequest.first(1)).items().isEmpty(),
+                    progress(step, now))).toList();
+            return new ExecutionDetail(ExecutionView.of(execution, jobName(execution.jobInstanceId()), steps,
+                    runningProgress(steps, now)), parameters(execution),
+                    repository.executionOwnership(executionId).map(OwnershipView::of).orElse(null), stepViews,
+                    repository.flowDecisions(executionId).stream().map(DecisionView::of).toList(),
+                    repository.recoveryDecision(executionId).map(RecoveryView::of).orElse(null),
+                    repository.findOperatorRecords(Optional.of(execution.jobInstanceId()),
+                            PageRequest.first(ExecutionDetail.AUDIT_SIZE)).items().stream().map(AuditView::of).toList());
+        }).orElse(null));
+    }
+
+    /** The partitions of a partitioned step attempt, in plan order, one page at a time. */
+    public Listing<PartitionView> partitions(long stepExecutionId, String after, int size) {
+        return read(() -> {
+            var page = repository.stepPartitions(StepExecutionId.of(stepExecutionId), page(after, size));
+            return new Listing<>(page.items().stream().map(PartitionView::of).toList(), next(page));
+        });
+    }
+
+    /**
+     * Launches {@code job} with these identifying parameters (strings, whole numbers, decimals and
+     * booleans as JSON gives them): a first attempt, or a restart of an instance that stopped or failed.
+     */
+    public ActionResult start(String job, Map<String, Object> parameters) {
+        return act("start of job '" + job + "'", () -> {
+            JobExecutionId id = operator.start(job, JobParameters.of(parameters == null ? Map.of() : parameters),
+                    call());
+            return ActionResult.done("Job '" + job + "' started: execution " + id.value(), id.value());
+        });
+    }
+
+    /** Asks a running execution to stop at its next chunk boundary. */
+    public ActionResult stop(long id) {
+        return act("stop of execution " + id, () -> {
+            operator.stop(JobExecutionId.of(id), call());
+            return ActionResult.done("Execution " + id + " was asked to stop", id);
+        });
+    }
+
+    /** Launches a new attempt of a STOPPED or FAILED execution's instance, from its checkpoints. */
+    public ActionResult restart(long id) {
+        return act("restart of execution " + id, () -> {
+            JobExecutionId restarted = operator.restart(JobExecutionId.of(id), call());
+            return ActionResult.done("Execution " + id + " restarted: execution " + restarted.value(), restarted.value());
+        });
+    }
+
+    /**
+     * Resolves an orphaned or UNKNOWN execution to {@code resolution} (FAILED or ABANDONED), as seen
+     * at {@code observedVersion}. The lease is checked: an execution whose owner is alive is refused.
+     */
+    public ActionResult recover(long id, String resolution, long observedVersion) {
+        return act("recovery of execution " + id, () -> {
+            RecoveryResult result = operator.recover(JobExecutionId.of(id), ExecutionVersion.of(observedVersion),
+                    resolution(resolution), RECOVERY_REASON, call());
+            return ActionResult.done("Execution " + id + " recovered: " + result.execution().status(), id);
+        });
+    }
+
+    private static RecoveryResolution resolution(String name) {
+        try {
+            return RecoveryResolution.valueOf(name);
+        } catch (IllegalArgumentException | NullPointerException e) {
+            throw new IllegalArgumentException("resolution must be one of FAILED, ABANDONED, not '" + name + "'");
+        }
+    }
+
+    private static OperatorCall call() {
+        return OperatorCall.by(ACTOR);
+    }
+
+    private static ActionResult act(String what, Supplier<ActionResult> action) {
+        try {
+            ActionResult result = action.get();
+            LOG.infof("Dev UI: %s", result.message());
+            return result;
+        } catch (RepositoryException refused) {
+            LOG.infof("Dev UI: %s refused with %s: %s", what, refused.error(), refused.getMessage());
+            return ActionResult.refused(refused);
+        } catch (IllegalArgumentException invalid) {
+            LOG.infof("Dev UI: %s refused: %s", what, invalid.getMessage());
+            return ActionResult.invalid(invalid);
+        }
+    }
+
+    private static <T> T read(Supplier<T> query) {
+        return QuarkusTransaction.requiringNew().call(query::get);
+    }
+
+    private static PageRequest page(String after, int size) {
+        return after == null || after.isBlank() ? PageRequest.first(size) : PageRequest.after(PageCursor.of(after), size);
+    }
+
+    private static String next(Page<?> page) {
+        return page.next().map(PageCursor::value).orElse(null);
+    }
+
+    private String jobName(JobInstanceId instance) {
+        return repository.getJobInstance(instance).map(JobInstance::key).map(key -> key.jobName().value()).orElse(null);
+    }
+
+    /** The progress of the first running step whose size is known here: the step the execution is in. */
+    private Progress runningProgress(List<StepExecution> steps, Instant now) {
+        return steps.stream().map(step -> progress(step, now)).filter(p -> p != null).findFirst().orElse(null);
+    }
+
+    private Progress progress(StepExecution step, Instant now) {
+        if (!step.status().isActive()) {
+            return null;
+        }
+        return Progress.of(step, inputs.size(step.id()), now).orElse(null);
+    }
+
+    /** The parameters an attempt runs with: its instance's identifying ones, then its own. */
+    private Map<String, String> parameters(JobExecution execution) {
+        Map<String, String> shown = new LinkedHashMap<>();
+        repository.getJobInstance(execution.jobInstanceId())
+                .ifPresent(instance -> instance.key().parameters().forEach((name, value) -> shown.put(name, text(value))));
+        execution.parameters().values().forEach((name, value) -> shown.put(name, text(value) + " (non-identifying)"));
+        return shown;
+    }
+
+    /** A parameter's value as the user typed it: the typed records' {@code toString} names the type. */
+    private static String text(ParameterValue value) {
+        if (value instanceof ParameterValue.OfString s) {
+            return s.value();
+        } else if (value instanceof ParameterValue.OfLong l) {
+            return Long.toString(l.value());
+        } else if (value instanceof ParameterValue.OfDouble d) {
+            return Double.toString(d.value());
+        } else if (value instanceof ParameterValue.OfDecimal d) {
+            return d.value().toPlainString();
+        } else if (value instanceof ParameterValue.OfBoolean b) {
+            return Boolean.toString(b.value());
+        } else if (value instanceof ParameterValue.OfDate d) {
+            return d.value().toString();
+        } else if (value instanceof ParameterValue.OfInstant i) {
+            return i.value().toString();
+        }
+        return value.toString();
+    }
+}
