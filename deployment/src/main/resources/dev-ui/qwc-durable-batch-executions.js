@@ -24,7 +24,6 @@ export class QwcDurableBatchExecutions extends LitElement {
     static styles = css`
         :host { display: flex; flex-direction: column; gap: 10px; padding: 10px; height: 100%; }
         .bar { display: flex; gap: 8px; align-items: end; }
-        vaadin-grid { height: 380px; }
         .detail { border-top: 1px solid var(--lumo-contrast-20pct); padding-top: 8px; }
         .detail h3 { margin: 6px 0; font-size: var(--lumo-font-size-m); }
         table { border-collapse: collapse; font-size: var(--lumo-font-size-s); }
@@ -34,7 +33,7 @@ export class QwcDurableBatchExecutions extends LitElement {
         .status-STARTED, .status-STARTING, .status-STOPPING { color: var(--lumo-primary-text-color); }
         .failure { color: var(--lumo-error-text-color); font-size: var(--lumo-font-size-s); }
         .muted { color: var(--lumo-contrast-60pct); }
-        vaadin-progress-bar { width: 120px; display: inline-block; }
+        vaadin-progress-bar { width: 70px; display: inline-block; }
     `;
 
     static properties = {
@@ -92,19 +91,20 @@ export class QwcDurableBatchExecutions extends LitElement {
                     <vaadin-icon icon="font-awesome-solid:rotate" slot="prefix"></vaadin-icon>Refresh</vaadin-button>
                 ${this._next ? html`<vaadin-button @click=${() => this._more()}>Older executions</vaadin-button>` : ''}
             </div>
-            <vaadin-grid .items=${this._executions} theme="row-stripes compact">
+            <vaadin-grid .items=${this._executions} theme="row-stripes compact" all-rows-visible>
                 <vaadin-grid-column header="Execution" width="110px" flex-grow="0" ${columnBodyRenderer(e => html`
                     <vaadin-button theme="tertiary small" @click=${() => this._open(e.id, true)}>#${e.id}</vaadin-button>`, [])}>
                 </vaadin-grid-column>
-                <vaadin-grid-column header="Job" ${columnBodyRenderer(e => html`${e.jobName}
-                    <span class="muted">instance ${e.instanceId}, attempt ${e.attempt}</span>`, [])}></vaadin-grid-column>
-                <vaadin-grid-column header="Status" width="130px" flex-grow="0" ${columnBodyRenderer(e => html`
+                <vaadin-grid-column header="Job" auto-width ${columnBodyRenderer(e => html`${e.jobName}`, [])}></vaadin-grid-column>
+                <vaadin-grid-column header="Instance / attempt" width="130px" flex-grow="0" ${columnBodyRenderer(e => html`
+                    <span class="muted">${e.instanceId} / ${e.attempt}</span>`, [])}></vaadin-grid-column>
+                <vaadin-grid-column header="Status" auto-width ${columnBodyRenderer(e => html`
                     <span class="status-${e.status}">${e.status}</span>`, [])}></vaadin-grid-column>
-                <vaadin-grid-column header="Read / written / skipped" ${columnBodyRenderer(e => html`
+                <vaadin-grid-column header="Read / written / skipped" auto-width ${columnBodyRenderer(e => html`
                     ${e.readCount} / ${e.writeCount} / ${e.skipCount}`, [])}></vaadin-grid-column>
-                <vaadin-grid-column header="Progress" ${columnBodyRenderer(e => this._renderProgress(e.progress), [])}></vaadin-grid-column>
-                <vaadin-grid-column header="Started" ${columnBodyRenderer(e => html`${this._time(e.startedAt || e.createdAt)}`, [])}></vaadin-grid-column>
-                <vaadin-grid-column header="Actions" ${columnBodyRenderer(e => this._renderActions(e), [])}></vaadin-grid-column>
+                <vaadin-grid-column header="Progress" width="270px" flex-grow="0" ${columnBodyRenderer(e => this._renderProgress(e.progress), [])}></vaadin-grid-column>
+                <vaadin-grid-column header="Started" width="180px" flex-grow="0" ${columnBodyRenderer(e => html`${this._time(e.startedAt || e.createdAt)}`, [])}></vaadin-grid-column>
+                <vaadin-grid-column header="Actions" auto-width ${columnBodyRenderer(e => this._renderActions(e), [])}></vaadin-grid-column>
             </vaadin-grid>
             ${this._detail ? this._renderDetail(this._detail) : html`<span class="muted">Select an execution to see its steps.</span>`}`;
     }
@@ -113,9 +113,11 @@ export class QwcDurableBatchExecutions extends LitElement {
         if (!progress) {
             return html`<span class="muted">—</span>`;
         }
-        return html`<vaadin-progress-bar value=${progress.percent / 100}></vaadin-progress-bar>
-            ${progress.percent.toFixed(0)}% of ${progress.size}
-            ${progress.etaSeconds != null ? html`<span class="muted">, ETA ${this._duration(progress.etaSeconds)}</span>` : ''}`;
+        return html`<span title="${progress.step}: ${progress.read} of ${progress.size} read">
+            <span class="muted">${progress.step}</span>
+            <vaadin-progress-bar value=${progress.percent / 100}></vaadin-progress-bar>
+            ${progress.percent.toFixed(0)}%${progress.etaSeconds != null
+                ? html`<span class="muted">, ETA ${this._duration(progress.etaSeconds)}</span>` : ''}</span>`;
     }
 
     _renderActions(e) {

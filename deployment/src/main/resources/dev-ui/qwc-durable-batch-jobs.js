@@ -71,12 +71,13 @@ export class QwcDurableBatchJobs extends LitElement {
                         : `restarted up to ${job.restartOnOwnerLoss} time(s) on owner loss`}</span>
                 </div>
                 <div class="graph">${this._renderGraph(job)}</div>
+                ${job.transitions.length === 0 ? html`<div class="meta">One step: the job ends with it.</div>` : html`
                 <table>
                     <tr><th>from</th><th>on exit code</th><th>then</th><th>to</th></tr>
                     ${job.transitions.map(t => html`
                         <tr><td><code>${t.from}</code></td><td><code>${t.on}</code></td><td>${t.kind}</td>
                             <td>${t.to ? html`<code>${t.to}</code>` : ''}</td></tr>`)}
-                </table>
+                </table>`}
                 <div class="start">
                     <vaadin-text-field label="Identifying parameters (JSON object)" placeholder='{"file": "orders.csv", "day": 1}'
                         .value=${this._parameters[job.name] || ''}
@@ -145,7 +146,12 @@ export class QwcDurableBatchJobs extends LitElement {
         }
         const x1 = from.x + width, y1 = from.y + height / 2;
         let path, lx, ly;
-        if (to.x > from.x) {
+        if (to.x === from.x && to.y !== from.y) {
+            // within one layer (two branches that meet): an arc out on the right
+            const y2 = to.y + height / 2;
+            path = `M ${x1} ${y1} C ${x1 + 45} ${y1}, ${x1 + 45} ${y2}, ${x1} ${y2}`;
+            lx = x1 + 36; ly = (y1 + y2) / 2;
+        } else if (to.x > from.x) {
             const x2 = to.x, y2 = to.y + height / 2;
             path = `M ${x1} ${y1} C ${x1 + 40} ${y1}, ${x2 - 40} ${y2}, ${x2} ${y2}`;
             lx = (x1 + x2) / 2 - 30; ly = (y1 + y2) / 2 - 4;

@@ -7,8 +7,11 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -27,6 +30,8 @@ import io.durablebatch.execution.StepExecutionId;
 import io.durablebatch.job.JobOperator;
 import io.durablebatch.job.JobParameters;
 import io.durablebatch.job.OperatorCall;
+import io.durablebatch.job.PartitionedStep;
+import io.durablebatch.job.Step;
 import io.durablebatch.repository.ExecutionQuery;
 import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.Page;
@@ -93,10 +98,12 @@ public class DurableBatchJsonRPCService {
             Map<JobInstanceId, String> jobNames = new HashMap<>();
             Instant now = Instant.now();
             List<ExecutionView> items = new ArrayList<>(page.items().size());
+            Map<String, Set<String>> parents = new HashMap<>();
             for (JobExecution execution : page.items()) {
                 String jobName = jobNames.computeIfAbsent(execution.jobInstanceId(), this::jobName);
                 List<StepExecution> steps = repository.stepExecutions(execution.id());
-                items.add(ExecutionView.of(execution, jobName, steps, runningProgress(steps, now)));
+                items.add(ExecutionView.of(execution, jobName, counted(steps, parents.computeIfAbsent(jobName,
+                        this::partitionedSteps)), runningProgress(steps, now)));
             }
             return new Listing<>(items, next(page));
         });
@@ -111,7 +118,8 @@ public class DurableBatchJsonRPCService {
             List<StepView> stepViews = steps.stream().map(step -> StepView.of(step,
                     !repository.stepPartitions(step.id(), PageRequest.first(1)).items().isEmpty(),
                     progress(step, now))).toList();
-            return new ExecutionDetail(ExecutionView.of(execution, jobName(execution.jobInstanceId()), steps,
+            String jobName = jobName(execution.jobInstanceId());
+            return new ExecutionDetail(ExecutionView.of(execution, jobName, counted(steps, partitionedSteps(jobName)),
                     runningProgress(steps, now)), parameters(execution),
                     repository.executionOwnership(executionId).map(OwnershipView::of).orElse(null), stepViews,
                     repository.flowDecisions(executionId).stream().map(DecisionView::of).toList(),
@@ -208,12 +216,32 @@ public class DurableBatchJsonRPCService {
     }
 
     private String jobName(JobInstanceId instance) {
-        return repository.getJobInstance(instance).map(JobInstance::key).map(key -> key.jobName().value()).orElse(null);
+        // an execution's instance always exists: it is deleted with it or not at all
+        return repository.getJobInstance(instance).map(JobInstance::key).map(key -> key.jobName().value()).orElseThrow();
     }
 
-    /** The progress of the first running step whose size is known here: the step the execution is in. */
+    /**
+     * The steps whose counters make the execution's: all but the parents of partitioned steps, whose
+     * counters sum their workers' (once they end; until then their workers' are the live ones).
+     */
+    private static List<StepExecution> counted(List<StepExecution> steps, Set<String> partitionedSteps) {
+        return steps.stream().filter(step -> !partitionedSteps.contains(step.stepName().value())).toList();
+    }
+
+    /** The names of the partitioned steps of the job, as it is defined now (none for a job no longer defined). */
+    private Set<String> partitionedSteps(String jobName) {
+        return operator.jobDefinition(jobName).map(definition -> definition.nodes().values().stream()
+                .filter(node -> node instanceof PartitionedStep).map(node -> ((Step) node).name().value())
+                .collect(Collectors.toSet())).orElse(Set.of());
+    }
+
+    /**
+     * The progress of the running steps whose size is known here, as one (several run side by side
+     * only as a partitioned step's workers); {@code null} if there is none.
+     */
     private Progress runningProgress(List<StepExecution> steps, Instant now) {
-        return steps.stream().map(step -> progress(step, now)).filter(p -> p != null).findFirst().orElse(null);
+        List<Progress> running = steps.stream().map(step -> progress(step, now)).filter(Objects::nonNull).toList();
+        return running.isEmpty() ? null : Progress.combine(running);
     }
 
     private Progress progress(StepExecution step, Instant now) {

@@ -11,7 +11,8 @@ import io.durablebatch.execution.StepExecution;
 
 /**
  * One job execution in the Dev UI's list: its status and its progress, the items its steps read,
- * wrote and skipped (their durable counters, as of their last committed chunk), and where it can be
+ * wrote and skipped (their durable counters, as of their last committed chunk; a partitioned step
+ * counts through its workers, never twice), and where it can be
  * computed the progress and ETA of its running step ({@link Progress}). Times are ISO-8601 text,
  * absent ones {@code null}.
  */
@@ -19,8 +20,9 @@ public record ExecutionView(long id, long instanceId, String jobName, int attemp
         String failure, String createdAt, String startedAt, String endedAt, long version, long readCount,
         long writeCount, long skipCount, Progress progress) {
 
-    static ExecutionView of(JobExecution execution, String jobName, List<StepExecution> steps, Progress progress) {
-        StepCounters total = steps.stream().map(StepExecution::counters).reduce(StepCounters.ZERO, StepCounters::plus);
+    /** The view of {@code execution}, its counters summed over {@code counted}, the steps that count. */
+    static ExecutionView of(JobExecution execution, String jobName, List<StepExecution> counted, Progress progress) {
+        StepCounters total = counted.stream().map(StepExecution::counters).reduce(StepCounters.ZERO, StepCounters::plus);
         return new ExecutionView(execution.id().value(), execution.jobInstanceId().value(), jobName, execution.attempt(),
                 execution.status().name(), execution.exitStatus().code(), failure(execution.failure()),
                 text(execution.createdAt()), text(execution.startedAt()), text(execution.endedAt()),

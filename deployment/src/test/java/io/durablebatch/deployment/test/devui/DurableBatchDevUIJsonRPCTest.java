@@ -50,7 +50,7 @@ class DurableBatchDevUIJsonRPCTest extends DevUIJsonRPCTest {
                     "application.properties"));
 
     DurableBatchDevUIJsonRPCTest() {
-        super("io.durablebatch.quarkus-durable-batch", "http://localhost:" + PORT);
+        super("quarkus-durable-batch", "http://localhost:" + PORT);
     }
 
     private static int freePort() {
@@ -134,6 +134,8 @@ class DurableBatchDevUIJsonRPCTest extends DevUIJsonRPCTest {
         assertEquals("COMPLETED", detail.get("execution").get("status").asText());
         JsonNode parent = find(detail.get("steps"), step -> step.get("partitioned").asBoolean());
         assertEquals("fan", parent.get("name").asText());
+        assertEquals(15, parent.get("writeCount").asLong(), "the parent sums its three workers");
+        assertEquals(15, detail.get("execution").get("writeCount").asLong(), "the execution counts each item once");
         long parentId = parent.get("id").asLong();
 
         JsonNode first = call("partitions", Map.of("stepExecutionId", parentId, "after", "", "size", 2));
