@@ -144,7 +144,7 @@ export class QwcDurableBatchExecutions extends LitElement {
                     <tr><th>Created / started / ended</th><td>${this._time(e.createdAt)} / ${this._time(e.startedAt)} / ${this._time(e.endedAt)}</td></tr>
                     ${d.ownership ? html`
                         <tr><th>Owner</th><td>${d.ownership.owner || html`<span class="muted">none</span>`}
-                            ${d.ownership.leaseExpiresAt ? html`, lease ${d.ownership.leaseLive ? 'live' : 'expired'} until ${this._time(d.ownership.leaseExpiresAt)}` : ''}</td></tr>
+                            ${d.ownership.leaseExpiresAt && ACTIVE.includes(e.status) ? html`, lease ${d.ownership.leaseLive ? 'live' : 'expired'} until ${this._time(d.ownership.leaseExpiresAt)}` : ''}</td></tr>
                         ${d.ownership.stopRequestedAt ? html`<tr><th>Stop requested</th>
                             <td>${this._time(d.ownership.stopRequestedAt)} by ${d.ownership.stopRequestedBy}</td></tr>` : ''}` : ''}
                     ${d.recovery ? html`<tr><th>Recovered</th><td>to ${d.recovery.resolution} by ${d.recovery.actor}
