@@ -5,6 +5,7 @@ import static io.durablebatch.runtime.repository.ExecutionRows.JOB_EXECUTION_COL
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -21,11 +22,13 @@ import io.durablebatch.runtime.sql.SqlStatement;
 
 /**
  * The execution listing, newest first: one statement per page, whose shape fixes the index it walks
- * whatever the planner estimates. With a job or statuses, the page is the newest rows of a backward
- * walk of {@code (job_name, status, id)} or {@code (status, id)} per status, each walk stopping at
- * the page size, merged: at most (statuses x page size) rows are read, at any depth and however
- * rare the status. Without either it walks the primary key. The creation time range and the owner
- * are conditions on the walk.
+ * whatever the planner estimates. With a job, statuses, a time range or an owner, the page is merged
+ * from backward walks of {@code (job_name, status, id)} or {@code (status, id)}, one per status (every
+ * status where none is given), each stopping at the page size: without a time range or owner, at most
+ * statuses x page size index entries, at any depth and however rare the status. Both indexes include
+ * the creation time and the owner, so those conditions are checked on the index entries a walk passes
+ * (an index-only walk) and only the page's own rows are read from the table. Without any filter the
+ * page walks the primary key.
  */
 @ApplicationScoped
 public class JobExecutionListing {
@@ -34,11 +37,26 @@ public class JobExecutionListing {
     private static final String[] EVERY_STATUS = Arrays.stream(ExecutionStatus.values()).map(ExecutionStatus::name)
             .toArray(String[]::new);
 
-    // The optional conditions: a parameter bound to NULL passes every row.
+    // The optional conditions, on the columns the walked indexes include: NULL passes every row.
     private static final String FILTERS = """
             AND (CAST(:createdFrom AS timestamptz) IS NULL OR created_at >= :createdFrom)
-                  AND (CAST(:createdBefore AS timestamptz) IS NULL OR created_at < :createdBefore)
-                  AND (CAST(:owner AS varchar) IS NULL OR owner_token = :owner)""";
+                      AND (CAST(:createdBefore AS timestamptz) IS NULL OR created_at < :createdBefore)
+                      AND (CAST(:owner AS varchar) IS NULL OR owner_token = :owner)""";
+
+    // The page's ids from one walk per status, then its rows.
+    private static final String WALKS = """
+            SELECT {columns}
+            FROM (SELECT w.id FROM unnest(CAST(:statuses AS varchar[])) AS s (status)
+                  CROSS JOIN LATERAL (
+                      SELECT id FROM {p}job_execution
+                      WHERE {walk} AND status = s.status AND id < :after
+                      {filters}
+                      ORDER BY id DESC
+                      LIMIT :limit) w
+                  ORDER BY w.id DESC
+                  LIMIT :limit) page
+            JOIN {p}job_execution e ON e.id = page.id
+            ORDER BY e.id DESC""";
 
     private final MetadataSql sql;
     private final SqlStatement byJob;
@@ -47,53 +65,40 @@ public class JobExecutionListing {
 
     JobExecutionListing(MetadataSql sql, RepositoryTables tables) {
         this.sql = sql;
-        Map<String, String> fragments = Map.of("columns", JOB_EXECUTION_COLUMNS, "filters", FILTERS);
-        this.byJob = tables.statement("pageByJob", """
-                SELECT e.* FROM unnest(CAST(:statuses AS varchar[])) AS s (status)
-                CROSS JOIN LATERAL (
-                    SELECT {columns} FROM {p}job_execution
-                    WHERE job_name = :job AND status = s.status AND id < :after
-                      {filters}
-                    ORDER BY job_name DESC, status DESC, id DESC
-                    LIMIT :limit) e
-                ORDER BY e.id DESC
-                LIMIT :limit""", fragments);
-        this.byStatus = tables.statement("pageByStatus", """
-                SELECT e.* FROM unnest(CAST(:statuses AS varchar[])) AS s (status)
-                CROSS JOIN LATERAL (
-                    SELECT {columns} FROM {p}job_execution
-                    WHERE status = s.status AND id < :after
-                      {filters}
-                    ORDER BY status DESC, id DESC
-                    LIMIT :limit) e
-                ORDER BY e.id DESC
-                LIMIT :limit""", fragments);
+        String columns = Arrays.stream(JOB_EXECUTION_COLUMNS.split(",")).map(column -> "e." + column.strip())
+                .collect(Collectors.joining(", "));
+        this.byJob = tables.statement("pageByJob", WALKS,
+                Map.of("columns", columns, "walk", "job_name = :job", "filters", FILTERS));
+        this.byStatus = tables.statement("pageByStatus", WALKS.replace("{walk} AND ", ""),
+                Map.of("columns", columns, "filters", FILTERS));
         this.all = tables.statement("page", """
                 SELECT {columns} FROM {p}job_execution
                 WHERE id < :after
-                  {filters}
                 ORDER BY id DESC
-                LIMIT :limit""", fragments);
+                LIMIT :limit""", Map.of("columns", JOB_EXECUTION_COLUMNS));
     }
 
     public Page<JobExecution> page(ExecutionQuery query, PageRequest page) {
-        boolean byJobName = query.job().isPresent();
-        SqlStatement statement = byJobName ? byJob : query.statuses().isEmpty() ? all : byStatus;
+        SqlStatement statement = query.job().isPresent() ? byJob : unfiltered(query) ? all : byStatus;
         return KEYSET.page(sql.query(statement, params -> {
-            if (byJobName) {
-                params.text("job", query.job().get().value());
+            params.bigint("after", KEYSET.after(page)).integer("limit", KEYSET.limit(page));
+            if (statement == all) {
+                return;
             }
-            if (statement != all) {
-                params.texts("statuses", statuses(query.statuses()));
-            }
-            params.time("createdFrom", query.createdFrom().map(ExecutionRows::storedTime).orElse(null))
+            query.job().ifPresent(job -> params.text("job", job.value()));
+            params.texts("statuses", statuses(query.statuses()))
+                    .time("createdFrom", query.createdFrom().map(ExecutionRows::storedTime).orElse(null))
                     .time("createdBefore", query.createdBefore().map(ExecutionRows::storedTime).orElse(null))
-                    .text("owner", query.owner().map(OwnerToken::value).orElse(null))
-                    .bigint("after", KEYSET.after(page)).integer("limit", KEYSET.limit(page));
+                    .text("owner", query.owner().map(OwnerToken::value).orElse(null));
         }, JobExecutionEntity.class, row -> row), page, row -> row.id, ExecutionRows::jobExecution);
     }
 
-    /** The statuses to walk: those asked for, or every one (a job's listing walks each status of the job). */
+    private static boolean unfiltered(ExecutionQuery query) {
+        return query.statuses().isEmpty() && query.createdFrom().isEmpty() && query.createdBefore().isEmpty()
+                && query.owner().isEmpty();
+    }
+
+    /** The statuses to walk: those asked for, or every one. */
     private static String[] statuses(Set<ExecutionStatus> statuses) {
         return statuses.isEmpty() ? EVERY_STATUS : statuses.stream().map(ExecutionStatus::name).toArray(String[]::new);
     }
