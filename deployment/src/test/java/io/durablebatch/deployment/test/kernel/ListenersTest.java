@@ -15,6 +15,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -116,12 +117,13 @@ class ListenersTest extends KernelTest {
 
     /**
      * Records every callback under its name; {@code throwIn} names the callback in which it throws
-     * ("beforeChunk#2": only for chunk 2).
+     * ("beforeChunk#2": only for chunk 2; "once:beforeChunk#2": the first time only).
      */
     static class Recorder implements JobListener, StepListener, ChunkListener, SkipListener {
         final String name;
         final Set<String> throwIn;
         final AgroalDataSource marks;
+        final Set<String> thrown = ConcurrentHashMap.newKeySet();
 
         Recorder(String name, AgroalDataSource marks, String... throwIn) {
             this.name = name;
@@ -130,7 +132,7 @@ class ListenersTest extends KernelTest {
         }
 
         void maybeThrow(String callback) {
-            if (throwIn.contains(callback)) {
+            if (throwIn.contains(callback) || throwIn.contains("once:" + callback) && thrown.add(callback)) {
                 throw new IllegalStateException(name + " throws in " + callback);
             }
         }
@@ -692,6 +694,20 @@ class ListenersTest extends KernelTest {
         assertEquals(10, KernelTestSupport.rows(dataSource, run));
         assertEquals(List.of("X chunk load#1"), marks(run));
         assertTrue(events(run).contains("X.onChunkError load#2 X throws in beforeChunk#2 no tx"), () -> events(run).toString());
+    }
+
+    @Test
+    void aRestartIsANewAttemptThatCallsItsListenersAgain() throws SQLException {
+        String run = freshRun();
+        JobExecution failed = run("throwing", run, "once:beforeChunk#2");
+        assertEquals(ExecutionStatus.FAILED, failed.status());
+        JobExecution restarted = operator.await(operator.restart(failed.id(), call()), Duration.ofSeconds(30));
+        assertEquals(ExecutionStatus.COMPLETED, restarted.status());
+        assertEquals(List.of("X.beforeJob STARTED", "X.afterJob FAILED", "X.beforeJob STARTED", "X.afterJob COMPLETED"),
+                events(run).stream().filter(event -> event.contains("Job ")).toList());
+        // the restart resumed after the committed chunk 1: its chunks are counted from 1 again
+        assertEquals(List.of("X chunk load#1", "X chunk load#1", "X chunk load#2", "X chunk report#1"), marks(run));
+        assertEquals(20, KernelTestSupport.rows(dataSource, run));
     }
 
     @Test
