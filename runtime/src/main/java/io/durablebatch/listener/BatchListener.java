@@ -16,8 +16,8 @@ import io.durablebatch.execution.JobName;
 public interface BatchListener {
 
     /**
-     * Whether this listener, as a CDI bean, listens to the executions of {@code job}; asked once
-     * per job execution. By default it listens to every job.
+     * Whether this listener, as a CDI bean, listens to the executions of {@code job}; asked as each
+     * execution and each step attempt starts. By default it listens to every job.
      */
     default boolean appliesTo(JobName job) {
         return true;

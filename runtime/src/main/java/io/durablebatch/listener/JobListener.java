@@ -6,7 +6,8 @@ package io.durablebatch.listener;
  * it throws, no step runs and the execution ends FAILED with that exception. {@code afterJob} runs
  * once the end is recorded (committed), so it sees the final status; an exception it throws is
  * logged and changes nothing. An attempt whose process dies before its end is recorded gets no
- * {@code afterJob} there: its end is recorded by the node that recovers it.
+ * {@code afterJob} there: its end is recorded by the node that recovers it. A process that lost
+ * its execution to recovery (its lease ran out) calls {@code afterJob} with the end recorded there.
  */
 public interface JobListener extends BatchListener {
 

@@ -88,7 +88,10 @@ final class ExecutionRunner {
             }
         }
         JobExecution ended = finish(end);
-        callbacks.afterJob(new JobRun(definition.name(), parameters, ended));
+        if (!ended.status().isActive()) {
+            // an end this process could not record is left to recovery: there is no end to tell of
+            callbacks.afterJob(new JobRun(definition.name(), parameters, ended));
+        }
         if (ended.status().isActive() || control.lostBecause().isPresent() && ended.status() != end.status()) {
             return ended;
         }

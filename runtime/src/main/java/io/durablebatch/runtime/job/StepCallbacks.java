@@ -21,7 +21,7 @@ final class StepCallbacks {
 
     private static final Logger LOG = Logger.getLogger(StepCallbacks.class);
 
-    /** No listener at all: the attempt of a step that never calls any (a test's own attempts). */
+    /** No listener: what an attempt is told of until {@link StepRunners} gives it its own. */
     static final StepCallbacks NONE = new StepCallbacks(List.of(), List.of(), List.of());
 
     private final StepListener[] steps;
