@@ -98,6 +98,10 @@ class ListenersTest extends KernelTest {
         return events(run).stream().filter(event -> event.contains("Chunk")).toList();
     }
 
+    static List<String> chunkOrSkipEvents(String run) {
+        return events(run).stream().filter(event -> event.contains("Chunk") || event.contains("Skip")).toList();
+    }
+
     static String inTx() {
         return QuarkusTransaction.isActive() ? "tx" : "no tx";
     }
@@ -388,6 +392,20 @@ class ListenersTest extends KernelTest {
                             .skipLimit(IllegalArgumentException.class, 5)
                             .retry(2, java.time.Duration.ofMillis(10), java.time.Duration.ofMillis(20))
                             .listener(new Recorder("S", dataSource))
+                            .build())
+                    .build();
+        }
+
+        /** The numbers 1 to 20 in chunks of 5, 3 unreadable, with a skip listener that throws. */
+        @Produces
+        JobDefinition skipListenerThrows() {
+            return Job.named("skipListenerThrows")
+                    .start(chunk("load", 5)
+                            .reader(context -> unreadableThree())
+                            .writer(context -> items -> {
+                            })
+                            .skipLimit(IllegalStateException.class, 5)
+                            .listener(new Recorder("Y", dataSource, "onSkip"))
                             .build())
                     .build();
         }
@@ -708,6 +726,20 @@ class ListenersTest extends KernelTest {
         // the restart resumed after the committed chunk 1: its chunks are counted from 1 again
         assertEquals(List.of("X chunk load#1", "X chunk load#1", "X chunk load#2", "X chunk report#1"), marks(run));
         assertEquals(20, KernelTestSupport.rows(dataSource, run));
+    }
+
+    @Test
+    void aThrowingSkipListenerRollsTheChunkBackAndFailsTheStep() throws SQLException {
+        String run = freshRun();
+        JobExecution ended = run("skipListenerThrows", run, "none");
+        assertEquals(ExecutionStatus.FAILED, ended.status());
+        StepExecution load = KernelTestSupport.step(repository, ended.id(), "load");
+        assertEquals(0, load.counters().commitCount());
+        assertTrue(load.failure().orElseThrow().message().contains("Y throws in onSkip"), load.failure()::toString);
+        // the marks of its beforeChunk and of the skip rolled back with the chunk
+        assertEquals(List.of(), marks(run));
+        assertEquals(List.of("Y.beforeChunk load#1 items 5 tx", "Y.onSkipInread null line 3 is malformed tx",
+                "Y.onChunkError load#1 Y throws in onSkip no tx"), chunkOrSkipEvents(run));
     }
 
     @Test
