@@ -97,6 +97,7 @@ class RepositoryListingsTest {
         List<JobExecution> listed = all(page -> assertStatements(sql, 1,
                 () -> repository.findJobExecutions(ExecutionQuery.all().job(job), page)), 3, 3);
         assertEquals(newestFirst, listed);
+        assertTrue(listed.stream().allMatch(execution -> execution.jobName().equals(job)), "each names its job");
     }
 
     @Test
@@ -123,6 +124,8 @@ class RepositoryListingsTest {
         // the unfiltered listing starts with the newest execution of all
         assertEquals(List.of(owned), tx(() -> repository.findJobExecutions(ExecutionQuery.all(), PageRequest.first(1)))
                 .items());
+        // ended, so that no lease is left for another test's sweeper to recover
+        given.move(owned, COMPLETED);
     }
 
     @Test
@@ -207,6 +210,7 @@ class RepositoryListingsTest {
         ExecutionOwnership stopping = tx(() -> repository.executionOwnership(running.id())).orElseThrow();
         assertEquals(Optional.of(ActorRef.of("bob")), stopping.stopRequestedBy());
         assertTrue(stopping.stopRequested());
+        given.move(tx(() -> repository.getJobExecution(running.id())).orElseThrow(), STOPPED);
 
         ExecutionOwnership unclaimed = tx(() -> repository.executionOwnership(given.jobExecutionIn(FAILED).id()))
                 .orElseThrow();

@@ -362,8 +362,8 @@ class UnitOfWorkRulesTest {
                     return new Case(idle.id(), () -> repository.findJobInstances(idle.jobName(), PageRequest.first(5)));
                 }),
                 Map.entry("executionOwnership(JobExecutionId)", () -> {
-                    JobExecution owned = given.ownedBy(OWNER, STARTED);
-                    return new Case(owned.jobInstanceId(), () -> repository.executionOwnership(owned.id()));
+                    JobExecution running = given.jobExecutionIn(STARTED);
+                    return new Case(running.jobInstanceId(), () -> repository.executionOwnership(running.id()));
                 }),
                 Map.entry("stepPartitions(StepExecutionId, PageRequest)", () -> {
                     StepExecution parent = planned().parent();
