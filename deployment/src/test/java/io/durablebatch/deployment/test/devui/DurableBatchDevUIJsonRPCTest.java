@@ -33,27 +33,38 @@ import io.quarkus.test.QuarkusDevModeTest;
  */
 class DurableBatchDevUIJsonRPCTest extends DevUIJsonRPCTest {
 
+    /** The card's Dev UI namespace: the runtime artifact's id. */
+    static final String NAMESPACE = "quarkus-durable-batch";
+
     /** The dev-mode application's own port: dev mode ignores the tests' random port. */
     static final int PORT = freePort();
 
     @RegisterExtension
     static final QuarkusDevModeTest DEV = new QuarkusDevModeTest()
-            .withApplicationRoot(jar -> jar.addClass(DevUIJobs.class).addAsResource(new StringAsset("""
-                    quarkus.http.port=%d
-                    quarkus.datasource.db-kind=postgresql
-                    quarkus.datasource.devservices.enabled=false
-                    quarkus.datasource.jdbc.url=%s
-                    quarkus.datasource.username=%s
-                    quarkus.datasource.password=%s
-                    """.formatted(PORT, System.getProperty("quarkus.datasource.jdbc.url"),
-                    System.getProperty("quarkus.datasource.username"), System.getProperty("quarkus.datasource.password"))),
-                    "application.properties"));
+            .withApplicationRoot(jar -> jar.addClass(DevUIJobs.class)
+                    .addAsResource(new StringAsset("quarkus.http.port=" + PORT + "\n" + datasource()),
+                            "application.properties"));
 
     DurableBatchDevUIJsonRPCTest() {
-        super("quarkus-durable-batch", "http://localhost:" + PORT);
+        super(NAMESPACE, "http://localhost:" + PORT);
     }
 
-    private static int freePort() {
+    /**
+     * The tests' PostgreSQL, given to the build as system properties, written out for the dev-mode
+     * application (which reads its own application.properties, and no Dev Services).
+     */
+    static String datasource() {
+        return """
+                quarkus.datasource.db-kind=postgresql
+                quarkus.datasource.devservices.enabled=false
+                quarkus.datasource.jdbc.url=%s
+                quarkus.datasource.username=%s
+                quarkus.datasource.password=%s
+                """.formatted(System.getProperty("quarkus.datasource.jdbc.url"),
+                System.getProperty("quarkus.datasource.username"), System.getProperty("quarkus.datasource.password"));
+    }
+
+    static int freePort() {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         } catch (IOException e) {
