@@ -4,7 +4,7 @@
 #
 #   benchmarks/run.sh [workload...]    workloads (default: all, in this order):
 #                                      launch-sequential launch-concurrent same-key-storm
-#                                      history-lookups partition-plan partition-claim
+#                                      history-lookups execution-listing partition-plan partition-claim
 #                                      partition-aggregate observe-control purge
 #
 # Environment: BENCH_DB_URL (default jdbc:postgresql://127.0.0.1:5432/dbatch_bench), BENCH_DB_USER

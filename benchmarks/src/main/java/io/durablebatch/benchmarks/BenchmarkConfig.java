@@ -23,6 +23,8 @@ interface BenchmarkConfig {
 
     Kernel kernel();
 
+    Listing listing();
+
     interface Launch {
         /** Launches measured, each of a distinct instance. */
         @WithDefault("2000")
@@ -122,5 +124,23 @@ interface BenchmarkConfig {
         /** Sequential launches of the one-step job. */
         @WithDefault("300")
         int launches();
+    }
+
+    interface Listing {
+        /** Job executions stored before the pages are timed, one per instance, over four jobs. */
+        @WithDefault("1000000")
+        int executions();
+
+        /** Items of each timed page. */
+        @WithDefault("50")
+        int pageSize();
+
+        /** Timed pages of each kind, at random depths. */
+        @WithDefault("1000")
+        int samples();
+
+        /** Pages of each kind read first and thrown away. */
+        @WithDefault("300")
+        int warmup();
     }
 }

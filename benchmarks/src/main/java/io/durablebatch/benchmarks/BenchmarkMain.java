@@ -46,6 +46,7 @@ public class BenchmarkMain implements QuarkusApplication {
                 database, statements));
         register(new SameKeyStormWorkload(config.storm(), launchPath, database, statements));
         register(new HistoryLookupWorkload(config.history(), repository, database, statements, plans));
+        register(new ExecutionListingWorkload(config.listing(), repository, database, statements, plans));
         // partitions
         register(new PartitionPlanWorkload(config.partitions(), partitionedJobs, database, sql));
         register(new PartitionClaimWorkload(config.partitions(), partitionedJobs, database, statements, sql));

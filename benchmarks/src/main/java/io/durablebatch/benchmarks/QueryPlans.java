@@ -4,6 +4,7 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -36,6 +37,15 @@ class QueryPlans {
      * A generic plan does not depend on the values anyway.
      */
     Plan genericPlan(String normalizedQuery, long firstParameter) {
+        return genericPlan(normalizedQuery, i -> i == 1 ? Long.toString(firstParameter) : "1");
+    }
+
+    /** The generic plan with every parameter NULL: for statements whose parameters are not all numbers. */
+    Plan genericPlanOfAnyValues(String normalizedQuery) {
+        return genericPlan(normalizedQuery, i -> "NULL");
+    }
+
+    private Plan genericPlan(String normalizedQuery, IntFunction<String> argument) {
         int placeholders = 0;
         Matcher matcher = PLACEHOLDER.matcher(normalizedQuery);
         while (matcher.find()) {
@@ -43,7 +53,7 @@ class QueryPlans {
         }
         List<String> arguments = new ArrayList<>();
         for (int i = 1; i <= placeholders; i++) {
-            arguments.add(i == 1 ? Long.toString(firstParameter) : "1");
+            arguments.add(argument.apply(i));
         }
         String execute = "EXECUTE bench_explained" + (arguments.isEmpty() ? "" : "(" + String.join(", ", arguments) + ")");
         List<String> nodes = database.withConnection(connection -> {

@@ -23,6 +23,7 @@ import io.durablebatch.runtime.partition.PartitionAssignmentStore;
 import io.durablebatch.runtime.partition.PartitionLeaseStore;
 import io.durablebatch.runtime.partition.PartitionStore;
 import io.durablebatch.runtime.repository.DefinitionUpgradeStore;
+import io.durablebatch.runtime.repository.JobExecutionListing;
 import io.durablebatch.runtime.repository.JobExecutionStore;
 import io.durablebatch.runtime.repository.JobInstanceStore;
 import io.durablebatch.runtime.repository.PostgresJobRepository;
@@ -65,6 +66,7 @@ public class DurableBatchProcessor {
             SchemaMigrator.class,
             JobInstanceStore.class,
             JobExecutionStore.class,
+            JobExecutionListing.class,
             StepExecutionStore.class,
             DefinitionUpgradeStore.class,
             RecoveryStore.class,

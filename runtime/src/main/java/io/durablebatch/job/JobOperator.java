@@ -1,6 +1,8 @@
 package io.durablebatch.job;
 
 import java.time.Duration;
+import java.util.Collection;
+import java.util.Optional;
 
 import io.durablebatch.execution.ExecutionParameters;
 import io.durablebatch.execution.ExecutionVersion;
@@ -17,6 +19,12 @@ import io.durablebatch.repository.RepositoryException;
  * {@link OperatorCall}.
  */
 public interface JobOperator {
+
+    /** The jobs this application defines, in the order of their names. */
+    Collection<JobDefinition> jobDefinitions();
+
+    /** The job of this name, if this application defines it. */
+    Optional<JobDefinition> jobDefinition(String jobName);
 
     /**
      * Launches the job instance for these parameters: a first attempt, or a restart when its latest

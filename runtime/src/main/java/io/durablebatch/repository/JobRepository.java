@@ -10,11 +10,13 @@ import io.durablebatch.execution.JobExecutionId;
 import io.durablebatch.execution.JobInstance;
 import io.durablebatch.execution.JobInstanceId;
 import io.durablebatch.execution.JobInstanceKey;
+import io.durablebatch.execution.JobName;
 import io.durablebatch.execution.OperationId;
 import io.durablebatch.execution.ReasonCode;
 import io.durablebatch.execution.StepExecution;
 import io.durablebatch.execution.StepExecutionId;
 import io.durablebatch.flow.FlowDecision;
+import io.durablebatch.operator.ExecutionOwnership;
 import io.durablebatch.operator.OperatorAction;
 import io.durablebatch.operator.OperatorRecord;
 import io.durablebatch.partition.StepPartition;
@@ -97,6 +99,38 @@ public interface JobRepository {
 
     /** The complete plan in partition-key (unsigned byte) order; empty when the step has none. */
     List<StepPartition> stepPartitionPlan(StepExecutionId parentStepExecutionId);
+
+    // Listings: keyset pages, newest first (partitions in plan order), each one bounded statement
+    // served by an index, so a page costs the same at any depth and with any history.
+
+    /**
+     * The executions that match {@code query}, newest first. The job, or else a status, picks the
+     * index the listing walks; the time range and the owner filter what it finds there.
+     *
+     * @throws IllegalArgumentException for a cursor of another listing ({@code page.after})
+     */
+    Page<JobExecution> findJobExecutions(ExecutionQuery query, PageRequest page);
+
+    /** The job's instances, newest first. */
+    Page<JobInstance> findJobInstances(JobName job, PageRequest page);
+
+    /** Who owns the execution, whether a stop was requested, and its lease on the database clock. */
+    Optional<ExecutionOwnership> executionOwnership(JobExecutionId id);
+
+    /** One page of the step's partition plan, in ordinal (plan) order. */
+    Page<StepPartition> stepPartitions(StepExecutionId parentStepExecutionId, PageRequest page);
+
+    /** The operator audit, newest first: of one instance, or of every instance. */
+    Page<OperatorRecord> findOperatorRecords(Optional<JobInstanceId> instance, PageRequest page);
+
+    /** The recovery audit, newest first: of one instance, or of every instance. */
+    Page<RecoveryDecision> findRecoveryDecisions(Optional<JobInstanceId> instance, PageRequest page);
+
+    /** The retention audit, newest first: of one instance, or of every instance (purges included). */
+    Page<RetentionRecord> findRetentionRecords(Optional<JobInstanceId> instance, PageRequest page);
+
+    /** The retention holds in place, newest instance first. */
+    Page<RetentionHold> findInstanceHolds(PageRequest page);
 
     /** The most open partition plans one {@code KernelRepository.openStepPartitionPlans} call returns. */
     int MAX_OPEN_PLANS = 1000;

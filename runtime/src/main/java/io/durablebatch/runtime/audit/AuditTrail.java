@@ -1,15 +1,20 @@
 package io.durablebatch.runtime.audit;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
+import io.durablebatch.execution.JobInstanceId;
 import io.durablebatch.execution.OperationId;
 import io.durablebatch.execution.RequestDigest;
+import io.durablebatch.repository.Page;
+import io.durablebatch.repository.PageRequest;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.runtime.repository.Keyset;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.durablebatch.runtime.sql.MetadataSql.Binder;
@@ -36,6 +41,9 @@ public final class AuditTrail<R> {
     private final String kind;
     private final SqlStatement insert;
     private final SqlStatement select;
+    private final SqlStatement page;
+    private final SqlStatement pageByInstance;
+    private final Keyset keyset;
 
     /**
      * @param table the table name without prefix; it has the columns {@code action} and
@@ -62,6 +70,30 @@ public final class AuditTrail<R> {
         this.select = tables.statement("select[" + table + "]", """
                 SELECT {columns} FROM {p}{table}
                 WHERE action = :action AND operation_id = :operationId""", fragments);
+        this.page = tables.statement("page[" + table + "]", """
+                SELECT id, {columns} FROM {p}{table}
+                WHERE id < :after
+                ORDER BY id DESC
+                LIMIT :limit""", fragments);
+        this.pageByInstance = tables.statement("pageByInstance[" + table + "]", """
+                SELECT id, {columns} FROM {p}{table}
+                WHERE job_instance_id = :jobInstanceId AND id < :after
+                ORDER BY job_instance_id DESC, id DESC
+                LIMIT :limit""", fragments);
+        this.keyset = Keyset.newestFirst(table.replace('_', '-'));
+    }
+
+    /** The records newest first, of one instance or of all. */
+    public Page<R> page(Optional<JobInstanceId> instance, PageRequest request) {
+        List<Keyed<R>> rows = sql.query(instance.isPresent() ? pageByInstance : page, params -> {
+            instance.ifPresent(id -> params.bigint("jobInstanceId", id.value()));
+            params.bigint("after", keyset.after(request)).integer("limit", keyset.limit(request));
+        }, row -> new Keyed<>(row.bigint("id"), mapper.map(row)));
+        return keyset.page(rows, request, Keyed::key, Keyed::item);
+    }
+
+    /** A record and its row's id, the listing's key. */
+    private record Keyed<R>(long key, R item) {
     }
 
     /**

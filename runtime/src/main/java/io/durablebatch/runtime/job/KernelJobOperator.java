@@ -2,6 +2,8 @@ package io.durablebatch.runtime.job;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.Optional;
 import java.util.concurrent.TimeoutException;
@@ -60,6 +62,17 @@ public class KernelJobOperator implements JobOperator {
 
     /** An attempt to run here, or the execution a retried request already launched. */
     record Launch(JobExecution execution, JobDefinition definition, JobParameters parameters, boolean replayed) {
+    }
+
+    @Override
+    public Collection<JobDefinition> jobDefinitions() {
+        return registry.definitions().stream().sorted(Comparator.comparing(definition -> definition.name().value()))
+                .toList();
+    }
+
+    @Override
+    public Optional<JobDefinition> jobDefinition(String jobName) {
+        return registry.find(Checks.notNull(jobName, "jobName"));
     }
 
     @Override

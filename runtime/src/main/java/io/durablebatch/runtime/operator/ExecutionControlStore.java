@@ -17,6 +17,7 @@ import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.JobExecutionId;
 import io.durablebatch.operator.ExecutionControl;
 import io.durablebatch.operator.ExecutionControl.Signal;
+import io.durablebatch.operator.ExecutionOwnership;
 import io.durablebatch.operator.OwnerToken;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
@@ -44,6 +45,7 @@ public class ExecutionControlStore {
     private final SqlStatement claim;
     private final SqlStatement observe;
     private final SqlStatement readControl;
+    private final SqlStatement readOwnership;
     private final JobExecutionStore jobExecutions;
 
     ExecutionControlStore(MetadataSql sql, RepositoryTables tables, JobExecutionStore jobExecutions) {
@@ -84,6 +86,19 @@ public class ExecutionControlStore {
         this.readControl = tables.statement("readControl", """
                 SELECT {control}, true AS current FROM {p}job_execution WHERE id = :id""",
                 Map.of("control", CONTROL_COLUMNS));
+        this.readOwnership = tables.statement("readOwnership", """
+                SELECT id, owner_token, owner_claimed_at, stop_requested_at, stop_requested_by, lease_expires_at,
+                       COALESCE(lease_expires_at > statement_timestamp(), false) AS lease_live
+                FROM {p}job_execution WHERE id = :id""");
+    }
+
+    /** Who owns the execution, its stop request and its lease, judged live on the database clock. */
+    public Optional<ExecutionOwnership> ownership(JobExecutionId id) {
+        return sql.queryOne(readOwnership, params -> params.bigint("id", id.value()),
+                row -> new ExecutionOwnership(id, row.optionalText("owner_token").map(OwnerToken::new),
+                        row.optionalTime("owner_claimed_at"), row.optionalTime("stop_requested_at"),
+                        row.optionalText("stop_requested_by").map(ActorRef::new), row.optionalTime("lease_expires_at"),
+                        row.bool("lease_live")));
     }
 
     public JobExecution requestStop(JobExecutionId id, ExecutionVersion expectedVersion, ActorRef actor,

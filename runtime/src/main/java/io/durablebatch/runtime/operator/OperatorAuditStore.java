@@ -15,6 +15,8 @@ import io.durablebatch.operator.OperatorAction;
 import io.durablebatch.operator.OperatorRecord;
 import io.durablebatch.operator.OperatorRecordDraft;
 import io.durablebatch.operator.OperatorTarget;
+import io.durablebatch.repository.Page;
+import io.durablebatch.repository.PageRequest;
 import io.durablebatch.runtime.audit.AuditTrail;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.MetadataSql;
@@ -44,6 +46,11 @@ public class OperatorAuditStore {
 
     public Optional<OperatorRecord> find(OperatorAction action, OperationId operationId) {
         return trail.find(action.name(), operationId);
+    }
+
+    /** The records newest first, of one instance or of all. */
+    public Page<OperatorRecord> page(Optional<JobInstanceId> instance, PageRequest page) {
+        return trail.page(instance, page);
     }
 
     private static OperatorRecord record(SqlRow row) {

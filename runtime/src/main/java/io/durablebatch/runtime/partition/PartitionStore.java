@@ -25,10 +25,13 @@ import io.durablebatch.flow.NodeId;
 import io.durablebatch.partition.OpenPartitionPlan;
 import io.durablebatch.partition.PartitionPlanEntry;
 import io.durablebatch.partition.StepPartition;
+import io.durablebatch.repository.Page;
+import io.durablebatch.repository.PageRequest;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.runtime.DurableBatchConfig;
 import io.durablebatch.runtime.entity.StepPartitionEntity;
+import io.durablebatch.runtime.repository.Keyset;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.EntityQuery;
 import io.durablebatch.runtime.sql.MetadataSql;
@@ -42,6 +45,8 @@ import io.durablebatch.runtime.sql.SqlStatement;
 @ApplicationScoped
 public class PartitionStore {
 
+    private static final Keyset KEYSET = Keyset.ascending("partition");
+
     private final MetadataSql sql;
     private final int maxPlanSize;
     private final SqlStatement create;
@@ -49,6 +54,7 @@ public class PartitionStore {
     private final SqlStatement restart;
     private final SqlStatement stepFacts;
     private final SqlStatement open;
+    private final SqlStatement page;
 
     PartitionStore(MetadataSql sql, RepositoryTables tables, DurableBatchConfig config) {
         this.sql = sql;
@@ -74,6 +80,11 @@ public class PartitionStore {
                 FROM plan, unnest(CAST(:keys AS bytea[]), CAST(:inputs AS bytea[]))
                      WITH ORDINALITY AS e(partition_key, input, ordinal)
                 RETURNING {columns}""", Map.of("columns", COLUMNS));
+        this.page = tables.statement("page", """
+                SELECT {columns} FROM {p}step_partition
+                WHERE parent_step_execution_id = :parentId AND ordinal > :after
+                ORDER BY parent_step_execution_id, ordinal
+                LIMIT :limit""", Map.of("columns", COLUMNS));
         this.selectPlan = tables.query("selectPlan", StepPartitionEntity.class, """
                 from DurableBatchStepPartition p where p.parentStepExecutionId = :parentId order by p.partitionKey""");
         // The restart statement. The source's partitions are first settled: an assigned partition
@@ -183,6 +194,13 @@ public class PartitionStore {
 
     public List<StepPartition> plan(StepExecutionId parent) {
         return sql.list(selectPlan, Map.of("parentId", parent.value())).stream().map(PartitionRows::partition).toList();
+    }
+
+    /** One page of the plan in ordinal order: the order its entries were given in. */
+    public Page<StepPartition> page(StepExecutionId parent, PageRequest request) {
+        return KEYSET.page(sql.query(page, params -> params.bigint("parentId", parent.value())
+                .bigint("after", KEYSET.after(request)).integer("limit", KEYSET.limit(request)),
+                StepPartitionEntity.class, row -> row), request, row -> row.ordinal, PartitionRows::partition);
     }
 
     public List<OpenPartitionPlan> open(Collection<JobName> jobNames, int limit) {

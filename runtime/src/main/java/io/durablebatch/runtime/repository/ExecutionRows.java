@@ -66,7 +66,7 @@ public final class ExecutionRows {
         Optional<DefinitionIdentity> definition = row.definitionRevision == null ? Optional.empty()
                 : Optional.of(new DefinitionIdentity(jobName, row.definitionRevision,
                         PlanFingerprint.of(row.definitionFingerprint)));
-        return new JobExecution(new JobExecutionId(row.id), new JobInstanceId(row.jobInstanceId), row.attempt,
+        return new JobExecution(new JobExecutionId(row.id), new JobInstanceId(row.jobInstanceId), jobName, row.attempt,
                 row.status, exitStatus(row), failure(row), definition,
                 row.parameters == null ? ExecutionParameters.NONE : ExecutionParameters.fromCanonicalBytes(row.parameters),
                 row.createdAt, Optional.ofNullable(row.startedAt), Optional.ofNullable(row.endedAt), row.lastUpdated,

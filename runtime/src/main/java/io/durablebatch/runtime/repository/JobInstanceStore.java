@@ -12,7 +12,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 import io.durablebatch.execution.JobInstance;
 import io.durablebatch.execution.JobInstanceId;
 import io.durablebatch.execution.JobInstanceKey;
+import io.durablebatch.execution.JobName;
 import io.durablebatch.repository.JobInstanceSelection;
+import io.durablebatch.repository.Page;
+import io.durablebatch.repository.PageRequest;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.runtime.entity.JobInstanceEntity;
@@ -26,11 +29,13 @@ import io.durablebatch.runtime.sql.SqlStatement;
 public class JobInstanceStore {
 
     private static final String COLUMNS = "id, job_name, key_bytes, key_digest, created_at";
+    private static final Keyset KEYSET = Keyset.newestFirst("instance");
 
     private final MetadataSql sql;
     private final SqlStatement insert;
     private final EntityQuery<JobInstanceEntity> selectByDigest;
     private final EntityQuery<JobInstanceEntity> selectById;
+    private final SqlStatement pageByJob;
 
     JobInstanceStore(MetadataSql sql, RepositoryTables tables) {
         this.sql = sql;
@@ -45,6 +50,18 @@ public class JobInstanceStore {
                 from DurableBatchJobInstance i where i.keyDigest = :keyDigest""");
         this.selectById = tables.query("selectById", JobInstanceEntity.class, """
                 from DurableBatchJobInstance i where i.id = :id""");
+        this.pageByJob = tables.statement("pageByJob", """
+                SELECT {columns} FROM {p}job_instance
+                WHERE job_name = :job AND id < :after
+                ORDER BY job_name DESC, id DESC
+                LIMIT :limit""", Map.of("columns", COLUMNS));
+    }
+
+    /** The job's instances, newest first: a backward walk of {@code (job_name, id)}. */
+    public Page<JobInstance> page(JobName job, PageRequest page) {
+        return KEYSET.page(sql.query(pageByJob, params -> params.text("job", job.value())
+                .bigint("after", KEYSET.after(page)).integer("limit", KEYSET.limit(page)), JobInstanceEntity.class,
+                row -> row), page, row -> row.id, JobInstanceStore::instance);
     }
 
     public JobInstanceSelection selectOrCreate(JobInstanceKey key) {

@@ -33,6 +33,7 @@ import io.durablebatch.flow.InputDigest;
 import io.durablebatch.flow.NodeId;
 import io.durablebatch.flow.StartLimit;
 import io.durablebatch.operator.ExecutionControl;
+import io.durablebatch.operator.ExecutionOwnership;
 import io.durablebatch.operator.OperatorAction;
 import io.durablebatch.operator.OperatorRecord;
 import io.durablebatch.operator.OperatorRecordDraft;
@@ -42,9 +43,12 @@ import io.durablebatch.partition.PartitionPlanEntry;
 import io.durablebatch.partition.StepPartition;
 import io.durablebatch.partition.StepPartitionId;
 import io.durablebatch.repository.DefinitionUpgrade;
+import io.durablebatch.repository.ExecutionQuery;
 import io.durablebatch.repository.JobExecutionRequest;
 import io.durablebatch.repository.JobInstanceSelection;
 import io.durablebatch.repository.LifecycleTransition;
+import io.durablebatch.repository.Page;
+import io.durablebatch.repository.PageRequest;
 import io.durablebatch.repository.RecoveryDecision;
 import io.durablebatch.repository.RecoveryRequest;
 import io.durablebatch.repository.RecoveryResult;
@@ -81,6 +85,7 @@ public class PostgresJobRepository implements KernelRepository {
     // the core: instances, executions, steps, definitions, recovery
     private final JobInstanceStore instances;
     private final JobExecutionStore jobExecutions;
+    private final JobExecutionListing executionListing;
     private final StepExecutionStore stepExecutions;
     private final DefinitionUpgradeStore upgrades;
     private final RecoveryStore recoveries;
@@ -99,7 +104,8 @@ public class PostgresJobRepository implements KernelRepository {
     private final RetentionAuditStore retentionAudit;
     private final PurgeStore purges;
 
-    PostgresJobRepository(JobInstanceStore instances, JobExecutionStore jobExecutions, StepExecutionStore stepExecutions,
+    PostgresJobRepository(JobInstanceStore instances, JobExecutionStore jobExecutions,
+            JobExecutionListing executionListing, StepExecutionStore stepExecutions,
             DefinitionUpgradeStore upgrades, RecoveryStore recoveries,
             FlowStore flows, FlowDecisionStore flowDecisions,
             PartitionStore partitionPlans, PartitionAssignmentStore partitionAssignments,
@@ -108,6 +114,7 @@ public class PostgresJobRepository implements KernelRepository {
             RetentionHoldStore holds, RetentionAuditStore retentionAudit, PurgeStore purges) {
         this.instances = instances;
         this.jobExecutions = jobExecutions;
+        this.executionListing = executionListing;
         this.stepExecutions = stepExecutions;
         this.upgrades = upgrades;
         this.recoveries = recoveries;
@@ -256,6 +263,46 @@ public class PostgresJobRepository implements KernelRepository {
     @Override
     public List<StepPartition> stepPartitionPlan(StepExecutionId parentStepExecutionId) {
         return partitionPlans.plan(parentStepExecutionId);
+    }
+
+    @Override
+    public Page<JobExecution> findJobExecutions(ExecutionQuery query, PageRequest page) {
+        return executionListing.page(query, page);
+    }
+
+    @Override
+    public Page<JobInstance> findJobInstances(JobName job, PageRequest page) {
+        return instances.page(job, page);
+    }
+
+    @Override
+    public Optional<ExecutionOwnership> executionOwnership(JobExecutionId id) {
+        return executionControl.ownership(id);
+    }
+
+    @Override
+    public Page<StepPartition> stepPartitions(StepExecutionId parentStepExecutionId, PageRequest page) {
+        return partitionPlans.page(parentStepExecutionId, page);
+    }
+
+    @Override
+    public Page<OperatorRecord> findOperatorRecords(Optional<JobInstanceId> instance, PageRequest page) {
+        return operatorAudit.page(instance, page);
+    }
+
+    @Override
+    public Page<RecoveryDecision> findRecoveryDecisions(Optional<JobInstanceId> instance, PageRequest page) {
+        return recoveries.page(instance, page);
+    }
+
+    @Override
+    public Page<RetentionRecord> findRetentionRecords(Optional<JobInstanceId> instance, PageRequest page) {
+        return retentionAudit.page(instance, page);
+    }
+
+    @Override
+    public Page<RetentionHold> findInstanceHolds(PageRequest page) {
+        return holds.page(page);
     }
 
     @Override

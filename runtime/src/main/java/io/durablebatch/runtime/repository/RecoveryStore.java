@@ -24,6 +24,8 @@ import io.durablebatch.execution.JobExecutionId;
 import io.durablebatch.execution.JobInstanceId;
 import io.durablebatch.execution.OperationId;
 import io.durablebatch.execution.ReasonCode;
+import io.durablebatch.repository.Page;
+import io.durablebatch.repository.PageRequest;
 import io.durablebatch.repository.RecoveryDecision;
 import io.durablebatch.repository.RecoveryRequest;
 import io.durablebatch.repository.RecoveryResolution;
@@ -50,6 +52,8 @@ import io.durablebatch.runtime.sql.SqlStatement;
 @ApplicationScoped
 public class RecoveryStore {
 
+    private static final Keyset KEYSET = Keyset.newestFirst("recovery-decision");
+
     private static final List<ExecutionStatus> UNRESOLVED = Arrays.stream(ExecutionStatus.values())
             .filter(ExecutionStatus::isUnresolved).toList();
 
@@ -60,6 +64,8 @@ public class RecoveryStore {
     private final EntityQuery<RecoveryDecisionEntity> selectDecision;
     private final EntityQuery<Integer> resolveSteps;
     private final SqlStatement resolvePartitions;
+    private final SqlStatement page;
+    private final SqlStatement pageByInstance;
 
     /** The locked execution, and whether its lease still runs on the database clock. */
     private record Locked(JobExecutionEntity execution, boolean leaseLive) {
@@ -99,6 +105,19 @@ public class RecoveryStore {
                   AND p.status = 'STARTED'
                   AND w.status IN {workerEnded}""", Map.of("workerResultStatus", WORKER_RESULT_STATUS,
                 "resultOfWorker", resultOfWorker(), "workerEnded", WORKER_ENDED));
+        String decisions = """
+                SELECT id, job_execution_id, job_instance_id, operation_id, actor, reason, resolution, observed_status,
+                       observed_version, resulting_version, resolved_steps, decided_at
+                FROM {p}recovery_decision
+                """;
+        this.page = tables.statement("page", decisions + """
+                WHERE id < :after
+                ORDER BY id DESC
+                LIMIT :limit""");
+        this.pageByInstance = tables.statement("pageByInstance", decisions + """
+                WHERE job_instance_id = :jobInstanceId AND id < :after
+                ORDER BY job_instance_id DESC, id DESC
+                LIMIT :limit""");
     }
 
     public RecoveryResult recover(JobExecutionId id, RecoveryRequest request) {
@@ -144,6 +163,14 @@ public class RecoveryStore {
                     + "has run out, or declare its owner dead");
         }
         return apply(locked.execution(), request);
+    }
+
+    /** The decisions newest first, of one instance or of all. */
+    public Page<RecoveryDecision> page(Optional<JobInstanceId> instance, PageRequest request) {
+        return KEYSET.page(sql.query(instance.isPresent() ? pageByInstance : page, params -> {
+            instance.ifPresent(id -> params.bigint("jobInstanceId", id.value()));
+            params.bigint("after", KEYSET.after(request)).integer("limit", KEYSET.limit(request));
+        }, RecoveryDecisionEntity.class, row -> row), request, row -> row.id, RecoveryStore::decision);
     }
 
     public Optional<RecoveryDecision> decision(JobExecutionId id) {

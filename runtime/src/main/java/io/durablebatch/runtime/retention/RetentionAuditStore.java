@@ -10,6 +10,8 @@ import io.durablebatch.execution.ActorRef;
 import io.durablebatch.execution.JobInstanceId;
 import io.durablebatch.execution.OperationId;
 import io.durablebatch.execution.RequestDigest;
+import io.durablebatch.repository.Page;
+import io.durablebatch.repository.PageRequest;
 import io.durablebatch.retention.RetentionAction;
 import io.durablebatch.retention.RetentionRecord;
 import io.durablebatch.retention.RetentionRecordDraft;
@@ -41,6 +43,11 @@ public class RetentionAuditStore {
 
     public Optional<RetentionRecord> find(RetentionAction action, OperationId operationId) {
         return trail.find(action.name(), operationId);
+    }
+
+    /** The records newest first, of one instance or of all. */
+    public Page<RetentionRecord> page(Optional<JobInstanceId> instance, PageRequest page) {
+        return trail.page(instance, page);
     }
 
     private static RetentionRecord record(SqlRow row) {

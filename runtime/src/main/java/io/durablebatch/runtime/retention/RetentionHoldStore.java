@@ -11,10 +11,13 @@ import jakarta.enterprise.context.ApplicationScoped;
 import io.durablebatch.execution.ActorRef;
 import io.durablebatch.execution.JobInstanceId;
 import io.durablebatch.execution.ReasonCode;
+import io.durablebatch.repository.Page;
+import io.durablebatch.repository.PageRequest;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.retention.RetentionHold;
 import io.durablebatch.runtime.entity.RetentionHoldEntity;
+import io.durablebatch.runtime.repository.Keyset;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.EntityQuery;
 import io.durablebatch.runtime.sql.MetadataSql;
@@ -25,12 +28,14 @@ import io.durablebatch.runtime.sql.SqlStatement;
 public class RetentionHoldStore {
 
     private static final String COLUMNS = "job_instance_id, actor, reason, placed_at";
+    private static final Keyset KEYSET = Keyset.newestFirst("hold");
 
     private final MetadataSql sql;
     private final SqlStatement place;
     private final EntityQuery<RetentionHoldEntity> select;
     private final SqlStatement release;
     private final EntityQuery<Long> instanceExists;
+    private final SqlStatement page;
 
     RetentionHoldStore(MetadataSql sql, RepositoryTables tables) {
         this.sql = sql;
@@ -51,6 +56,18 @@ public class RetentionHoldStore {
                 RETURNING {columns}""", Map.of("columns", COLUMNS));
         this.instanceExists = tables.query("instanceExists", Long.class, """
                 select i.id from DurableBatchJobInstance i where i.id = :jobInstanceId""");
+        this.page = tables.statement("page", """
+                SELECT {columns} FROM {p}retention_hold
+                WHERE job_instance_id < :after
+                ORDER BY job_instance_id DESC
+                LIMIT :limit""", Map.of("columns", COLUMNS));
+    }
+
+    /** The holds in place, newest instance first. */
+    public Page<RetentionHold> page(PageRequest request) {
+        return KEYSET.page(sql.query(page, params -> params.bigint("after", KEYSET.after(request))
+                .integer("limit", KEYSET.limit(request)), RetentionHoldEntity.class, row -> row), request,
+                row -> row.jobInstanceId, RetentionHoldStore::hold);
     }
 
     public Optional<RetentionHold> hold(JobInstanceId id) {

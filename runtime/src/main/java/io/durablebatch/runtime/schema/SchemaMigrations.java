@@ -30,7 +30,8 @@ public final class SchemaMigrations implements ResourceProvider {
             "V5__retention.sql",
             "V6__open_partition_plans.sql",
             "V7__execution_parameters.sql",
-            "V8__leases.sql");
+            "V8__leases.sql",
+            "V9__listings.sql");
 
     private final ClassLoader classLoader;
 

@@ -106,7 +106,8 @@ class CompareAndSwapTest {
         ExitStatus enriched = new ExitStatus("COMPLETED_WITH_SKIPS", "3 items skipped");
         JobExecution result = tx(() -> assertStatements(sql, 1,
                 () -> repository.enrichJobExitStatus(completed.id(), completed.version(), enriched)));
-        assertEquals(new JobExecution(completed.id(), completed.jobInstanceId(), completed.attempt(), completed.status(),
+        assertEquals(new JobExecution(completed.id(), completed.jobInstanceId(), completed.jobName(), completed.attempt(),
+                completed.status(),
                 enriched, completed.failure(), completed.definition(), completed.parameters(), completed.createdAt(),
                 completed.startedAt(),
                 completed.endedAt(), result.lastUpdated(), completed.version().next()), result);

@@ -24,6 +24,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -69,9 +70,11 @@ import io.durablebatch.operator.OwnerToken;
 import io.durablebatch.partition.PartitionPlanEntry;
 import io.durablebatch.partition.StepPartition;
 import io.durablebatch.repository.DefinitionUpgrade;
+import io.durablebatch.repository.ExecutionQuery;
 import io.durablebatch.repository.JobExecutionRequest;
 import io.durablebatch.repository.JobInstanceSelection;
 import io.durablebatch.repository.LifecycleTransition;
+import io.durablebatch.repository.PageRequest;
 import io.durablebatch.repository.RecoveryRequest;
 import io.durablebatch.repository.RecoveryResolution;
 import io.durablebatch.repository.RepositoryError;
@@ -347,6 +350,44 @@ class UnitOfWorkRulesTest {
                     tx(() -> repository.requestExecutionStop(owned.id(), owned.version(), ACTOR, now()));
                     return new Case(owned.jobInstanceId(),
                             () -> repository.observeExecutionControl(owned.id(), OWNER, now()));
+                }),
+                // listings
+                Map.entry("findJobExecutions(ExecutionQuery, PageRequest)", () -> {
+                    JobExecution running = given.jobExecutionIn(STARTED);
+                    return new Case(running.jobInstanceId(), () -> repository.findJobExecutions(
+                            ExecutionQuery.all().statuses(Set.of(STARTED)), PageRequest.first(5)));
+                }),
+                Map.entry("findJobInstances(JobName, PageRequest)", () -> {
+                    JobInstance idle = given.newInstance("idle");
+                    return new Case(idle.id(), () -> repository.findJobInstances(idle.jobName(), PageRequest.first(5)));
+                }),
+                Map.entry("executionOwnership(JobExecutionId)", () -> {
+                    JobExecution running = given.jobExecutionIn(STARTED);
+                    return new Case(running.jobInstanceId(), () -> repository.executionOwnership(running.id()));
+                }),
+                Map.entry("stepPartitions(StepExecutionId, PageRequest)", () -> {
+                    StepExecution parent = planned().parent();
+                    return new Case(parent.jobInstanceId(),
+                            () -> repository.stepPartitions(parent.id(), PageRequest.first(5)));
+                }),
+                Map.entry("findOperatorRecords(Optional, PageRequest)", () -> {
+                    JobExecution running = given.jobExecutionIn(STARTED);
+                    tx(() -> repository.appendOperatorRequest(stop(running)));
+                    return new Case(running.jobInstanceId(), () -> repository.findOperatorRecords(
+                            Optional.of(running.jobInstanceId()), PageRequest.first(5)));
+                }),
+                Map.entry("findRecoveryDecisions(Optional, PageRequest)", () -> {
+                    JobExecution running = given.jobExecutionIn(STARTED);
+                    return new Case(running.jobInstanceId(), () -> repository.findRecoveryDecisions(
+                            Optional.of(running.jobInstanceId()), PageRequest.first(5)));
+                }),
+                Map.entry("findRetentionRecords(Optional, PageRequest)", () -> {
+                    JobInstanceId held = held();
+                    return new Case(held, () -> repository.findRetentionRecords(Optional.of(held), PageRequest.first(5)));
+                }),
+                Map.entry("findInstanceHolds(PageRequest)", () -> {
+                    JobInstanceId held = held();
+                    return new Case(held, () -> repository.findInstanceHolds(PageRequest.first(5)));
                 }),
                 // retention (SPEC §9)
                 Map.entry("jobInstanceHold(JobInstanceId)", () -> {

@@ -1,0 +1,182 @@
+package io.durablebatch.benchmarks;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobName;
+import io.durablebatch.repository.ExecutionQuery;
+import io.durablebatch.repository.JobRepository;
+import io.durablebatch.repository.Page;
+import io.durablebatch.repository.PageCursor;
+import io.durablebatch.repository.PageRequest;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+
+/**
+ * The operator's execution listing with a large history stored: pages of
+ * {@link JobRepository#findJobExecutions} newest first, unfiltered, by job, by status and by both,
+ * each from the first page and from random depths (a cursor in the middle of the history), with the
+ * statements per page, their generic plans and the server's execution time.
+ * <p>
+ * The history is inserted set-based: one instance per execution over four jobs, one execution in a
+ * hundred FAILED, the rest COMPLETED, created a second apart in id order.
+ */
+final class ExecutionListingWorkload implements Workload {
+
+    private static final List<String> JOBS = List.of("bench-list-a", "bench-list-b", "bench-list-c", "bench-list-d");
+    private static final long SEED = 20261202L;
+
+    private static final String INSERT_INSTANCES = "INSERT INTO {p}job_instance (job_name, key_bytes, key_digest, created_at) "
+            + "SELECT (ARRAY['bench-list-a', 'bench-list-b', 'bench-list-c', 'bench-list-d'])[1 + g % 4], "
+            + "int8send(g), sha256(int8send(g)), now() - interval '30 days' + g * interval '1 second' "
+            + "FROM generate_series(1, ?) AS g ORDER BY g";
+
+    private static final String INSERT_EXECUTIONS = "INSERT INTO {p}job_execution (job_instance_id, job_name, attempt, "
+            + "status, exit_code, created_at, started_at, ended_at, last_updated, version) "
+            + "SELECT i.id, i.job_name, 1, s.status, s.status, i.created_at, i.created_at, "
+            + "i.created_at + interval '1 minute', i.created_at + interval '1 minute', 2 "
+            + "FROM {p}job_instance i "
+            + "CROSS JOIN LATERAL (SELECT CASE WHEN i.id % 100 = 7 THEN 'FAILED' ELSE 'COMPLETED' END AS status) s "
+            + "ORDER BY i.id";
+
+    private final BenchmarkConfig.Listing config;
+    private final JobRepository repository;
+    private final BenchDatabase database;
+    private final StatementCounter statements;
+    private final QueryPlans plans;
+
+    ExecutionListingWorkload(BenchmarkConfig.Listing config, JobRepository repository, BenchDatabase database,
+            StatementCounter statements, QueryPlans plans) {
+        this.config = config;
+        this.repository = repository;
+        this.database = database;
+        this.statements = statements;
+        this.plans = plans;
+    }
+
+    @Override
+    public String name() {
+        return "execution-listing";
+    }
+
+    @Override
+    public String description() {
+        return "p50/p99 of one page of " + config.pageSize() + " executions, with " + config.executions()
+                + " executions stored, by filter and depth";
+    }
+
+    /** One kind of page: its query, and whether it starts at the newest execution or at a random depth. */
+    private record Kind(String name, ExecutionQuery query, boolean deep) {
+    }
+
+    @Override
+    public JsonLine run() {
+        long loadStarted = System.nanoTime();
+        database.update(INSERT_INSTANCES, config.executions());
+        database.update(INSERT_EXECUTIONS);
+        database.execute("ANALYZE {p}job_instance, {p}job_execution");
+        database.checkpoint();
+        double loadSeconds = (System.nanoTime() - loadStarted) / 1e9;
+        long stored = database.queryLong("SELECT count(*) FROM {p}job_execution");
+        long lowest = database.queryLong("SELECT min(id) FROM {p}job_execution");
+        long highest = database.queryLong("SELECT max(id) FROM {p}job_execution");
+
+        ExecutionQuery all = ExecutionQuery.all();
+        ExecutionQuery byJob = all.job(JobName.of(JOBS.get(1)));
+        ExecutionQuery failed = all.statuses(Set.of(ExecutionStatus.FAILED));
+        ExecutionQuery failedOfJob = byJob.statuses(Set.of(ExecutionStatus.FAILED));
+        List<Kind> kinds = new ArrayList<>();
+        for (Kind kind : List.of(new Kind("all", all, false), new Kind("byJob", byJob, false),
+                new Kind("failed", failed, false), new Kind("failedOfJob", failedOfJob, false))) {
+            kinds.add(kind);
+            kinds.add(new Kind(kind.name() + "Deep", kind.query(), true));
+        }
+
+        SplittableRandom random = new SplittableRandom(SEED);
+        Map<String, long[]> nanos = new LinkedHashMap<>();
+        Map<String, Long> wrong = new LinkedHashMap<>();
+        for (Kind kind : kinds) {
+            nanos.put(kind.name(), new long[config.samples()]);
+            wrong.put(kind.name(), 0L);
+        }
+        // warm-up, then the timed pages, the kinds taking turns so that all see the same load
+        for (int i = 0; i < config.warmup(); i++) {
+            for (Kind kind : kinds) {
+                page(kind, random, lowest, highest);
+            }
+        }
+        StatementCounter.Window window = statements.start();
+        for (int i = 0; i < config.samples(); i++) {
+            for (Kind kind : kinds) {
+                long started = System.nanoTime();
+                Page<JobExecution> page = page(kind, random, lowest, highest);
+                nanos.get(kind.name())[i] = System.nanoTime() - started;
+                if (!full(kind, page)) {
+                    wrong.merge(kind.name(), 1L, Long::sum);
+                }
+            }
+        }
+        StatementCounts timed = window.stop();
+
+        JsonLine line = JsonLine.workload(name()).put("executions", stored).put("loadSeconds", loadSeconds)
+                .put("pageSize", config.pageSize()).put("samples", config.samples());
+        for (Kind kind : kinds) {
+            StatementCounter.Window probe = statements.start();
+            page(kind, random, lowest, highest);
+            StatementCounts counts = probe.stop();
+            List<String> selects = counts.queries("SELECT");
+            boolean oneStatement = selects.size() == 1 && counts.jdbcStatements() == 1;
+            Latencies latencies = new Latencies(nanos.get(kind.name()));
+            Map<String, Object> figures = new LinkedHashMap<>();
+            figures.put("p50Micros", latencies.percentileMicros(50));
+            figures.put("p99Micros", latencies.percentileMicros(99));
+            figures.put("jdbcStatementsPerPage", counts.jdbcStatements());
+            if (oneStatement) {
+                StatementCounts.QueryStats server = timed.byQuery().get(selects.get(0));
+                figures.put("serverMeanMicros", server.meanExecMicros());
+                figures.put("serverMaxMicros", server.maxExecMillis() * 1_000);
+                QueryPlans.Plan plan = plans.genericPlanOfAnyValues(selects.get(0));
+                figures.put("plan", plan.nodes());
+                line.require(plan.indexed(), kind.name() + " is served by an index");
+            }
+            line.put(kind.name(), figures).require(oneStatement, kind.name() + " is one statement a page")
+                    .require(wrong.get(kind.name()) == 0, kind.name() + " pages are full and in order");
+        }
+        return line.require(stored == config.executions(), "the whole history is stored");
+    }
+
+    private Page<JobExecution> page(Kind kind, SplittableRandom random, long lowest, long highest) {
+        // a cursor in the older half of the history: that many rows lie newer than the page
+        PageRequest request = kind.deep()
+                ? PageRequest.after(PageCursor.of("execution:" + (lowest + random.nextLong((highest - lowest) / 2) + 1000)),
+                        config.pageSize())
+                : PageRequest.first(config.pageSize());
+        return QuarkusTransaction.requiringNew().call(() -> repository.findJobExecutions(kind.query(), request));
+    }
+
+    /** A page of the seeded history is full, newest first, and every execution matches the query. */
+    private boolean full(Kind kind, Page<JobExecution> page) {
+        List<JobExecution> items = page.items();
+        if (items.size() != config.pageSize() || page.next().isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < items.size(); i++) {
+            JobExecution execution = items.get(i);
+            if (i > 0 && execution.id().value() >= items.get(i - 1).id().value()) {
+                return false;
+            }
+            if (kind.query().job().isPresent() && !kind.query().job().get().equals(execution.jobName())) {
+                return false;
+            }
+            if (!kind.query().statuses().isEmpty() && !kind.query().statuses().contains(execution.status())) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
