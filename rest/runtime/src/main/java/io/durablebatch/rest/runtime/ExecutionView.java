@@ -14,7 +14,7 @@ import io.durablebatch.execution.JobExecution;
  * {@code parameters} are its non-identifying parameters (the identifying ones are its instance's).
  */
 @JsonInclude(JsonInclude.Include.NON_ABSENT)
-public record ExecutionView(long id, long jobInstanceId, int attempt, String status, String exitCode,
+public record ExecutionView(long id, long jobInstanceId, String jobName, int attempt, String status, String exitCode,
         String exitDescription, Optional<FailureView> failure, Optional<DefinitionView> definition,
         ObjectNode parameters, Instant createdAt, Optional<Instant> startedAt, Optional<Instant> endedAt,
         Instant lastUpdated, long version) {
@@ -32,7 +32,8 @@ public record ExecutionView(long id, long jobInstanceId, int attempt, String sta
     }
 
     static ExecutionView of(JobExecution execution) {
-        return new ExecutionView(execution.id().value(), execution.jobInstanceId().value(), execution.attempt(),
+        return new ExecutionView(execution.id().value(), execution.jobInstanceId().value(),
+                execution.jobName().value(), execution.attempt(),
                 execution.status().name(), execution.exitStatus().code(), execution.exitStatus().description(),
                 FailureView.of(execution.failure()),
                 execution.definition().map(d -> new DefinitionView(d.jobName().value(), d.revision(),

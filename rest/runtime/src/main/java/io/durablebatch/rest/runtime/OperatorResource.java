@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import jakarta.annotation.security.RolesAllowed;
@@ -25,6 +26,7 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
@@ -51,9 +53,16 @@ import io.durablebatch.execution.JobInstanceKey;
 import io.durablebatch.execution.JobName;
 import io.durablebatch.execution.OperationId;
 import io.durablebatch.execution.ReasonCode;
+import io.durablebatch.execution.StepExecutionId;
+import io.durablebatch.job.JobOperator;
 import io.durablebatch.job.JobParameters;
 import io.durablebatch.job.OperatorCall;
+import io.durablebatch.operator.OwnerToken;
+import io.durablebatch.repository.ExecutionQuery;
 import io.durablebatch.repository.JobRepository;
+import io.durablebatch.repository.Page;
+import io.durablebatch.repository.PageCursor;
+import io.durablebatch.repository.PageRequest;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.rest.BatchRoles;
@@ -92,17 +101,27 @@ public class OperatorResource {
     private static final String IDEMPOTENCY_DOC = "the operation id of the action: a retried request with the same key "
             + "is answered from the audit record, never applied twice (without it the action gets a fresh one)";
 
+    private static final int DEFAULT_PAGE_SIZE = 50;
+
+    private static final String CURSOR_DOC = "the next of the previous page; absent: the first page";
+
+    private static final String SIZE_DOC = "items per page, 1 to 500 (default 50)";
+
+    private static final String INSTANCE_DOC = "only the records of this job instance";
+
     private static final String IF_MATCH_DOC = "the execution's version as its ETag, e.g. \"7\": the action is refused "
             + "(412) if the execution moved since";
 
     private final ExecutionActions executions;
     private final RetentionActions retention;
     private final JobRepository repository;
+    private final JobOperator jobs;
     private final SecurityIdentity identity;
     private final ObjectMapper json;
 
     OperatorResource(ExecutionActions executions, RetentionActions retention, JobRepository repository,
-            SecurityIdentity identity, ObjectMapper json) {
+            JobOperator jobs, SecurityIdentity identity, ObjectMapper json) {
+        this.jobs = jobs;
         this.executions = executions;
         this.retention = retention;
         this.repository = repository;
@@ -111,6 +130,153 @@ public class OperatorResource {
     }
 
     // Reads
+
+    @GET
+    @Path("/jobs")
+    @RolesAllowed({ BatchRoles.VIEWER, BatchRoles.OPERATOR, BatchRoles.ADMIN })
+    @Operation(summary = "The jobs this application defines", description = "Roles: viewer, operator, admin. Name, "
+            + "revision, plan fingerprint, nodes and transitions of each, by name.")
+    @APIResponse(responseCode = "200", description = "The job definitions", content = @Content(schema = @Schema(implementation = JobDefinitionView.class, type = SchemaType.ARRAY)))
+    public List<JobDefinitionView> jobs() {
+        return jobs.jobDefinitions().stream().map(JobDefinitionView::of)
+                .sorted(java.util.Comparator.comparing(JobDefinitionView::name)).toList();
+    }
+
+    @GET
+    @Path("/jobs/{job}")
+    @RolesAllowed({ BatchRoles.VIEWER, BatchRoles.OPERATOR, BatchRoles.ADMIN })
+    @Operation(summary = "One job definition", description = "Roles: viewer, operator, admin.")
+    @APIResponse(responseCode = "200", description = "The job definition", content = @Content(schema = @Schema(implementation = JobDefinitionView.class)))
+    @APIResponse(responseCode = "404", description = "JOB_NOT_DEFINED", content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    public JobDefinitionView job(@RestPath String job) {
+        return jobs.jobDefinition(job).map(JobDefinitionView::of).orElseThrow(() -> new RepositoryException(
+                RepositoryError.JOB_NOT_DEFINED, "no job named '" + job + "' is defined in this application"));
+    }
+
+    @GET
+    @Path("/jobs/{job}/instances")
+    @RolesAllowed({ BatchRoles.VIEWER, BatchRoles.OPERATOR, BatchRoles.ADMIN })
+    @Operation(summary = "The instances of a job, newest first", description = "Roles: viewer, operator, admin. Keyset "
+            + "paged: pass a page's next as cursor.")
+    @APIResponse(responseCode = "200", description = "One page of instances", content = @Content(schema = @Schema(implementation = PageView.class)))
+    @APIResponse(responseCode = "422", description = "VALUE_INVALID (page.size, page.after)", content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    public RestResponse<PageView<InstanceView>> instances(@RestPath String job,
+            @Parameter(description = CURSOR_DOC) @RestQuery String cursor,
+            @Parameter(description = SIZE_DOC) @RestQuery Integer size, UriInfo uri) {
+        JobName name = JobName.of(job);
+        PageRequest page = page(cursor, size);
+        return paged(read(() -> repository.findJobInstances(name, page)), InstanceView::of, uri);
+    }
+
+    @GET
+    @Path("/executions")
+    @RolesAllowed({ BatchRoles.VIEWER, BatchRoles.OPERATOR, BatchRoles.ADMIN })
+    @Operation(summary = "Executions, newest first, filtered", description = "Roles: viewer, operator, admin. Every "
+            + "filter is optional and all given ones must hold. Keyset paged (one statement per page): pass a page's "
+            + "next as cursor.")
+    @APIResponse(responseCode = "200", description = "One page of executions", content = @Content(schema = @Schema(implementation = PageView.class)))
+    @APIResponse(responseCode = "422", description = "VALUE_INVALID (a filter, page.size, page.after)", content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    public RestResponse<PageView<ExecutionView>> executions(@Parameter(description = "only this job") @RestQuery String job,
+            @Parameter(description = "only these statuses (repeatable)") @RestQuery List<String> status,
+            @Parameter(description = "created at or after this ISO-8601 instant") @RestQuery String createdFrom,
+            @Parameter(description = "created before this ISO-8601 instant") @RestQuery String createdBefore,
+            @Parameter(description = "only those this owner token holds") @RestQuery String owner,
+            @Parameter(description = CURSOR_DOC) @RestQuery String cursor,
+            @Parameter(description = SIZE_DOC) @RestQuery Integer size,
+            UriInfo uri) {
+        ExecutionQuery query = ExecutionQuery.all().statuses(statuses(status));
+        if (job != null) {
+            query = query.job(JobName.of(job));
+        }
+        if (createdFrom != null) {
+            query = query.createdFrom(instant(createdFrom, "createdFrom"));
+        }
+        if (createdBefore != null) {
+            query = query.createdBefore(instant(createdBefore, "createdBefore"));
+        }
+        if (owner != null) {
+            query = query.ownedBy(OwnerToken.of(owner));
+        }
+        ExecutionQuery filters = query;
+        PageRequest page = page(cursor, size);
+        return paged(read(() -> repository.findJobExecutions(filters, page)), ExecutionView::of, uri);
+    }
+
+    @GET
+    @Path("/executions/{id}/steps/{stepId}/partitions")
+    @RolesAllowed({ BatchRoles.VIEWER, BatchRoles.OPERATOR, BatchRoles.ADMIN })
+    @Operation(summary = "The partitions of a partitioned step, in plan order", description = "Roles: viewer, operator, admin. Keyset paged.")
+    @APIResponse(responseCode = "200", description = "One page of partitions", content = @Content(schema = @Schema(implementation = PageView.class)))
+    @APIResponse(responseCode = "404", description = "STEP_EXECUTION_NOT_FOUND (in this execution)", content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    public RestResponse<PageView<PartitionView>> partitions(@RestPath long id, @RestPath long stepId,
+            @Parameter(description = CURSOR_DOC) @RestQuery String cursor,
+            @Parameter(description = SIZE_DOC) @RestQuery Integer size,
+            UriInfo uri) {
+        StepExecutionId step = StepExecutionId.of(stepId);
+        PageRequest page = page(cursor, size);
+        return paged(read(() -> {
+            repository.getStepExecution(step).filter(s -> s.jobExecutionId().value() == id).orElseThrow(
+                    () -> new RepositoryException(RepositoryError.STEP_EXECUTION_NOT_FOUND, "job execution " + id
+                            + " has no step execution " + stepId));
+            return repository.stepPartitions(step, page);
+        }), PartitionView::of, uri);
+    }
+
+    @GET
+    @Path("/audit/operator")
+    @RolesAllowed({ BatchRoles.VIEWER, BatchRoles.OPERATOR, BatchRoles.ADMIN })
+    @Operation(summary = "The operator audit, newest first", description = "Roles: viewer, operator, admin. Optionally of one instance. Keyset paged.")
+    @APIResponse(responseCode = "200", description = "One page of operator records", content = @Content(schema = @Schema(implementation = PageView.class)))
+    public RestResponse<PageView<OperatorRecordView>> operatorAudit(
+            @Parameter(description = INSTANCE_DOC) @RestQuery Long instance,
+            @Parameter(description = CURSOR_DOC) @RestQuery String cursor,
+            @Parameter(description = SIZE_DOC) @RestQuery Integer size,
+            UriInfo uri) {
+        Optional<JobInstanceId> of = Optional.ofNullable(instance).map(JobInstanceId::of);
+        PageRequest page = page(cursor, size);
+        return paged(read(() -> repository.findOperatorRecords(of, page)), OperatorRecordView::of, uri);
+    }
+
+    @GET
+    @Path("/audit/recovery")
+    @RolesAllowed({ BatchRoles.VIEWER, BatchRoles.OPERATOR, BatchRoles.ADMIN })
+    @Operation(summary = "The recovery audit, newest first", description = "Roles: viewer, operator, admin. Optionally of one instance. Keyset paged.")
+    @APIResponse(responseCode = "200", description = "One page of recovery decisions", content = @Content(schema = @Schema(implementation = PageView.class)))
+    public RestResponse<PageView<RecoveryView.Decision>> recoveryAudit(
+            @Parameter(description = INSTANCE_DOC) @RestQuery Long instance,
+            @Parameter(description = CURSOR_DOC) @RestQuery String cursor,
+            @Parameter(description = SIZE_DOC) @RestQuery Integer size,
+            UriInfo uri) {
+        Optional<JobInstanceId> of = Optional.ofNullable(instance).map(JobInstanceId::of);
+        PageRequest page = page(cursor, size);
+        return paged(read(() -> repository.findRecoveryDecisions(of, page)), RecoveryView.Decision::of, uri);
+    }
+
+    @GET
+    @Path("/audit/retention")
+    @RolesAllowed({ BatchRoles.VIEWER, BatchRoles.OPERATOR, BatchRoles.ADMIN })
+    @Operation(summary = "The retention audit (holds and purges), newest first", description = "Roles: viewer, operator, admin. Optionally of one instance. Keyset paged.")
+    @APIResponse(responseCode = "200", description = "One page of retention records", content = @Content(schema = @Schema(implementation = PageView.class)))
+    public RestResponse<PageView<RetentionOutcomeView>> retentionAudit(
+            @Parameter(description = INSTANCE_DOC) @RestQuery Long instance,
+            @Parameter(description = CURSOR_DOC) @RestQuery String cursor,
+            @Parameter(description = SIZE_DOC) @RestQuery Integer size,
+            UriInfo uri) {
+        Optional<JobInstanceId> of = Optional.ofNullable(instance).map(JobInstanceId::of);
+        PageRequest page = page(cursor, size);
+        return paged(read(() -> repository.findRetentionRecords(of, page)), RetentionOutcomeView::of, uri);
+    }
+
+    @GET
+    @Path("/holds")
+    @RolesAllowed({ BatchRoles.VIEWER, BatchRoles.OPERATOR, BatchRoles.ADMIN })
+    @Operation(summary = "The retention holds in place", description = "Roles: viewer, operator, admin. Keyset paged.")
+    @APIResponse(responseCode = "200", description = "One page of holds", content = @Content(schema = @Schema(implementation = PageView.class)))
+    public RestResponse<PageView<HoldView>> holds(@Parameter(description = CURSOR_DOC) @RestQuery String cursor,
+            @Parameter(description = SIZE_DOC) @RestQuery Integer size, UriInfo uri) {
+        PageRequest page = page(cursor, size);
+        return paged(read(() -> repository.findInstanceHolds(page)), HoldView::of, uri);
+    }
 
     @GET
     @Path("/executions/{id}")
@@ -124,7 +290,8 @@ public class OperatorResource {
             JobExecution execution = existing(executionId);
             return new ExecutionDetail(ExecutionView.of(execution),
                     repository.stepExecutions(executionId).stream().map(StepView::of).toList(),
-                    repository.flowDecisions(executionId).stream().map(FlowDecisionView::of).toList());
+                    repository.flowDecisions(executionId).stream().map(FlowDecisionView::of).toList(),
+                    OwnershipView.of(repository.executionOwnership(executionId).orElseThrow()));
         });
         return tagged(RestResponse.ResponseBuilder.ok(detail), detail.execution().version()).build();
     }
@@ -359,6 +526,20 @@ public class OperatorResource {
     }
 
     // Helpers
+
+    /** The page a request asks for: after its cursor, of its size (default {@value #DEFAULT_PAGE_SIZE}). */
+    private static PageRequest page(String cursor, Integer size) {
+        int items = size == null ? DEFAULT_PAGE_SIZE : size;
+        return cursor == null ? PageRequest.first(items) : PageRequest.after(PageCursor.of(cursor), items);
+    }
+
+    /** A page, with the link of the next one (this request with that cursor) in a Link header. */
+    private static <S, T> RestResponse<PageView<T>> paged(Page<S> page, Function<S, T> view, UriInfo uri) {
+        RestResponse.ResponseBuilder<PageView<T>> response = RestResponse.ResponseBuilder.ok(PageView.of(page, view));
+        page.next().ifPresent(next -> response.header("Link", "<" + uri.getRequestUriBuilder()
+                .replaceQueryParam("cursor", next.value()).build() + ">; rel=\"next\""));
+        return response.build();
+    }
 
     /** The caller and operation id of an action: a fresh one without an Idempotency-Key. */
     private OperatorCall call(String idempotencyKey) {

@@ -5,7 +5,7 @@ package io.durablebatch.rest.runtime;
  * code {@code VERSION_CONFLICT} and the current version, so the caller can read the execution again
  * and decide anew.
  */
-final class StaleVersionException extends RuntimeException {
+public final class StaleVersionException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
