@@ -126,7 +126,8 @@ class RestReadsTest {
         int pages = 0;
         while (next != null) {
             // the links are encoded already
-            ExtractableResponse<Response> page = as(VIEWER).urlEncodingEnabled(false).get(next).then().statusCode(200).extract();
+            ExtractableResponse<Response> page = as(VIEWER).urlEncodingEnabled(false).get(next).then().statusCode(200)
+                    .extract();
             pages++;
             page.<List<Number>> path("items." + field).forEach(value -> values.add(value.longValue()));
             String cursor = page.path("next");
