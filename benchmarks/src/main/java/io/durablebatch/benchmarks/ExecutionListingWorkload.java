@@ -41,7 +41,7 @@ final class ExecutionListingWorkload implements Workload {
             + "SELECT i.id, i.job_name, 1, s.status, s.status, i.created_at, i.created_at, "
             + "i.created_at + interval '1 minute', i.created_at + interval '1 minute', 2 "
             + "FROM {p}job_instance i "
-            + "CROSS JOIN LATERAL (SELECT CASE WHEN i.id % 100 = 7 THEN 'FAILED' ELSE 'COMPLETED' END AS status) s "
+            + "CROSS JOIN LATERAL (SELECT CASE WHEN (i.id / 4) % 100 = 7 THEN 'FAILED' ELSE 'COMPLETED' END AS status) s "
             + "ORDER BY i.id";
 
     private final BenchmarkConfig.Listing config;

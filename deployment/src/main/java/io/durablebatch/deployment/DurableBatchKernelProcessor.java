@@ -10,6 +10,7 @@ import io.durablebatch.runtime.job.FlowStepHistory;
 import io.durablebatch.runtime.job.JobRegistry;
 import io.durablebatch.runtime.job.KernelIdentity;
 import io.durablebatch.runtime.job.KernelJobOperator;
+import io.durablebatch.runtime.job.KernelListeners;
 import io.durablebatch.runtime.job.KernelRecorder;
 import io.durablebatch.runtime.job.KernelTestHooks;
 import io.durablebatch.runtime.job.LeaseSweeper;
@@ -55,6 +56,7 @@ class DurableBatchKernelProcessor {
             FlowStepHistory.class,
             FlowRoutes.class,
             StepRunners.class,
+            KernelListeners.class,
             RunningExecutions.class,
             StepLeases.class,
             LeaseStore.class,

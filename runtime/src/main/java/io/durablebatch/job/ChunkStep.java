@@ -3,6 +3,7 @@ package io.durablebatch.job;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -11,6 +12,11 @@ import io.durablebatch.Checks;
 import io.durablebatch.item.ItemProcessor;
 import io.durablebatch.item.ItemReader;
 import io.durablebatch.item.ItemWriter;
+import io.durablebatch.listener.BatchListener;
+import io.durablebatch.listener.ChunkListener;
+import io.durablebatch.listener.Listeners;
+import io.durablebatch.listener.SkipListener;
+import io.durablebatch.listener.StepListener;
 
 /**
  * A chunk-oriented step: items are read one at a time, processed, and written in chunks of
@@ -48,12 +54,18 @@ public final class ChunkStep<I, O> implements Step {
     private final Function<StepContext, ? extends ItemWriter<? super O>> writer;
     private final Map<Class<? extends Throwable>, Integer> skipLimits;
     private final Retry retry;
+    private final Listeners listeners;
+
+    /** The listener kinds a chunk step calls. */
+    static final List<Class<? extends BatchListener>> LISTENED = List.of(StepListener.class, ChunkListener.class,
+            SkipListener.class);
 
     private ChunkStep(StepSettings settings, int commitInterval,
             Function<StepContext, ? extends ItemReader<? extends I>> reader,
             Optional<ItemProcessor<? super I, ? extends O>> processor,
             Function<StepContext, ? extends ItemWriter<? super O>> writer,
-            Map<Class<? extends Throwable>, Integer> skipLimits, Retry retry) {
+            Map<Class<? extends Throwable>, Integer> skipLimits, Retry retry, Listeners listeners) {
+        this.listeners = listeners;
         this.settings = settings;
         this.commitInterval = commitInterval;
         this.reader = reader;
@@ -103,18 +115,24 @@ public final class ChunkStep<I, O> implements Step {
         return retry;
     }
 
+    /** The listeners declared on this step, in declaration order; not part of the plan. */
+    public Listeners listeners() {
+        return listeners;
+    }
+
     public ChunkStep<I, O> withId(String nodeId) {
-        return new ChunkStep<>(settings.withNodeId(nodeId), commitInterval, reader, processor, writer, skipLimits, retry);
+        return new ChunkStep<>(settings.withNodeId(nodeId), commitInterval, reader, processor, writer, skipLimits, retry,
+                listeners);
     }
 
     public ChunkStep<I, O> withStartLimit(int startLimit) {
         return new ChunkStep<>(settings.withStartLimit(startLimit), commitInterval, reader, processor, writer, skipLimits,
-                retry);
+                retry, listeners);
     }
 
     public ChunkStep<I, O> withAllowStartIfComplete(boolean allowStartIfComplete) {
         return new ChunkStep<>(settings.withAllowStartIfComplete(allowStartIfComplete), commitInterval, reader, processor,
-                writer, skipLimits, retry);
+                writer, skipLimits, retry, listeners);
     }
 
     @Override
@@ -147,6 +165,7 @@ public final class ChunkStep<I, O> implements Step {
         private Function<StepContext, ? extends ItemWriter<? super O>> writer;
         private final Map<Class<? extends Throwable>, Integer> skipLimits = new LinkedHashMap<>();
         private Retry retry = Retry.DEFAULT;
+        private Listeners listeners = Listeners.NONE;
 
         private Builder(StepSettings settings, int commitInterval,
                 Function<StepContext, ? extends ItemReader<? extends I>> reader,
@@ -166,6 +185,7 @@ public final class ChunkStep<I, O> implements Step {
                     Optional.of(Checks.notNull(processor, "processor")));
             next.skipLimits.putAll(skipLimits);
             next.retry = retry;
+            next.listeners = listeners;
             return next;
         }
 
@@ -194,6 +214,16 @@ public final class ChunkStep<I, O> implements Step {
             return this;
         }
 
+        /**
+         * Adds a listener of this step's attempts, chunks and skips (whichever of
+         * {@link StepListener}, {@link ChunkListener} and {@link SkipListener} it implements), called
+         * after the CDI beans and the job's listeners, in declaration order.
+         */
+        public Builder<I, O> listener(BatchListener listener) {
+            listeners = listeners.with(listener, "step '" + settings.name() + "'", LISTENED);
+            return this;
+        }
+
         public Builder<I, O> id(String nodeId) {
             settings = settings.withNodeId(nodeId);
             return this;
@@ -213,7 +243,7 @@ public final class ChunkStep<I, O> implements Step {
             if (writer == null) {
                 throw new IllegalStateException("step '" + settings.name() + "' needs a writer");
             }
-            return new ChunkStep<>(settings, commitInterval, reader, processor, writer, skipLimits, retry);
+            return new ChunkStep<>(settings, commitInterval, reader, processor, writer, skipLimits, retry, listeners);
         }
     }
 }

@@ -11,6 +11,12 @@ import io.durablebatch.Checks;
 import io.durablebatch.execution.DefinitionIdentity;
 import io.durablebatch.execution.JobName;
 import io.durablebatch.execution.PlanFingerprint;
+import io.durablebatch.listener.BatchListener;
+import io.durablebatch.listener.ChunkListener;
+import io.durablebatch.listener.JobListener;
+import io.durablebatch.listener.Listeners;
+import io.durablebatch.listener.SkipListener;
+import io.durablebatch.listener.StepListener;
 
 /**
  * Declares a job: its name, revision and flow of nodes. Expose the result as a CDI bean (a
@@ -47,6 +53,7 @@ public final class Job {
         private String revision = "1";
         private final List<DefinitionIdentity> upgradesFrom = new ArrayList<>();
         private OptionalInt restartOnOwnerLoss = OptionalInt.empty();
+        private Listeners listeners = Listeners.NONE;
 
         private Builder(JobName name) {
             this.name = name;
@@ -86,8 +93,21 @@ public final class Job {
             return this;
         }
 
+        /**
+         * Adds a listener of this job's executions, called after the CDI listener beans, in
+         * declaration order (the "after" callbacks in reverse order). Its {@link StepListener},
+         * {@link ChunkListener} and {@link SkipListener} sides apply to every step of the job,
+         * before the step's own listeners. Not part of the plan: adding one changes no fingerprint.
+         */
+        public Builder listener(BatchListener listener) {
+            listeners = listeners.with(listener, "job '" + name + "'",
+                    List.of(JobListener.class, StepListener.class, ChunkListener.class, SkipListener.class));
+            return this;
+        }
+
         public Flow start(Node node) {
-            return new Flow(name, revision, upgradesFrom, restartOnOwnerLoss, Checks.notNull(node, "start node"));
+            return new Flow(name, revision, upgradesFrom, restartOnOwnerLoss, listeners,
+                    Checks.notNull(node, "start node"));
         }
     }
 
@@ -97,6 +117,7 @@ public final class Job {
         private final String revision;
         private final List<DefinitionIdentity> upgradesFrom;
         private final OptionalInt restartOnOwnerLoss;
+        private final Listeners listeners;
         private final String start;
         private final Map<String, Node> nodes = new LinkedHashMap<>();
         private final List<String> duplicates = new ArrayList<>();
@@ -105,8 +126,9 @@ public final class Job {
         private String current;
 
         private Flow(JobName name, String revision, List<DefinitionIdentity> upgradesFrom, OptionalInt restartOnOwnerLoss,
-                Node start) {
+                Listeners listeners, Node start) {
             this.name = name;
+            this.listeners = listeners;
             this.restartOnOwnerLoss = restartOnOwnerLoss;
             this.revision = revision;
             this.upgradesFrom = List.copyOf(upgradesFrom);
@@ -140,7 +162,7 @@ public final class Job {
         /** Validates the flow; fails with a {@link JobDefinitionException} naming the job and node. */
         public JobDefinition build() {
             return JobDefinition.validated(name, revision, upgradesFrom, start, nodes, duplicates, referencedIds,
-                    transitions, restartOnOwnerLoss);
+                    transitions, restartOnOwnerLoss, listeners);
         }
 
         private String register(Node node) {

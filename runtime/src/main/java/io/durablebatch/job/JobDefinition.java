@@ -17,6 +17,7 @@ import java.util.Set;
 import io.durablebatch.execution.DefinitionIdentity;
 import io.durablebatch.execution.JobName;
 import io.durablebatch.execution.StepName;
+import io.durablebatch.listener.Listeners;
 import io.durablebatch.repository.DefinitionUpgrade;
 
 /**
@@ -34,10 +35,13 @@ public final class JobDefinition {
     private final DefinitionIdentity identity;
     private final List<DefinitionUpgrade> upgrades;
     private final OptionalInt restartOnOwnerLoss;
+    private final Listeners listeners;
 
     private JobDefinition(JobName name, String revision, String startNode, Map<String, Node> nodes,
-            Map<String, List<Transition>> routes, List<DefinitionIdentity> upgradesFrom, OptionalInt restartOnOwnerLoss) {
+            Map<String, List<Transition>> routes, List<DefinitionIdentity> upgradesFrom, OptionalInt restartOnOwnerLoss,
+            Listeners listeners) {
         this.name = name;
+        this.listeners = listeners;
         this.restartOnOwnerLoss = restartOnOwnerLoss;
         this.revision = revision;
         this.startNode = startNode;
@@ -79,6 +83,11 @@ public final class JobDefinition {
         return restartOnOwnerLoss;
     }
 
+    /** The listeners declared on the job ({@code Job.named(..).listener(..)}); not part of the plan. */
+    public Listeners listeners() {
+        return listeners;
+    }
+
     public Node startNode() {
         return nodes.get(startNode);
     }
@@ -109,7 +118,7 @@ public final class JobDefinition {
 
     static JobDefinition validated(JobName name, String revision, List<DefinitionIdentity> upgradesFrom, String start,
             Map<String, Node> nodes, List<String> duplicates, List<String> referencedIds, List<Transition> transitions,
-            OptionalInt restartOnOwnerLoss) {
+            OptionalInt restartOnOwnerLoss, Listeners listeners) {
         String job = name.value();
         if (!duplicates.isEmpty()) {
             throw new JobDefinitionException(job, duplicates.get(0), "the node id is declared by two different nodes");
@@ -156,7 +165,7 @@ public final class JobDefinition {
             }
         }
         return new JobDefinition(name, revision, start, new LinkedHashMap<>(nodes), routes, upgradesFrom,
-                restartOnOwnerLoss);
+                restartOnOwnerLoss, listeners);
     }
 
     private static Set<String> reachable(String start, Map<String, List<Transition>> routes) {

@@ -3,6 +3,8 @@ package io.durablebatch.job;
 import java.util.OptionalInt;
 
 import io.durablebatch.Checks;
+import io.durablebatch.listener.BatchListener;
+import io.durablebatch.listener.Listeners;
 
 /**
  * A step whose work is split by a {@link Partitioner} into partitions, each run by a worker step
@@ -21,8 +23,15 @@ public final class PartitionedStep implements Step {
     private final Partitioner partitioner;
     private final Step worker;
     private final OptionalInt workers;
+    private final Listeners listeners;
 
     PartitionedStep(StepSettings settings, Partitioner partitioner, Step worker, OptionalInt workers) {
+        this(settings, partitioner, worker, workers, Listeners.NONE);
+    }
+
+    private PartitionedStep(StepSettings settings, Partitioner partitioner, Step worker, OptionalInt workers,
+            Listeners listeners) {
+        this.listeners = listeners;
         this.settings = Checks.notNull(settings, "step.settings");
         this.partitioner = Checks.notNull(partitioner, "partitioner");
         this.worker = Checks.notNull(worker, "worker");
@@ -59,19 +68,36 @@ public final class PartitionedStep implements Step {
     }
 
     public PartitionedStep withWorkers(int workers) {
-        return new PartitionedStep(settings, partitioner, worker, OptionalInt.of(workers));
+        return new PartitionedStep(settings, partitioner, worker, OptionalInt.of(workers), listeners);
     }
 
     public PartitionedStep withId(String nodeId) {
-        return new PartitionedStep(settings.withNodeId(nodeId), partitioner, worker, workers);
+        return new PartitionedStep(settings.withNodeId(nodeId), partitioner, worker, workers, listeners);
     }
 
     public PartitionedStep withStartLimit(int startLimit) {
-        return new PartitionedStep(settings.withStartLimit(startLimit), partitioner, worker, workers);
+        return new PartitionedStep(settings.withStartLimit(startLimit), partitioner, worker, workers, listeners);
     }
 
     public PartitionedStep withAllowStartIfComplete(boolean allowStartIfComplete) {
-        return new PartitionedStep(settings.withAllowStartIfComplete(allowStartIfComplete), partitioner, worker, workers);
+        return new PartitionedStep(settings.withAllowStartIfComplete(allowStartIfComplete), partitioner, worker, workers,
+                listeners);
+    }
+
+    /** The listeners declared on this step, in declaration order; not part of the plan. */
+    public Listeners listeners() {
+        return listeners;
+    }
+
+    /**
+     * This step with a listener: its {@link io.durablebatch.listener.StepListener} side is called
+     * around the parent step (the plan and the wait for its partitions), its
+     * {@link io.durablebatch.listener.ChunkListener} and {@link io.durablebatch.listener.SkipListener}
+     * sides for the chunks and skips of every partition's worker, before the worker step's own.
+     */
+    public PartitionedStep listener(BatchListener listener) {
+        return new PartitionedStep(settings, partitioner, worker, workers,
+                listeners.with(listener, "partitioned step '" + settings.name() + "'", ChunkStep.LISTENED));
     }
 
     @Override

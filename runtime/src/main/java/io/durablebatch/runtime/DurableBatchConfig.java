@@ -161,6 +161,21 @@ public interface DurableBatchConfig {
         Duration timeout();
     }
 
+    /** What the kernel does with skipped items. */
+    Skips skips();
+
+    interface Skips {
+
+        /**
+         * Whether each skipped item is logged at WARN in category {@code io.durablebatch.skips} (the
+         * item and the reason), once its chunk committed. The log is the kernel's own skip listener;
+         * switch it off when a skip listener of the application reports skips instead. The per-step
+         * summary at INFO stays.
+         */
+        @WithDefault("true")
+        boolean log();
+    }
+
     interface Progress {
 
         /**

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 
 import org.jboss.logging.Logger;
 
@@ -14,6 +15,8 @@ import io.durablebatch.execution.StepExecution;
 import io.durablebatch.item.ItemProcessor;
 import io.durablebatch.item.ItemReader;
 import io.durablebatch.job.ChunkStep;
+import io.durablebatch.job.StepContext;
+import io.durablebatch.listener.ChunkRun;
 import io.durablebatch.runtime.metrics.KernelMetrics;
 import io.durablebatch.runtime.sql.TransientFailures;
 import io.smallrye.faulttolerance.api.Guard;
@@ -28,11 +31,9 @@ import io.smallrye.faulttolerance.api.Guard;
 final class ChunkStepRunner {
 
     private static final Logger LOG = Logger.getLogger(ChunkStepRunner.class);
-    /** Each skipped item: a category of its own, so that it can be silenced and the summaries kept. */
-    private static final Logger SKIPS = Logger.getLogger("io.durablebatch.skips");
 
-    /** The items of one chunk, as read, and where the reader stood after them. */
-    private record ReadChunk(List<Object> items, long readSkips, Checkpoint checkpoint, boolean endOfInput) {
+    /** The items of one chunk, as read, the read failures it skipped, and where the reader stood after them. */
+    private record ReadChunk(List<Object> items, List<Exception> readSkips, Checkpoint checkpoint, boolean endOfInput) {
     }
 
     /** What a committed chunk transaction recorded. */
@@ -95,17 +96,26 @@ final class ChunkStepRunner {
                 if (attempt.control().stopRequested()) {
                     return attempt.stop();
                 }
-                ReadChunk chunk = read(reader, step.commitInterval(), skips);
+                ReadChunk chunk;
+                try {
+                    chunk = read(reader, step.commitInterval(), skips);
+                } catch (Exception | Error failure) {
+                    // the chunk failed before its transaction began: its listeners hear of it all the same
+                    attempt.callbacks().onChunkError(attempt.callbacks().chunk(attempt.context(), attempt.counters(), 0),
+                            failure);
+                    throw failure;
+                }
                 rollbacks[0] = 0;
                 StepCounters before = attempt.counters();
+                ChunkRun run = attempt.callbacks().chunk(attempt.context(), before, chunk.items().size());
                 long began = System.nanoTime();
-                Committed committed = commit(attempt, step, writer, chunk, skips, guard, rollbacks);
+                Committed committed = commit(attempt, step, writer, chunk, run, skips, guard, rollbacks);
                 StepCounters after = committed.total();
                 meter.committed(after.readCount() - before.readCount(), after.writeCount() - before.writeCount(),
                         after.skipCount() - before.skipCount(), System.nanoTime() - began);
                 attempt.committed(committed.recorded(), committed.total());
                 skips = committed.skips();
-                logSkips(attempt, skips);
+                attempt.callbacks().afterChunk(run, committed.total());
                 progress.chunkCommitted(committed.total());
                 if (chunk.endOfInput()) {
                     progress.ended(committed.total());
@@ -119,14 +129,6 @@ final class ChunkStepRunner {
             return attempt.fail(failure, attempt.counters().plus(rolledBack(rollbacks[0])));
         } finally {
             close(step, reader, writer);
-        }
-    }
-
-    /** Each committed skip at WARN: what was skipped, and why. */
-    private static void logSkips(StepAttempt attempt, SkipTally skips) {
-        for (String skipped : skips.takeUnlogged()) {
-            SKIPS.warnf("Job '%s' execution %s, step '%s': skipped %s", attempt.context().jobName(),
-                    attempt.context().jobExecutionId(), attempt.context().stepName(), skipped);
         }
     }
 
@@ -150,7 +152,7 @@ final class ChunkStepRunner {
 
     private static ReadChunk read(ItemReader<Object> reader, int commitInterval, SkipTally skips) throws Exception {
         List<Object> items = new ArrayList<>(commitInterval);
-        long readSkips = 0;
+        List<Exception> readSkips = List.of();
         boolean end = false;
         while (items.size() < commitInterval) {
             Object item;
@@ -158,7 +160,10 @@ final class ChunkStepRunner {
                 item = reader.read();
             } catch (Exception e) {
                 if (skips.trySkip(e, null)) {
-                    readSkips++;
+                    if (readSkips.isEmpty()) {
+                        readSkips = new ArrayList<>();
+                    }
+                    readSkips.add(e);
                     continue;
                 }
                 throw e;
@@ -174,11 +179,11 @@ final class ChunkStepRunner {
 
     /** Commits the chunk; {@code rollbacks} counts its rolled-back transactions, including a final failed one. */
     private Committed commit(StepAttempt attempt, ChunkStep<Object, Object> step, ChunkWriter writer,
-            ReadChunk chunk, SkipTally skips, Guard guard, long[] rollbacks) throws Exception {
+            ReadChunk chunk, ChunkRun run, SkipTally skips, Guard guard, long[] rollbacks) throws Exception {
         try {
             Committed committed;
             try {
-                committed = commitOrScan(attempt, step, writer, chunk, skips, guard, rollbacks);
+                committed = commitOrScan(attempt, step, writer, chunk, run, skips, guard, rollbacks);
             } catch (StepAttempt.AlreadyCommitted earlier) {
                 // an earlier try committed this chunk, its acknowledgement was lost; this try rolled
                 // back. The skips of that try are not known here: the chunk's skip counts are in its record.
@@ -194,24 +199,47 @@ final class ChunkStepRunner {
     }
 
     private Committed commitOrScan(StepAttempt attempt, ChunkStep<Object, Object> step, ChunkWriter writer,
-            ReadChunk chunk, SkipTally skips, Guard guard, long[] rollbacks) throws Exception {
+            ReadChunk chunk, ChunkRun run, SkipTally skips, Guard guard, long[] rollbacks) throws Exception {
+        StepCallbacks callbacks = attempt.callbacks();
         try {
-            return guard.call(() -> Transactions.inNew(() -> writeAndRecord(attempt, step, writer, chunk, skips.copy(),
-                    Map.of(), rollbacks[0])), Committed.class);
+            return guard.call(() -> chunkTransaction(callbacks, run, () -> writeAndRecord(attempt, step, writer, chunk,
+                    run, skips.copy(), Map.of(), rollbacks[0])), Committed.class);
         } catch (WriteScanRequired scan) {
             rollbacks[0]++;
             Map<Integer, Exception> failing = scan(writer, scan.outputs, skips.copy());
             LOG.debugf("Step '%s' skips %d item(s) its writer refused", step.name(), failing.size());
-            return guard.call(() -> Transactions.inNew(() -> writeAndRecord(attempt, step, writer, chunk, skips.copy(),
-                    failing, rollbacks[0])), Committed.class);
+            return guard.call(() -> chunkTransaction(callbacks, run, () -> writeAndRecord(attempt, step, writer, chunk,
+                    run, skips.copy(), failing, rollbacks[0])), Committed.class);
         }
     }
 
-    /** The chunk's transaction: process, write, record progress. */
+    /**
+     * One try of the chunk's transaction; a try that rolls back is reported to the chunk listeners
+     * with its failure, unless an earlier try turned out to have committed the chunk.
+     */
+    static <T> T chunkTransaction(StepCallbacks callbacks, ChunkRun run, Callable<T> work) throws Exception {
+        try {
+            return Transactions.inNew(work);
+        } catch (StepAttempt.AlreadyCommitted committed) {
+            throw committed;
+        } catch (Exception | Error failure) {
+            callbacks.onChunkError(run, failure instanceof WriteScanRequired scan ? scan.getCause() : failure);
+            throw failure;
+        }
+    }
+
+    /** The chunk's transaction: process, write, record progress; the listeners hear of its start and skips. */
     private Committed writeAndRecord(StepAttempt attempt, ChunkStep<Object, Object> step, ChunkWriter writer,
-            ReadChunk chunk, SkipTally skips, Map<Integer, Exception> writeSkips, long rollbacks) throws Exception {
+            ReadChunk chunk, ChunkRun run, SkipTally skips, Map<Integer, Exception> writeSkips, long rollbacks)
+            throws Exception {
         if (rollbacks > 0) {
             attempt.adoptEarlierCommit();
+        }
+        StepCallbacks callbacks = attempt.callbacks();
+        StepContext context = attempt.context();
+        callbacks.beforeChunk(run);
+        for (Exception unreadable : chunk.readSkips()) {
+            callbacks.skippedInRead(context, unreadable);
         }
         writer.beginAttempt();
         List<Object> outputs = new ArrayList<>(chunk.items().size());
@@ -225,6 +253,7 @@ final class ChunkStepRunner {
             } catch (Exception e) {
                 if (skips.trySkip(e, item)) {
                     processSkips++;
+                    callbacks.skippedInProcess(context, item, e);
                     continue;
                 }
                 throw e;
@@ -244,6 +273,7 @@ final class ChunkStepRunner {
                     written.add(outputs.get(i));
                 } else {
                     skips.trySkip(refusal, outputs.get(i));
+                    callbacks.skippedInWrite(context, outputs.get(i), refusal);
                 }
             }
         }
@@ -261,7 +291,7 @@ final class ChunkStepRunner {
             }
         }
         StepCounters total = attempt.counters().plus(new StepCounters(chunk.items().size(), written.size(), filtered,
-                chunk.readSkips(), processSkips, writeSkips.size(), 1, rollbacks));
+                chunk.readSkips().size(), processSkips, writeSkips.size(), 1, rollbacks));
         Checkpoint checkpoint = writer.stepCheckpoint(chunk.checkpoint());
         StepExecution recorded = chunk.endOfInput() ? attempt.recordCompletion(Optional.of(checkpoint), total)
                 : attempt.recordProgress(checkpoint, total);

@@ -19,6 +19,7 @@ import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.JobParameters;
 import io.durablebatch.job.Node;
 import io.durablebatch.job.Step;
+import io.durablebatch.listener.JobRun;
 import io.durablebatch.operator.ExecutionControl;
 import io.durablebatch.operator.OwnerToken;
 import io.durablebatch.repository.LifecycleTransition;
@@ -31,7 +32,8 @@ import io.quarkus.narayana.jta.QuarkusTransaction;
 /**
  * Runs one job execution on the calling thread: STARTING to STARTED, then the flow node by node,
  * then the end status. After each node {@link FlowRoutes} picks and records the route; a node runs
- * at most once per execution.
+ * at most once per execution. The job listeners are called once the start is recorded and once the
+ * end is (a {@code beforeJob} that throws fails the execution before its first node).
  */
 final class ExecutionRunner {
 
@@ -69,8 +71,10 @@ final class ExecutionRunner {
             return execution;
         }
         LOG.infof("Job '%s' execution %s (attempt %d) started", definition.name(), execution.id(), execution.attempt());
+        JobCallbacks callbacks = steps.listeners().forJob(definition);
         JobEnd end;
         try {
+            callbacks.beforeJob(new JobRun(definition.name(), parameters, execution));
             end = walk();
         } catch (Throwable e) {
             // an Error of user code fails the job like an exception: nothing may escape unrecorded
@@ -84,6 +88,10 @@ final class ExecutionRunner {
             }
         }
         JobExecution ended = finish(end);
+        if (!ended.status().isActive()) {
+            // an end this process could not record is left to recovery: there is no end to tell of
+            callbacks.afterJob(new JobRun(definition.name(), parameters, ended));
+        }
         if (ended.status().isActive() || control.lostBecause().isPresent() && ended.status() != end.status()) {
             return ended;
         }

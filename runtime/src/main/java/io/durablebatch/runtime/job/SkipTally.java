@@ -12,40 +12,36 @@ import io.durablebatch.runtime.sql.TransientFailures;
  * The skips of one step attempt, per configured exception type. A failure counts against the most
  * specific configured type it is an instance of. A chunk works on a copy and the step adopts it
  * only when the chunk commits, so a rolled-back chunk's skips are not counted twice, nor logged.
- * It describes each skipped item (the item and the reason) until the step logs it, and keeps the
- * first few descriptions for the step's summary.
+ * It keeps the first few skips, described (the item and the reason), for the step's summary.
  */
 final class SkipTally {
 
     private final String stepName;
     private final Map<Class<? extends Throwable>, Integer> limits;
     private final Map<Class<? extends Throwable>, Integer> counts;
-    /** The skips not logged yet, described. */
-    private final List<String> unlogged;
     /** The first skips of the attempt, described, for its summary. */
     private final List<String> first;
 
     SkipTally(String stepName, Map<Class<? extends Throwable>, Integer> limits) {
-        this(stepName, limits, new HashMap<>(), new ArrayList<>(), new ArrayList<>());
+        this(stepName, limits, new HashMap<>(), new ArrayList<>());
     }
 
     private SkipTally(String stepName, Map<Class<? extends Throwable>, Integer> limits,
-            Map<Class<? extends Throwable>, Integer> counts, List<String> unlogged, List<String> first) {
+            Map<Class<? extends Throwable>, Integer> counts, List<String> first) {
         this.stepName = stepName;
         this.limits = limits;
         this.counts = counts;
-        this.unlogged = unlogged;
         this.first = first;
     }
 
     SkipTally copy() {
-        return new SkipTally(stepName, limits, new HashMap<>(counts), new ArrayList<>(unlogged), new ArrayList<>(first));
+        return new SkipTally(stepName, limits, new HashMap<>(counts), new ArrayList<>(first));
     }
 
     /**
      * Whether {@code failure} of {@code item} (the item a processor or writer refused; {@code null}
      * for an item that could not be read, which the failure describes) may be skipped; counts and
-     * describes it if so.
+     * keeps its description for the summary if it is one of the first.
      *
      * @throws SkipLimitExceededException if skipping it would exceed its type's limit
      */
@@ -53,19 +49,15 @@ final class SkipTally {
         if (!trySkip(failure)) {
             return false;
         }
-        String described = item == null ? String.valueOf(failure) : abbreviate(String.valueOf(item)) + " (" + failure + ")";
-        unlogged.add(described);
         if (first.size() < SUMMARISED) {
-            first.add(described);
+            first.add(describe(item, failure));
         }
         return true;
     }
 
-    /** The skips described since the last call. */
-    List<String> takeUnlogged() {
-        List<String> taken = List.copyOf(unlogged);
-        unlogged.clear();
-        return taken;
+    /** A skip as logged: the item (abbreviated) and the failure, or the failure alone for an unreadable item. */
+    static String describe(Object item, Throwable failure) {
+        return item == null ? String.valueOf(failure) : abbreviate(String.valueOf(item)) + " (" + failure + ")";
     }
 
     /** The first skips of the attempt, described; at most {@value #SUMMARISED}. */

@@ -37,6 +37,7 @@ final class StepAttempt {
     private final StopSignal control;
     private StepExecution snapshot;
     private StepCounters counters = StepCounters.ZERO;
+    private StepCallbacks callbacks = StepCallbacks.NONE;
 
     /** An attempt of a flow node, resuming the node's unfinished latest attempt if there is one. */
     StepAttempt(KernelRepository repository, Bookkeeping bookkeeping, Step step, StepContextImpl context,
@@ -81,6 +82,15 @@ final class StepAttempt {
 
     StopSignal control() {
         return control;
+    }
+
+    /** The listeners of this attempt; none until {@link StepRunners} sets them. */
+    StepCallbacks callbacks() {
+        return callbacks;
+    }
+
+    void listenedBy(StepCallbacks callbacks) {
+        this.callbacks = callbacks;
     }
 
     StepExecution snapshot() {

@@ -20,6 +20,7 @@ import io.durablebatch.job.JobParameters;
 import io.durablebatch.job.PartitionedStep;
 import io.durablebatch.job.Step;
 import io.durablebatch.job.TaskletStep;
+import io.durablebatch.listener.StepRun;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.DurableBatchConfig;
@@ -46,10 +47,13 @@ public class StepRunners {
     private final ChunkStepRunner chunks;
     private final PartitionWorker partitionWorker;
     private final PartitionedStepRunner partitions;
+    private final KernelListeners listeners;
 
     StepRunners(KernelRepository repository, FlowStepHistory history, StepLeases leases, PartitionLeaseStore partitionLeases,
-            DurableBatchConfig config, Instance<ChunkFaults> faults, Instance<KernelMetrics> metrics) {
+            DurableBatchConfig config, Instance<ChunkFaults> faults, Instance<KernelMetrics> metrics,
+            KernelListeners listeners) {
         this.repository = repository;
+        this.listeners = listeners;
         this.leases = leases;
         this.bookkeeping = new Bookkeeping(config.lease().duration());
         this.history = history;
@@ -63,6 +67,11 @@ public class StepRunners {
     /** How the kernel retries its own records: for as long as a lease lasts. */
     Bookkeeping bookkeeping() {
         return bookkeeping;
+    }
+
+    /** The listeners of job executions and step attempts. */
+    KernelListeners listeners() {
+        return listeners;
     }
 
     /** The worker side of partitioned steps, shared by local and remote workers. */
@@ -89,23 +98,43 @@ public class StepRunners {
         return run(new StepAttempt(repository, bookkeeping, step, context, start.resumes(), control, running));
     }
 
-    /** Runs a started attempt (of a node, or of a partition's worker) to its end. */
+    /**
+     * Runs a started attempt (of a node, or of a partition's worker) to its end, between its step
+     * listeners' {@code beforeStep} (one that throws fails the step before its work opens) and
+     * {@code afterStep} (with the recorded end).
+     */
     StepOutcome run(StepAttempt attempt) {
         StepExecutionId id = attempt.snapshot().id();
+        StepCallbacks callbacks = listeners.forStep(attempt.context().jobName(), attempt.step());
+        attempt.listenedBy(callbacks);
         leases.hold(id);
         try {
-            Step step = attempt.step();
-            if (step instanceof ChunkStep<?, ?>) {
-                return chunks.run(attempt);
-            } else if (step instanceof TaskletStep) {
-                return tasklets.run(attempt);
-            } else if (step instanceof PartitionedStep) {
-                return partitions.run(attempt);
+            StepOutcome outcome;
+            try {
+                callbacks.beforeStep(new StepRun(attempt.context(), attempt.snapshot()));
+            } catch (RuntimeException | Error e) {
+                outcome = attempt.fail(e, attempt.counters());
+                callbacks.afterStep(new StepRun(attempt.context(), outcome.execution()));
+                return outcome;
             }
-            throw new IllegalStateException("no runner for " + step);
+            outcome = runListened(attempt);
+            callbacks.afterStep(new StepRun(attempt.context(), outcome.execution()));
+            return outcome;
         } finally {
             leases.release(id);
         }
+    }
+
+    private StepOutcome runListened(StepAttempt attempt) {
+        Step step = attempt.step();
+        if (step instanceof ChunkStep<?, ?>) {
+            return chunks.run(attempt);
+        } else if (step instanceof TaskletStep) {
+            return tasklets.run(attempt);
+        } else if (step instanceof PartitionedStep) {
+            return partitions.run(attempt);
+        }
+        throw new IllegalStateException("no runner for " + step);
     }
 
     private Start start(Step step, JobExecution execution) {

@@ -8,11 +8,13 @@ import io.durablebatch.execution.StepExecution;
 import io.durablebatch.job.ChunkStep;
 import io.durablebatch.job.RepeatStatus;
 import io.durablebatch.job.TaskletStep;
+import io.durablebatch.listener.ChunkRun;
 import io.smallrye.faulttolerance.api.Guard;
 
 /**
  * Runs a tasklet step attempt: each call of the tasklet is one new transaction that also records
  * the step's counters (or its completion, after the last call), re-run after a transient failure.
+ * Each call is a chunk to the step's chunk listeners.
  */
 final class TaskletStepRunner {
 
@@ -30,16 +32,19 @@ final class TaskletStepRunner {
                     return attempt.stop();
                 }
                 rollbacks[0] = 0;
+                StepCallbacks callbacks = attempt.callbacks();
+                ChunkRun run = callbacks.chunk(attempt.context(), attempt.counters(), 0);
                 Committed committed;
                 try {
-                    committed = guard.call(() -> Transactions.inNew(() -> call(attempt, step, rollbacks[0])),
-                            Committed.class);
+                    committed = guard.call(() -> ChunkStepRunner.chunkTransaction(callbacks, run,
+                            () -> call(attempt, step, run, rollbacks[0])), Committed.class);
                 } catch (StepAttempt.AlreadyCommitted earlier) {
                     // an earlier try committed this call, its acknowledgement was lost: go on from its record
                     StepExecution recorded = earlier.recorded();
                     committed = new Committed(recorded, recorded.counters(), recorded.status() != ExecutionStatus.STARTED);
                 }
                 attempt.committed(committed.recorded(), committed.total());
+                callbacks.afterChunk(run, committed.total());
                 if (committed.finished()) {
                     return StepOutcome.of(committed.recorded());
                 }
@@ -50,10 +55,11 @@ final class TaskletStepRunner {
     }
 
     /** One call of the tasklet and its record, in the caller's transaction. */
-    private static Committed call(StepAttempt attempt, TaskletStep step, long rollbacks) throws Exception {
+    private static Committed call(StepAttempt attempt, TaskletStep step, ChunkRun run, long rollbacks) throws Exception {
         if (rollbacks > 0) {
             attempt.adoptEarlierCommit();
         }
+        attempt.callbacks().beforeChunk(run);
         RepeatStatus status = step.tasklet().execute(attempt.context());
         boolean finished = status != RepeatStatus.CONTINUABLE;
         StepCounters total = attempt.counters().plus(new StepCounters(0, 0, 0, 0, 0, 0, 1, rollbacks));

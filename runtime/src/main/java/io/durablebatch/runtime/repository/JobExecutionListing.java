@@ -2,7 +2,10 @@ package io.durablebatch.runtime.repository;
 
 import static io.durablebatch.runtime.repository.ExecutionRows.JOB_EXECUTION_COLUMNS;
 
+import java.util.Arrays;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -15,26 +18,45 @@ import io.durablebatch.repository.PageRequest;
 import io.durablebatch.runtime.entity.JobExecutionEntity;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.MetadataSql;
-import io.durablebatch.runtime.sql.SqlParams;
 import io.durablebatch.runtime.sql.SqlStatement;
 
 /**
- * The execution listing, newest first. One statement per page, and which one is the query's choice
- * of index: {@code (job_name, id)} for a job, {@code (status, id)} for statuses, else the primary
- * key, each walked backwards from the cursor. The other filters are conditions on the walk, so a page
- * reads its rows and those the filters pass over, never the history behind them.
+ * The execution listing, newest first: one statement per page, whose shape fixes the index it walks
+ * whatever the planner estimates. With a job, statuses, a time range or an owner, the page is merged
+ * from backward walks of {@code (job_name, status, id)} or {@code (status, id)}, one per status (every
+ * status where none is given), each stopping at the page size: without a time range or owner, at most
+ * statuses x page size index entries, at any depth and however rare the status. Both indexes include
+ * the creation time and the owner, so those conditions are checked on the index entries a walk passes
+ * (an index-only walk) and only the page's own rows are read from the table. Without any filter the
+ * page walks the primary key.
  */
 @ApplicationScoped
 public class JobExecutionListing {
 
     private static final Keyset KEYSET = Keyset.newestFirst("execution");
+    private static final String[] EVERY_STATUS = Arrays.stream(ExecutionStatus.values()).map(ExecutionStatus::name)
+            .toArray(String[]::new);
 
-    // The optional filters: a parameter bound to NULL passes every row.
+    // The optional conditions, on the columns the walked indexes include: NULL passes every row.
     private static final String FILTERS = """
-            AND (CAST(:statuses AS varchar[]) IS NULL OR status = ANY (CAST(:statuses AS varchar[])))
-              AND (CAST(:createdFrom AS timestamptz) IS NULL OR created_at >= :createdFrom)
-              AND (CAST(:createdBefore AS timestamptz) IS NULL OR created_at < :createdBefore)
-              AND (CAST(:owner AS varchar) IS NULL OR owner_token = :owner)""";
+            AND (CAST(:createdFrom AS timestamptz) IS NULL OR created_at >= :createdFrom)
+                      AND (CAST(:createdBefore AS timestamptz) IS NULL OR created_at < :createdBefore)
+                      AND (CAST(:owner AS varchar) IS NULL OR owner_token = :owner)""";
+
+    // The page's ids from one walk per status, then its rows.
+    private static final String WALKS = """
+            SELECT {columns}
+            FROM (SELECT w.id FROM unnest(CAST(:statuses AS varchar[])) AS s (status)
+                  CROSS JOIN LATERAL (
+                      SELECT id FROM {p}job_execution
+                      WHERE {walk} AND status = s.status AND id < :after
+                      {filters}
+                      ORDER BY id DESC
+                      LIMIT :limit) w
+                  ORDER BY w.id DESC
+                  LIMIT :limit) page
+            JOIN {p}job_execution e ON e.id = page.id
+            ORDER BY e.id DESC""";
 
     private final MetadataSql sql;
     private final SqlStatement byJob;
@@ -43,43 +65,41 @@ public class JobExecutionListing {
 
     JobExecutionListing(MetadataSql sql, RepositoryTables tables) {
         this.sql = sql;
-        Map<String, String> fragments = Map.of("columns", JOB_EXECUTION_COLUMNS, "filters", FILTERS);
-        this.byJob = tables.statement("pageByJob", """
-                SELECT {columns} FROM {p}job_execution
-                WHERE job_name = :job AND id < :after
-                  {filters}
-                ORDER BY job_name DESC, id DESC
-                LIMIT :limit""", fragments);
-        this.byStatus = tables.statement("pageByStatus", """
-                SELECT {columns} FROM {p}job_execution
-                WHERE status = ANY (CAST(:statuses AS varchar[])) AND id < :after
-                  {filters}
-                ORDER BY id DESC
-                LIMIT :limit""", fragments);
+        String columns = Arrays.stream(JOB_EXECUTION_COLUMNS.split(",")).map(column -> "e." + column.strip())
+                .collect(Collectors.joining(", "));
+        this.byJob = tables.statement("pageByJob", WALKS,
+                Map.of("columns", columns, "walk", "job_name = :job", "filters", FILTERS));
+        this.byStatus = tables.statement("pageByStatus", WALKS.replace("{walk} AND ", ""),
+                Map.of("columns", columns, "filters", FILTERS));
         this.all = tables.statement("page", """
                 SELECT {columns} FROM {p}job_execution
                 WHERE id < :after
-                  {filters}
                 ORDER BY id DESC
-                LIMIT :limit""", fragments);
+                LIMIT :limit""", Map.of("columns", JOB_EXECUTION_COLUMNS));
     }
 
     public Page<JobExecution> page(ExecutionQuery query, PageRequest page) {
-        SqlStatement statement = query.job().isPresent() ? byJob : query.statuses().isEmpty() ? all : byStatus;
-        String[] statuses = query.statuses().isEmpty() ? null
-                : query.statuses().stream().map(ExecutionStatus::name).sorted().toArray(String[]::new);
+        SqlStatement statement = query.job().isPresent() ? byJob : unfiltered(query) ? all : byStatus;
         return KEYSET.page(sql.query(statement, params -> {
-            if (statement == byJob) {
-                params.text("job", query.job().get().value());
+            params.bigint("after", KEYSET.after(page)).integer("limit", KEYSET.limit(page));
+            if (statement == all) {
+                return;
             }
-            bindFilters(params.texts("statuses", statuses), query).bigint("after", KEYSET.after(page))
-                    .integer("limit", KEYSET.limit(page));
+            query.job().ifPresent(job -> params.text("job", job.value()));
+            params.texts("statuses", statuses(query.statuses()))
+                    .time("createdFrom", query.createdFrom().map(ExecutionRows::storedTime).orElse(null))
+                    .time("createdBefore", query.createdBefore().map(ExecutionRows::storedTime).orElse(null))
+                    .text("owner", query.owner().map(OwnerToken::value).orElse(null));
         }, JobExecutionEntity.class, row -> row), page, row -> row.id, ExecutionRows::jobExecution);
     }
 
-    private static SqlParams bindFilters(SqlParams params, ExecutionQuery query) {
-        return params.time("createdFrom", query.createdFrom().map(ExecutionRows::storedTime).orElse(null))
-                .time("createdBefore", query.createdBefore().map(ExecutionRows::storedTime).orElse(null))
-                .text("owner", query.owner().map(OwnerToken::value).orElse(null));
+    private static boolean unfiltered(ExecutionQuery query) {
+        return query.statuses().isEmpty() && query.createdFrom().isEmpty() && query.createdBefore().isEmpty()
+                && query.owner().isEmpty();
+    }
+
+    /** The statuses to walk: those asked for, or every one. */
+    private static String[] statuses(Set<ExecutionStatus> statuses) {
+        return statuses.isEmpty() ? EVERY_STATUS : statuses.stream().map(ExecutionStatus::name).toArray(String[]::new);
     }
 }

@@ -1,0 +1,125 @@
+package io.durablebatch.runtime.job;
+
+import java.util.List;
+
+import org.jboss.logging.Logger;
+
+import io.durablebatch.execution.StepCounters;
+import io.durablebatch.job.StepContext;
+import io.durablebatch.listener.ChunkListener;
+import io.durablebatch.listener.ChunkRun;
+import io.durablebatch.listener.SkipListener;
+import io.durablebatch.listener.StepListener;
+import io.durablebatch.listener.StepRun;
+
+/**
+ * The listeners of one step attempt, in calling order. "Before" and skip callbacks run in order and
+ * the first that throws fails what it was called in; "after" and error callbacks run in reverse order,
+ * each called, and one that throws is logged. With no chunk listener, a chunk costs nothing here.
+ */
+final class StepCallbacks {
+
+    private static final Logger LOG = Logger.getLogger(StepCallbacks.class);
+
+    /** No listener: what an attempt is told of until {@link StepRunners} gives it its own. */
+    static final StepCallbacks NONE = new StepCallbacks(List.of(), List.of(), List.of());
+
+    private final StepListener[] steps;
+    private final ChunkListener[] chunks;
+    private final SkipListener[] skips;
+
+    StepCallbacks(List<StepListener> steps, List<ChunkListener> chunks, List<SkipListener> skips) {
+        this.steps = steps.toArray(StepListener[]::new);
+        this.chunks = chunks.toArray(ChunkListener[]::new);
+        this.skips = skips.toArray(SkipListener[]::new);
+    }
+
+    boolean hasChunkListeners() {
+        return chunks.length > 0;
+    }
+
+    void beforeStep(StepRun run) {
+        for (StepListener listener : steps) {
+            listener.beforeStep(run);
+        }
+    }
+
+    void afterStep(StepRun run) {
+        for (int i = steps.length - 1; i >= 0; i--) {
+            try {
+                steps[i].afterStep(run);
+            } catch (RuntimeException | Error e) {
+                LOG.errorf(e, "Listener %s failed in afterStep of step '%s' (step execution %s); its recorded end %s "
+                        + "stands", steps[i], run.context().stepName(), run.execution().id(), run.execution().status());
+            }
+        }
+    }
+
+    /** The chunk about to run, or {@code null} when no chunk listener would see it. */
+    ChunkRun chunk(StepContext context, StepCounters committed, int items) {
+        return chunks.length == 0 ? null : new ChunkRun(context, committed.commitCount() + 1, items, committed);
+    }
+
+    /** Inside the chunk's transaction. */
+    void beforeChunk(ChunkRun run) {
+        if (run != null) {
+            for (ChunkListener listener : chunks) {
+                listener.beforeChunk(run);
+            }
+        }
+    }
+
+    /** After the chunk committed: {@code committed} counts it. */
+    void afterChunk(ChunkRun run, StepCounters committed) {
+        if (run == null) {
+            return;
+        }
+        ChunkRun after = new ChunkRun(run.step(), run.number(), run.items(), committed);
+        for (int i = chunks.length - 1; i >= 0; i--) {
+            try {
+                chunks[i].afterChunk(after);
+            } catch (RuntimeException | Error e) {
+                LOG.errorf(e, "Listener %s failed in afterChunk of chunk %d of step '%s' (step execution %s); the "
+                        + "chunk stays committed", chunks[i], run.number(), run.step().stepName(),
+                        run.step().stepExecutionId());
+            }
+        }
+    }
+
+    /** After a try of the chunk's transaction rolled back because of {@code failure}. */
+    void onChunkError(ChunkRun run, Throwable failure) {
+        if (run == null) {
+            return;
+        }
+        for (int i = chunks.length - 1; i >= 0; i--) {
+            try {
+                chunks[i].onChunkError(run, failure);
+            } catch (RuntimeException | Error e) {
+                LOG.errorf(e, "Listener %s failed in onChunkError of chunk %d of step '%s' (step execution %s)",
+                        chunks[i], run.number(), run.step().stepName(), run.step().stepExecutionId());
+                if (e != failure) {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+    }
+
+    /** Inside the chunk's transaction, as every other skip callback. */
+    void skippedInRead(StepContext context, Exception failure) {
+        for (SkipListener listener : skips) {
+            listener.onSkipInRead(context, failure);
+        }
+    }
+
+    void skippedInProcess(StepContext context, Object item, Exception failure) {
+        for (SkipListener listener : skips) {
+            listener.onSkipInProcess(context, item, failure);
+        }
+    }
+
+    void skippedInWrite(StepContext context, Object item, Exception failure) {
+        for (SkipListener listener : skips) {
+            listener.onSkipInWrite(context, item, failure);
+        }
+    }
+}
