@@ -1,5 +1,6 @@
 package io.durablebatch.rest;
 
+import java.util.Locale;
 import java.util.Optional;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
@@ -21,6 +22,6 @@ public record Problem(String type, String title, int status, String detail, Stri
 
     /** The type URI of a code: {@code urn:durable-batch:problem:execution-active}. */
     public static String typeOf(String code) {
-        return "urn:durable-batch:problem:" + code.toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        return "urn:durable-batch:problem:" + code.toLowerCase(Locale.ROOT).replace('_', '-');
     }
 }

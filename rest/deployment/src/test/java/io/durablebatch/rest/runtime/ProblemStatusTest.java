@@ -8,6 +8,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 import io.durablebatch.repository.RepositoryError;
+import io.durablebatch.rest.Problem;
 
 /**
  * Every {@link RepositoryError} has an HTTP status, and the status follows the rule: 404 for what
@@ -39,7 +40,7 @@ class ProblemStatusTest {
     @Test
     void everyProblemTypeIsAUrnOfItsCode() {
         assertEquals("urn:durable-batch:problem:execution-active",
-                io.durablebatch.rest.Problem.typeOf(RepositoryError.EXECUTION_ACTIVE.name()));
+                Problem.typeOf(RepositoryError.EXECUTION_ACTIVE.name()));
         assertEquals("Execution active", OperatorResource.title("EXECUTION_ACTIVE"));
     }
 }

@@ -3,6 +3,7 @@ package io.durablebatch.rest.runtime;
 import java.net.URI;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
@@ -139,7 +140,7 @@ public class OperatorResource {
     @APIResponse(responseCode = "200", description = "The job definitions", content = @Content(schema = @Schema(implementation = JobDefinitionView.class, type = SchemaType.ARRAY)))
     public List<JobDefinitionView> jobs() {
         return jobs.jobDefinitions().stream().map(JobDefinitionView::of)
-                .sorted(java.util.Comparator.comparing(JobDefinitionView::name)).toList();
+                .sorted(Comparator.comparing(JobDefinitionView::name)).toList();
     }
 
     @GET

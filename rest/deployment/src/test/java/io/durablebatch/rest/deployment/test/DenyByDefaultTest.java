@@ -1,12 +1,15 @@
 package io.durablebatch.rest.deployment.test;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -41,7 +44,7 @@ class DenyByDefaultTest {
             given().contentType("application/json").body("{}").header("Idempotency-Key", "deny-test")
                     .request(endpoint.httpMethod(), endpoint.concrete(1, "job"))
                     .then().statusCode(401).contentType("application/problem+json")
-                    .body("code", org.hamcrest.Matchers.equalTo("UNAUTHENTICATED"));
+                    .body("code", equalTo("UNAUTHENTICATED"));
         }
         assertEquals(before, rowCounts(), "rows per repository table");
     }
@@ -51,7 +54,7 @@ class DenyByDefaultTest {
         try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
             ResultSet tables = statement.executeQuery(
                     "select table_name from information_schema.tables where table_name like 'dbatch\\_%'");
-            java.util.List<String> names = new java.util.ArrayList<>();
+            List<String> names = new ArrayList<>();
             while (tables.next()) {
                 names.add(tables.getString(1));
             }
