@@ -151,9 +151,11 @@ final class ExecutionListingWorkload implements Workload {
     }
 
     private Page<JobExecution> page(Kind kind, SplittableRandom random, long lowest, long highest) {
-        // a cursor in the older half of the history: that many rows lie newer than the page
+        // a cursor between a quarter and three quarters down the history: that many rows lie newer
+        // than the page, and enough older ones for a full page of the rarest status
+        long span = highest - lowest;
         PageRequest request = kind.deep()
-                ? PageRequest.after(PageCursor.of("execution:" + (lowest + random.nextLong((highest - lowest) / 2) + 1000)),
+                ? PageRequest.after(PageCursor.of("execution:" + (lowest + span / 4 + random.nextLong(span / 2))),
                         config.pageSize())
                 : PageRequest.first(config.pageSize());
         return QuarkusTransaction.requiringNew().call(() -> repository.findJobExecutions(kind.query(), request));

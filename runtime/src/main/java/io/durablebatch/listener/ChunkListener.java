@@ -21,14 +21,14 @@ package io.durablebatch.listener;
 public interface ChunkListener extends BatchListener {
 
     /** At the start of the chunk's transaction, inside it. */
-    default void beforeChunk(ChunkRun chunk) {
+    default void beforeChunk(ChunkEvent chunk) {
     }
 
     /** After the chunk's transaction committed; {@code chunk.committed()} includes the chunk. */
-    default void afterChunk(ChunkRun chunk) {
+    default void afterChunk(ChunkEvent chunk) {
     }
 
     /** After a try of the chunk's transaction rolled back because of {@code failure}. */
-    default void onChunkError(ChunkRun chunk, Throwable failure) {
+    default void onChunkError(ChunkEvent chunk, Throwable failure) {
     }
 }

@@ -12,10 +12,10 @@ package io.durablebatch.listener;
 public interface JobListener extends BatchListener {
 
     /** Before the first step of the attempt, after it was recorded STARTED. */
-    default void beforeJob(JobRun job) {
+    default void beforeJob(JobEvent job) {
     }
 
     /** After the attempt's end was recorded; {@code job.execution()} is that record. */
-    default void afterJob(JobRun job) {
+    default void afterJob(JobEvent job) {
     }
 }

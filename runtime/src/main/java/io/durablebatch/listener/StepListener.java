@@ -12,10 +12,10 @@ package io.durablebatch.listener;
 public interface StepListener extends BatchListener {
 
     /** Before the step's work, after it was recorded STARTED. */
-    default void beforeStep(StepRun step) {
+    default void beforeStep(StepEvent step) {
     }
 
     /** After the step's end was recorded; {@code step.execution()} is that record. */
-    default void afterStep(StepRun step) {
+    default void afterStep(StepEvent step) {
     }
 }

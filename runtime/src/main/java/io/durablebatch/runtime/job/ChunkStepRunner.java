@@ -16,7 +16,7 @@ import io.durablebatch.item.ItemProcessor;
 import io.durablebatch.item.ItemReader;
 import io.durablebatch.job.ChunkStep;
 import io.durablebatch.job.StepContext;
-import io.durablebatch.listener.ChunkRun;
+import io.durablebatch.listener.ChunkEvent;
 import io.durablebatch.runtime.metrics.KernelMetrics;
 import io.durablebatch.runtime.sql.TransientFailures;
 import io.smallrye.faulttolerance.api.Guard;
@@ -107,7 +107,7 @@ final class ChunkStepRunner {
                 }
                 rollbacks[0] = 0;
                 StepCounters before = attempt.counters();
-                ChunkRun run = attempt.callbacks().chunk(attempt.context(), before, chunk.items().size());
+                ChunkEvent run = attempt.callbacks().chunk(attempt.context(), before, chunk.items().size());
                 long began = System.nanoTime();
                 Committed committed = commit(attempt, step, writer, chunk, run, skips, guard, rollbacks);
                 StepCounters after = committed.total();
@@ -179,7 +179,7 @@ final class ChunkStepRunner {
 
     /** Commits the chunk; {@code rollbacks} counts its rolled-back transactions, including a final failed one. */
     private Committed commit(StepAttempt attempt, ChunkStep<Object, Object> step, ChunkWriter writer,
-            ReadChunk chunk, ChunkRun run, SkipTally skips, Guard guard, long[] rollbacks) throws Exception {
+            ReadChunk chunk, ChunkEvent run, SkipTally skips, Guard guard, long[] rollbacks) throws Exception {
         try {
             Committed committed;
             try {
@@ -199,7 +199,7 @@ final class ChunkStepRunner {
     }
 
     private Committed commitOrScan(StepAttempt attempt, ChunkStep<Object, Object> step, ChunkWriter writer,
-            ReadChunk chunk, ChunkRun run, SkipTally skips, Guard guard, long[] rollbacks) throws Exception {
+            ReadChunk chunk, ChunkEvent run, SkipTally skips, Guard guard, long[] rollbacks) throws Exception {
         StepCallbacks callbacks = attempt.callbacks();
         try {
             return guard.call(() -> chunkTransaction(callbacks, run, () -> writeAndRecord(attempt, step, writer, chunk,
@@ -217,7 +217,7 @@ final class ChunkStepRunner {
      * One try of the chunk's transaction; a try that rolls back is reported to the chunk listeners
      * with its failure, unless an earlier try turned out to have committed the chunk.
      */
-    static <T> T chunkTransaction(StepCallbacks callbacks, ChunkRun run, Callable<T> work) throws Exception {
+    static <T> T chunkTransaction(StepCallbacks callbacks, ChunkEvent run, Callable<T> work) throws Exception {
         try {
             return Transactions.inNew(work);
         } catch (StepAttempt.AlreadyCommitted committed) {
@@ -230,7 +230,7 @@ final class ChunkStepRunner {
 
     /** The chunk's transaction: process, write, record progress; the listeners hear of its start and skips. */
     private Committed writeAndRecord(StepAttempt attempt, ChunkStep<Object, Object> step, ChunkWriter writer,
-            ReadChunk chunk, ChunkRun run, SkipTally skips, Map<Integer, Exception> writeSkips, long rollbacks)
+            ReadChunk chunk, ChunkEvent run, SkipTally skips, Map<Integer, Exception> writeSkips, long rollbacks)
             throws Exception {
         if (rollbacks > 0) {
             attempt.adoptEarlierCommit();

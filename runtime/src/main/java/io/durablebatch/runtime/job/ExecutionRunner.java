@@ -19,7 +19,7 @@ import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.JobParameters;
 import io.durablebatch.job.Node;
 import io.durablebatch.job.Step;
-import io.durablebatch.listener.JobRun;
+import io.durablebatch.listener.JobEvent;
 import io.durablebatch.operator.ExecutionControl;
 import io.durablebatch.operator.OwnerToken;
 import io.durablebatch.repository.LifecycleTransition;
@@ -74,7 +74,7 @@ final class ExecutionRunner {
         JobCallbacks callbacks = steps.listeners().forJob(definition);
         JobEnd end;
         try {
-            callbacks.beforeJob(new JobRun(definition.name(), parameters, execution));
+            callbacks.beforeJob(new JobEvent(definition.name(), parameters, execution));
             end = walk();
         } catch (Throwable e) {
             // an Error of user code fails the job like an exception: nothing may escape unrecorded
@@ -90,7 +90,7 @@ final class ExecutionRunner {
         JobExecution ended = finish(end);
         if (!ended.status().isActive()) {
             // an end this process could not record is left to recovery: there is no end to tell of
-            callbacks.afterJob(new JobRun(definition.name(), parameters, ended));
+            callbacks.afterJob(new JobEvent(definition.name(), parameters, ended));
         }
         if (ended.status().isActive() || control.lostBecause().isPresent() && ended.status() != end.status()) {
             return ended;

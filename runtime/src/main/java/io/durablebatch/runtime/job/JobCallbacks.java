@@ -4,8 +4,8 @@ import java.util.List;
 
 import org.jboss.logging.Logger;
 
+import io.durablebatch.listener.JobEvent;
 import io.durablebatch.listener.JobListener;
-import io.durablebatch.listener.JobRun;
 
 /** The job listeners of one execution, in calling order; "after" callbacks run in reverse. */
 final class JobCallbacks {
@@ -19,14 +19,14 @@ final class JobCallbacks {
     }
 
     /** Calls {@code beforeJob} in order; the first that throws ends the calls and fails the job. */
-    void beforeJob(JobRun run) {
+    void beforeJob(JobEvent run) {
         for (JobListener listener : listeners) {
             listener.beforeJob(run);
         }
     }
 
     /** Calls {@code afterJob} in reverse order; one that throws is logged, the others are still called. */
-    void afterJob(JobRun run) {
+    void afterJob(JobEvent run) {
         for (int i = listeners.length - 1; i >= 0; i--) {
             try {
                 listeners[i].afterJob(run);

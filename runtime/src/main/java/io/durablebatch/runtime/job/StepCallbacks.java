@@ -6,11 +6,11 @@ import org.jboss.logging.Logger;
 
 import io.durablebatch.execution.StepCounters;
 import io.durablebatch.job.StepContext;
+import io.durablebatch.listener.ChunkEvent;
 import io.durablebatch.listener.ChunkListener;
-import io.durablebatch.listener.ChunkRun;
 import io.durablebatch.listener.SkipListener;
+import io.durablebatch.listener.StepEvent;
 import io.durablebatch.listener.StepListener;
-import io.durablebatch.listener.StepRun;
 
 /**
  * The listeners of one step attempt, in calling order. "Before" and skip callbacks run in order and
@@ -38,13 +38,13 @@ final class StepCallbacks {
         return chunks.length > 0;
     }
 
-    void beforeStep(StepRun run) {
+    void beforeStep(StepEvent run) {
         for (StepListener listener : steps) {
             listener.beforeStep(run);
         }
     }
 
-    void afterStep(StepRun run) {
+    void afterStep(StepEvent run) {
         for (int i = steps.length - 1; i >= 0; i--) {
             try {
                 steps[i].afterStep(run);
@@ -56,12 +56,12 @@ final class StepCallbacks {
     }
 
     /** The chunk about to run, or {@code null} when no chunk listener would see it. */
-    ChunkRun chunk(StepContext context, StepCounters committed, int items) {
-        return chunks.length == 0 ? null : new ChunkRun(context, committed.commitCount() + 1, items, committed);
+    ChunkEvent chunk(StepContext context, StepCounters committed, int items) {
+        return chunks.length == 0 ? null : new ChunkEvent(context, committed.commitCount() + 1, items, committed);
     }
 
     /** Inside the chunk's transaction. */
-    void beforeChunk(ChunkRun run) {
+    void beforeChunk(ChunkEvent run) {
         if (run != null) {
             for (ChunkListener listener : chunks) {
                 listener.beforeChunk(run);
@@ -70,11 +70,11 @@ final class StepCallbacks {
     }
 
     /** After the chunk committed: {@code committed} counts it. */
-    void afterChunk(ChunkRun run, StepCounters committed) {
+    void afterChunk(ChunkEvent run, StepCounters committed) {
         if (run == null) {
             return;
         }
-        ChunkRun after = new ChunkRun(run.step(), run.number(), run.items(), committed);
+        ChunkEvent after = new ChunkEvent(run.step(), run.number(), run.items(), committed);
         for (int i = chunks.length - 1; i >= 0; i--) {
             try {
                 chunks[i].afterChunk(after);
@@ -87,7 +87,7 @@ final class StepCallbacks {
     }
 
     /** After a try of the chunk's transaction rolled back because of {@code failure}. */
-    void onChunkError(ChunkRun run, Throwable failure) {
+    void onChunkError(ChunkEvent run, Throwable failure) {
         if (run == null) {
             return;
         }

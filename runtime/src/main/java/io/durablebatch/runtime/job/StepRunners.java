@@ -20,7 +20,7 @@ import io.durablebatch.job.JobParameters;
 import io.durablebatch.job.PartitionedStep;
 import io.durablebatch.job.Step;
 import io.durablebatch.job.TaskletStep;
-import io.durablebatch.listener.StepRun;
+import io.durablebatch.listener.StepEvent;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.DurableBatchConfig;
@@ -111,14 +111,14 @@ public class StepRunners {
         try {
             StepOutcome outcome;
             try {
-                callbacks.beforeStep(new StepRun(attempt.context(), attempt.snapshot()));
+                callbacks.beforeStep(new StepEvent(attempt.context(), attempt.snapshot()));
             } catch (RuntimeException | Error e) {
                 outcome = attempt.fail(e, attempt.counters());
-                callbacks.afterStep(new StepRun(attempt.context(), outcome.execution()));
+                callbacks.afterStep(new StepEvent(attempt.context(), outcome.execution()));
                 return outcome;
             }
             outcome = runListened(attempt);
-            callbacks.afterStep(new StepRun(attempt.context(), outcome.execution()));
+            callbacks.afterStep(new StepEvent(attempt.context(), outcome.execution()));
             return outcome;
         } finally {
             leases.release(id);

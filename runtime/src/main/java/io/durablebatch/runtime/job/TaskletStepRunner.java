@@ -8,7 +8,7 @@ import io.durablebatch.execution.StepExecution;
 import io.durablebatch.job.ChunkStep;
 import io.durablebatch.job.RepeatStatus;
 import io.durablebatch.job.TaskletStep;
-import io.durablebatch.listener.ChunkRun;
+import io.durablebatch.listener.ChunkEvent;
 import io.smallrye.faulttolerance.api.Guard;
 
 /**
@@ -33,7 +33,7 @@ final class TaskletStepRunner {
                 }
                 rollbacks[0] = 0;
                 StepCallbacks callbacks = attempt.callbacks();
-                ChunkRun run = callbacks.chunk(attempt.context(), attempt.counters(), 0);
+                ChunkEvent run = callbacks.chunk(attempt.context(), attempt.counters(), 0);
                 Committed committed;
                 try {
                     committed = guard.call(() -> ChunkStepRunner.chunkTransaction(callbacks, run,
@@ -55,7 +55,7 @@ final class TaskletStepRunner {
     }
 
     /** One call of the tasklet and its record, in the caller's transaction. */
-    private static Committed call(StepAttempt attempt, TaskletStep step, ChunkRun run, long rollbacks) throws Exception {
+    private static Committed call(StepAttempt attempt, TaskletStep step, ChunkEvent run, long rollbacks) throws Exception {
         if (rollbacks > 0) {
             attempt.adoptEarlierCommit();
         }

@@ -54,13 +54,13 @@ import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.JobParameters;
 import io.durablebatch.job.RepeatStatus;
 import io.durablebatch.job.StepContext;
+import io.durablebatch.listener.ChunkEvent;
 import io.durablebatch.listener.ChunkListener;
-import io.durablebatch.listener.ChunkRun;
+import io.durablebatch.listener.JobEvent;
 import io.durablebatch.listener.JobListener;
-import io.durablebatch.listener.JobRun;
 import io.durablebatch.listener.SkipListener;
+import io.durablebatch.listener.StepEvent;
 import io.durablebatch.listener.StepListener;
-import io.durablebatch.listener.StepRun;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.QuarkusUnitTest;
@@ -142,33 +142,33 @@ class ListenersTest extends KernelTest {
         }
 
         @Override
-        public void beforeJob(JobRun job) {
+        public void beforeJob(JobEvent job) {
             event(job.parameters(), name + ".beforeJob " + job.execution().status());
             maybeThrow("beforeJob");
         }
 
         @Override
-        public void afterJob(JobRun job) {
+        public void afterJob(JobEvent job) {
             event(job.parameters(), name + ".afterJob " + job.execution().status());
             maybeThrow("afterJob");
         }
 
         @Override
-        public void beforeStep(StepRun step) {
+        public void beforeStep(StepEvent step) {
             event(step.context().parameters(), name + ".beforeStep " + step.context().stepName() + " "
                     + step.execution().status() + step.context().partition().map(p -> " " + p.key()).orElse(""));
             maybeThrow("beforeStep");
         }
 
         @Override
-        public void afterStep(StepRun step) {
+        public void afterStep(StepEvent step) {
             event(step.context().parameters(), name + ".afterStep " + step.context().stepName() + " "
                     + step.execution().status() + step.context().partition().map(p -> " " + p.key()).orElse(""));
             maybeThrow("afterStep");
         }
 
         @Override
-        public void beforeChunk(ChunkRun chunk) {
+        public void beforeChunk(ChunkEvent chunk) {
             String run = chunk.step().parameters().string("run");
             event(chunk.step().parameters(), name + ".beforeChunk " + chunk.step().stepName() + "#" + chunk.number()
                     + " items " + chunk.items() + " " + inTx());
@@ -180,14 +180,14 @@ class ListenersTest extends KernelTest {
         }
 
         @Override
-        public void afterChunk(ChunkRun chunk) {
+        public void afterChunk(ChunkEvent chunk) {
             event(chunk.step().parameters(), name + ".afterChunk " + chunk.step().stepName() + "#" + chunk.number()
                     + " committed " + chunk.committed().commitCount() + " " + inTx());
             maybeThrow("afterChunk#" + chunk.number());
         }
 
         @Override
-        public void onChunkError(ChunkRun chunk, Throwable failure) {
+        public void onChunkError(ChunkEvent chunk, Throwable failure) {
             event(chunk.step().parameters(), name + ".onChunkError " + chunk.step().stepName() + "#" + chunk.number()
                     + " " + failure.getMessage() + " " + inTx());
         }
@@ -238,12 +238,12 @@ class ListenersTest extends KernelTest {
         }
 
         @Override
-        public void beforeJob(JobRun job) {
+        public void beforeJob(JobEvent job) {
             event(job.parameters(), "First.beforeJob " + job.execution().status());
         }
 
         @Override
-        public void afterJob(JobRun job) {
+        public void afterJob(JobEvent job) {
             // read back in a transaction of its own: the end is recorded before afterJob runs
             ExecutionStatus recorded = QuarkusTransaction.requiringNew()
                     .call(() -> repository.getJobExecution(job.execution().id()).orElseThrow().status());
@@ -251,13 +251,13 @@ class ListenersTest extends KernelTest {
         }
 
         @Override
-        public void beforeStep(StepRun step) {
+        public void beforeStep(StepEvent step) {
             event(step.context().parameters(), "First.beforeStep " + step.context().stepName() + " "
                     + step.execution().status() + " " + inTx());
         }
 
         @Override
-        public void afterStep(StepRun step) {
+        public void afterStep(StepEvent step) {
             ExecutionStatus recorded = QuarkusTransaction.requiringNew()
                     .call(() -> repository.getStepExecution(step.execution().id()).orElseThrow().status());
             event(step.context().parameters(), "First.afterStep " + step.context().stepName() + " "
@@ -278,32 +278,32 @@ class ListenersTest extends KernelTest {
         }
 
         @Override
-        public void beforeJob(JobRun job) {
+        public void beforeJob(JobEvent job) {
             event(job.parameters(), "Second.beforeJob");
         }
 
         @Override
-        public void afterJob(JobRun job) {
+        public void afterJob(JobEvent job) {
             event(job.parameters(), "Second.afterJob");
         }
 
         @Override
-        public void beforeStep(StepRun step) {
+        public void beforeStep(StepEvent step) {
             event(step.context().parameters(), "Second.beforeStep " + step.context().stepName());
         }
 
         @Override
-        public void afterStep(StepRun step) {
+        public void afterStep(StepEvent step) {
             event(step.context().parameters(), "Second.afterStep " + step.context().stepName());
         }
 
         @Override
-        public void beforeChunk(ChunkRun chunk) {
+        public void beforeChunk(ChunkEvent chunk) {
             event(chunk.step().parameters(), "Second.beforeChunk " + chunk.step().stepName() + "#" + chunk.number());
         }
 
         @Override
-        public void afterChunk(ChunkRun chunk) {
+        public void afterChunk(ChunkEvent chunk) {
             event(chunk.step().parameters(), "Second.afterChunk " + chunk.step().stepName() + "#" + chunk.number());
         }
     }
@@ -317,7 +317,7 @@ class ListenersTest extends KernelTest {
         }
 
         @Override
-        public void beforeJob(JobRun job) {
+        public void beforeJob(JobEvent job) {
             event(job.parameters(), "SkippedOnly.beforeJob");
         }
 
@@ -459,37 +459,37 @@ class ListenersTest extends KernelTest {
         }
 
         @Override
-        public void beforeJob(JobRun job) {
+        public void beforeJob(JobEvent job) {
             of(job.parameters()).beforeJob(job);
         }
 
         @Override
-        public void afterJob(JobRun job) {
+        public void afterJob(JobEvent job) {
             of(job.parameters()).afterJob(job);
         }
 
         @Override
-        public void beforeStep(StepRun step) {
+        public void beforeStep(StepEvent step) {
             of(step.context().parameters()).beforeStep(step);
         }
 
         @Override
-        public void afterStep(StepRun step) {
+        public void afterStep(StepEvent step) {
             of(step.context().parameters()).afterStep(step);
         }
 
         @Override
-        public void beforeChunk(ChunkRun chunk) {
+        public void beforeChunk(ChunkEvent chunk) {
             of(chunk.step().parameters()).beforeChunk(chunk);
         }
 
         @Override
-        public void afterChunk(ChunkRun chunk) {
+        public void afterChunk(ChunkEvent chunk) {
             of(chunk.step().parameters()).afterChunk(chunk);
         }
 
         @Override
-        public void onChunkError(ChunkRun chunk, Throwable failure) {
+        public void onChunkError(ChunkEvent chunk, Throwable failure) {
             of(chunk.step().parameters()).onChunkError(chunk, failure);
         }
 

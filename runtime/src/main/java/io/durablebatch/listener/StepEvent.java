@@ -9,9 +9,9 @@ import io.durablebatch.job.StepContext;
  * partition of a partition worker) and the step execution's snapshot (STARTED before the step; as
  * recorded at its end after it).
  */
-public record StepRun(StepContext context, StepExecution execution) {
+public record StepEvent(StepContext context, StepExecution execution) {
 
-    public StepRun {
+    public StepEvent {
         Checks.notNull(context, "context");
         Checks.notNull(execution, "execution");
     }

@@ -9,9 +9,9 @@ import io.durablebatch.job.JobParameters;
  * One attempt to run a job, as a {@link JobListener} sees it: the job, the parameters of the
  * launch and the execution's snapshot (STARTED before the job; as recorded at its end after it).
  */
-public record JobRun(JobName jobName, JobParameters parameters, JobExecution execution) {
+public record JobEvent(JobName jobName, JobParameters parameters, JobExecution execution) {
 
-    public JobRun {
+    public JobEvent {
         Checks.notNull(jobName, "jobName");
         Checks.notNull(parameters, "parameters");
         Checks.notNull(execution, "execution");

@@ -10,9 +10,9 @@ import io.durablebatch.job.StepContext;
  * ({@code 0} for a tasklet call) and the counters the attempt had committed when the callback ran:
  * before the chunk in {@code beforeChunk} and {@code onChunkError}, with it in {@code afterChunk}.
  */
-public record ChunkRun(StepContext step, long number, int items, StepCounters committed) {
+public record ChunkEvent(StepContext step, long number, int items, StepCounters committed) {
 
-    public ChunkRun {
+    public ChunkEvent {
         Checks.notNull(step, "step");
         Checks.positive(number, "chunk number");
         Checks.notNegative(items, "items");
