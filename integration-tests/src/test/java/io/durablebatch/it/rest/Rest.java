@@ -27,6 +27,7 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 
+import io.durablebatch.rest.runtime.DurableBatchRestBuildTimeConfig;
 import io.durablebatch.rest.runtime.OperatorResource;
 import io.restassured.specification.RequestSpecification;
 
@@ -59,7 +60,7 @@ final class Rest {
 
     /** Every endpoint of the resource, with the default names of the roles it allows. */
     static List<Endpoint> endpoints() {
-        String root = OperatorResource.class.getAnnotation(Path.class).value();
+        String root = DurableBatchRestBuildTimeConfig.DEFAULT_ROOT_PATH;
         List<Endpoint> endpoints = new ArrayList<>();
         for (Method method : OperatorResource.class.getDeclaredMethods()) {
             VERBS.forEach((annotation, verb) -> {

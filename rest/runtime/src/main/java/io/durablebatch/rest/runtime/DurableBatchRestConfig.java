@@ -6,8 +6,8 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
 /**
- * The operator REST API (quarkus-durable-batch-rest). Its endpoints are under {@code /batch}; every
- * one needs an authenticated caller with one of the three roles below.
+ * The operator REST API (quarkus-durable-batch-rest). Its endpoints are under
+ * {@code quarkus.durable-batch.rest.root-path}; every one needs an authenticated caller with one of the three roles below.
  */
 @ConfigMapping(prefix = "quarkus.durable-batch.rest")
 @ConfigRoot(phase = ConfigPhase.RUN_TIME)

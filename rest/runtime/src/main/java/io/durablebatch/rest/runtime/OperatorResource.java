@@ -37,7 +37,6 @@ import org.jboss.resteasy.reactive.RestHeader;
 import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestQuery;
 import org.jboss.resteasy.reactive.RestResponse;
-import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
@@ -82,12 +81,16 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * The operator REST API under {@code /batch}. Every endpoint is blocking (it runs on a worker
- * thread: the repository speaks JDBC) and carries {@code @RolesAllowed} with the role expressions of
- * {@link BatchRoles}. Every refusal is an RFC 9457 problem, mapped by the exception mappers of this
- * class alone, so the application's own error handling stays as it is.
+ * The operator REST API under {@code quarkus.durable-batch.rest.root-path} (default {@code /batch}).
+ * The class has no {@code @Path} of its own (JAX-RS paths take no configuration): the extension
+ * generates, at build time, the subclass that Quarkus REST serves, with the configured root as its
+ * {@code @Path} and the {@link ProblemMapper} methods as its exception mappers, and tells SmallRye
+ * OpenAPI the same root through {@link OpenApiResourcePathConfigSourceFactory}. Every endpoint is
+ * blocking (it runs on a worker thread: the repository speaks JDBC) and carries
+ * {@code @RolesAllowed} with the role expressions of {@link BatchRoles}. Every refusal is an RFC 9457
+ * problem, mapped by the exception mappers of this class alone, so the application's own error
+ * handling stays as it is.
  */
-@Path("/batch")
 @Blocking
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "Durable Batch", description = "Operate batch jobs: read, start, stop, restart, recover, hold, purge")
@@ -119,9 +122,11 @@ public class OperatorResource {
     private final JobOperator jobs;
     private final SecurityIdentity identity;
     private final ObjectMapper json;
+    private final String root;
 
-    OperatorResource(ExecutionActions executions, RetentionActions retention, JobRepository repository,
-            JobOperator jobs, SecurityIdentity identity, ObjectMapper json) {
+    protected OperatorResource(ExecutionActions executions, RetentionActions retention, JobRepository repository,
+            JobOperator jobs, SecurityIdentity identity, ObjectMapper json, DurableBatchRestBuildTimeConfig config) {
+        this.root = config.rootPath();
         this.jobs = jobs;
         this.executions = executions;
         this.retention = retention;
@@ -567,10 +572,10 @@ public class OperatorResource {
         return new RepositoryException(RepositoryError.JOB_INSTANCE_NOT_FOUND, "no job instance " + id);
     }
 
-    private static RestResponse<ExecutionView> launched(JobExecution execution) {
+    private RestResponse<ExecutionView> launched(JobExecution execution) {
         ExecutionView view = ExecutionView.of(execution);
         return tagged(RestResponse.ResponseBuilder.<ExecutionView> create(RestResponse.Status.ACCEPTED, view)
-                .location(URI.create("/batch/executions/" + view.id())), view.version()).build();
+                .location(URI.create(root + "/executions/" + view.id())), view.version()).build();
     }
 
     private static RestResponse<ExecutionView> current(JobExecution execution) {
@@ -619,10 +624,10 @@ public class OperatorResource {
         return statuses;
     }
 
-    // Problems: these mappers apply to this resource's requests only (public: Quarkus REST calls them from
-    // generated classes).
+    // Problems: these mappers apply to this resource's requests only, through the generated subclass
+    // (public: Quarkus REST calls them from generated classes).
 
-    @ServerExceptionMapper
+    @ProblemMapper
     public Response repositoryRefusal(RepositoryException e, UriInfo uri) {
         Response.ResponseBuilder response = problem(ProblemStatus.of(e.error()), e.error().name(), e.getMessage(),
                 Optional.empty(), uri, Optional.empty());
@@ -632,19 +637,19 @@ public class OperatorResource {
         return response.build();
     }
 
-    @ServerExceptionMapper
+    @ProblemMapper
     public Response apiRefusal(ApiException e, UriInfo uri) {
         return problem(e.error.status, e.error.name(), e.getMessage(), e.field, uri, Optional.empty()).build();
     }
 
-    @ServerExceptionMapper
+    @ProblemMapper
     public Response staleVersion(StaleVersionException e, UriInfo uri) {
         return problem(412, RepositoryError.VERSION_CONFLICT.name(), e.getMessage(), Optional.of(EntityTags.IF_MATCH),
                 uri, Optional.of(e.currentVersion)).header("ETag", EntityTags.of(e.currentVersion)).build();
     }
 
     /** A value record refused a value: its message starts with the field's name (io.durablebatch.Checks). */
-    @ServerExceptionMapper
+    @ProblemMapper
     public Response badValue(IllegalArgumentException e, UriInfo uri) {
         String message = String.valueOf(e.getMessage());
         int space = message.indexOf(' ');
@@ -653,7 +658,7 @@ public class OperatorResource {
     }
 
     /** A body that is not JSON (400), or JSON of the wrong shape (422, naming the field). */
-    @ServerExceptionMapper
+    @ProblemMapper
     public Response unreadableBody(JsonProcessingException e, UriInfo uri) {
         if (e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
             String field = mapping.getPath().stream().map(ref -> ref.getFieldName() != null ? ref.getFieldName()
@@ -670,7 +675,7 @@ public class OperatorResource {
      * Basic}) is added; with none at all, Quarkus would answer 403, yet the caller is not known, not
      * refused: the API is closed until the application configures authentication.
      */
-    @ServerExceptionMapper
+    @ProblemMapper
     public Uni<Response> unauthenticated(UnauthorizedException e, RoutingContext routing, UriInfo uri) {
         HttpAuthenticator authenticator = routing.get(HttpAuthenticator.class.getName());
         Uni<ChallengeData> challenge = authenticator == null ? Uni.createFrom().nullItem()
@@ -686,13 +691,13 @@ public class OperatorResource {
         });
     }
 
-    @ServerExceptionMapper
+    @ProblemMapper
     public Response forbidden(ForbiddenException e, UriInfo uri) {
         return problem(403, ApiError.FORBIDDEN.name(), "the caller " + identity.getPrincipal().getName()
                 + " lacks the role this endpoint needs", Optional.empty(), uri, Optional.empty()).build();
     }
 
-    @ServerExceptionMapper
+    @ProblemMapper
     public Response webError(WebApplicationException e, UriInfo uri) {
         int status = e.getResponse().getStatus();
         if (status == 401 || status == 403) {

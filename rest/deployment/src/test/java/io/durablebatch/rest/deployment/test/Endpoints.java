@@ -13,6 +13,7 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 
+import io.durablebatch.rest.runtime.DurableBatchRestBuildTimeConfig;
 import io.durablebatch.rest.runtime.OperatorResource;
 
 /**
@@ -24,8 +25,13 @@ public record Endpoints(String httpMethod, String path, Method method) {
     private static final Map<Class<? extends Annotation>, String> VERBS = Map.of(GET.class, "GET", POST.class, "POST",
             PUT.class, "PUT", DELETE.class, "DELETE");
 
+    /** Every endpoint under the default root path. */
     public static List<Endpoints> all() {
-        String root = OperatorResource.class.getAnnotation(Path.class).value();
+        return under(DurableBatchRestBuildTimeConfig.DEFAULT_ROOT_PATH);
+    }
+
+    /** Every endpoint under the given root path. */
+    public static List<Endpoints> under(String root) {
         return Arrays.stream(OperatorResource.class.getDeclaredMethods())
                 .filter(m -> VERBS.keySet().stream().anyMatch(m::isAnnotationPresent))
                 .map(m -> new Endpoints(VERBS.entrySet().stream().filter(e -> m.isAnnotationPresent(e.getKey()))
