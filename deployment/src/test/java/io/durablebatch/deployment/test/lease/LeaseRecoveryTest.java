@@ -78,6 +78,7 @@ class LeaseRecoveryTest {
 
     @RegisterExtension
     static final QuarkusUnitTest APP = RepositoryTestSupport.repositoryApp(Jobs.class, SimpleMeters.class)
+            .overrideConfigKey("quarkus.durable-batch.lease.sweeper-enabled", "true")
             .overrideConfigKey("quarkus.durable-batch.lease.duration", LEASE)
             .overrideConfigKey("quarkus.durable-batch.lease.sweep-interval", "200ms")
             .overrideConfigKey("quarkus.durable-batch.control.poll-interval", "5s");

@@ -56,7 +56,9 @@ import io.durablebatch.partition.PartitionPlanEntry;
 import io.durablebatch.partition.StepPartitionId;
 import io.durablebatch.repository.DefinitionUpgrade;
 import io.durablebatch.repository.JobExecutionRequest;
+import io.durablebatch.repository.ExecutionQuery;
 import io.durablebatch.repository.LifecycleTransition;
+import io.durablebatch.repository.PageRequest;
 import io.durablebatch.repository.RecoveryRequest;
 import io.durablebatch.repository.RecoveryResolution;
 import io.durablebatch.repository.spi.KernelRepository;
@@ -175,7 +177,10 @@ class NullArgumentsTest {
                 Map.entry(RetentionRecordDraft.class, new RetentionRecordDraft(RetentionAction.PURGE, operation, actor,
                         Optional.empty(), RequestDigest.sha256("purge"), "PURGED 0", Instant.EPOCH)),
                 Map.entry(PurgePlanRequest.class, PurgePlanRequest.before(Instant.EPOCH, 1)),
-                Map.entry(PurgePlan.class, new PurgePlan(List.of())));
+                Map.entry(PurgePlan.class, new PurgePlan(List.of())),
+                // listings
+                Map.entry(ExecutionQuery.class, ExecutionQuery.all()),
+                Map.entry(PageRequest.class, PageRequest.first(1)));
         Object sample = samples.get(type);
         if (sample == null) {
             throw new AssertionError("no sample value of " + type.getName() + ": add one");
