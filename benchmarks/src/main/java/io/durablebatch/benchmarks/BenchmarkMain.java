@@ -1,5 +1,6 @@
 package io.durablebatch.benchmarks;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -46,7 +47,10 @@ public class BenchmarkMain implements QuarkusApplication {
                 database, statements));
         register(new SameKeyStormWorkload(config.storm(), launchPath, database, statements));
         register(new HistoryLookupWorkload(config.history(), repository, database, statements, plans));
-        register(new ExecutionListingWorkload(config.listing(), repository, database, statements, plans));
+        register(new ExecutionListingWorkload(config.listing(), repository, database, statements, plans,
+                settings.getValue("quarkus.http.port", Integer.class),
+                settings.getOptionalValue("quarkus.http.access-log.log-directory", String.class)
+                        .map(directory -> Path.of(directory, "listing-access.log"))));
         // partitions
         register(new PartitionPlanWorkload(config.partitions(), partitionedJobs, database, sql));
         register(new PartitionClaimWorkload(config.partitions(), partitionedJobs, database, statements, sql));

@@ -1,11 +1,28 @@
 package io.durablebatch.benchmarks;
 
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.execution.JobExecution;
@@ -21,7 +38,9 @@ import io.quarkus.narayana.jta.QuarkusTransaction;
  * The operator's execution listing with a large history stored: pages of
  * {@link JobRepository#findJobExecutions} newest first, unfiltered, by job, by status and by both,
  * each from the first page and from random depths (a cursor in the middle of the history), with the
- * statements per page, their generic plans and the server's execution time.
+ * statements per page, their generic plans and the server's execution time; and the same pages
+ * through the operator REST API ({@code GET /batch/executions}) over loopback HTTP, as a client
+ * of this application's own server sees them (so the figure bounds the server's time from above).
  * <p>
  * The history is inserted set-based: one instance per execution over four jobs, one execution in a
  * hundred FAILED, the rest COMPLETED, created a second apart in id order.
@@ -49,14 +68,24 @@ final class ExecutionListingWorkload implements Workload {
     private final BenchDatabase database;
     private final StatementCounter statements;
     private final QueryPlans plans;
+    private static final Pattern ACCESS_LINE = Pattern.compile("^(\\d+) GET \\S*[?&]sample=(\\w+)");
+
+    private final URI api;
+    private final Optional<Path> accessLog;
+    private final HttpClient http = HttpClient.newHttpClient();
+    private final ObjectMapper json = new ObjectMapper();
+    private final String authorization = "Basic "
+            + Base64.getEncoder().encodeToString("bench:bench".getBytes(StandardCharsets.UTF_8));
 
     ExecutionListingWorkload(BenchmarkConfig.Listing config, JobRepository repository, BenchDatabase database,
-            StatementCounter statements, QueryPlans plans) {
+            StatementCounter statements, QueryPlans plans, int httpPort, Optional<Path> accessLog) {
         this.config = config;
         this.repository = repository;
         this.database = database;
         this.statements = statements;
         this.plans = plans;
+        this.api = URI.create("http://127.0.0.1:" + httpPort + "/batch/executions");
+        this.accessLog = accessLog;
     }
 
     @Override
@@ -99,17 +128,21 @@ final class ExecutionListingWorkload implements Workload {
 
         SplittableRandom random = new SplittableRandom(SEED);
         Map<String, long[]> nanos = new LinkedHashMap<>();
+        Map<String, long[]> httpNanos = new LinkedHashMap<>();
         Map<String, Long> wrong = new LinkedHashMap<>();
         for (Kind kind : kinds) {
             nanos.put(kind.name(), new long[config.samples()]);
+            httpNanos.put(kind.name(), new long[config.samples()]);
             wrong.put(kind.name(), 0L);
         }
         // warm-up, then the timed pages, the kinds taking turns so that all see the same load
         for (int i = 0; i < config.warmup(); i++) {
             for (Kind kind : kinds) {
                 page(kind, random, lowest, highest);
+                httpPage(kind, random, lowest, highest, false);
             }
         }
+        long earlierLogLines = accessLogLines();
         StatementCounter.Window window = statements.start();
         for (int i = 0; i < config.samples(); i++) {
             for (Kind kind : kinds) {
@@ -119,9 +152,16 @@ final class ExecutionListingWorkload implements Workload {
                 if (!full(kind, page)) {
                     wrong.merge(kind.name(), 1L, Long::sum);
                 }
+                started = System.nanoTime();
+                JsonNode body = httpPage(kind, random, lowest, highest, true);
+                httpNanos.get(kind.name())[i] = System.nanoTime() - started;
+                if (body.path("items").size() != config.pageSize() || !body.path("next").isTextual()) {
+                    wrong.merge(kind.name(), 1L, Long::sum);
+                }
             }
         }
         StatementCounts timed = window.stop();
+        Map<String, Latencies> serverTimes = serverTimes(earlierLogLines);
 
         JsonLine line = JsonLine.workload(name()).put("executions", stored).put("loadSeconds", loadSeconds)
                 .put("pageSize", config.pageSize()).put("samples", config.samples());
@@ -136,6 +176,14 @@ final class ExecutionListingWorkload implements Workload {
             figures.put("p50Micros", latencies.percentileMicros(50));
             figures.put("p99Micros", latencies.percentileMicros(99));
             figures.put("jdbcStatementsPerPage", counts.jdbcStatements());
+            Latencies overHttp = new Latencies(httpNanos.get(kind.name()));
+            figures.put("httpP50Micros", overHttp.percentileMicros(50));
+            figures.put("httpP99Micros", overHttp.percentileMicros(99));
+            Latencies atServer = serverTimes.get(kind.name());
+            if (atServer != null) {
+                figures.put("serverHttpP50Millis", atServer.percentileMicros(50) / 1000);
+                figures.put("serverHttpP99Millis", atServer.percentileMicros(99) / 1000);
+            }
             if (oneStatement) {
                 StatementCounts.QueryStats server = timed.byQuery().get(selects.get(0));
                 figures.put("serverMeanMicros", server.meanExecMicros());
@@ -151,14 +199,87 @@ final class ExecutionListingWorkload implements Workload {
     }
 
     private Page<JobExecution> page(Kind kind, SplittableRandom random, long lowest, long highest) {
-        // a cursor between a quarter and three quarters down the history: that many rows lie newer
-        // than the page, and enough older ones for a full page of the rarest status
-        long span = highest - lowest;
-        PageRequest request = kind.deep()
-                ? PageRequest.after(PageCursor.of("execution:" + (lowest + span / 4 + random.nextLong(span / 2))),
-                        config.pageSize())
-                : PageRequest.first(config.pageSize());
+        PageRequest request = cursor(kind, random, lowest, highest)
+                .map(cursor -> PageRequest.after(cursor, config.pageSize()))
+                .orElse(PageRequest.first(config.pageSize()));
         return QuarkusTransaction.requiringNew().call(() -> repository.findJobExecutions(kind.query(), request));
+    }
+
+    /**
+     * Where a page of this kind starts: the newest execution, or a cursor between a quarter and three
+     * quarters down the history, so that many rows lie newer than the page and enough older ones for
+     * a full page of the rarest status.
+     */
+    private static Optional<PageCursor> cursor(Kind kind, SplittableRandom random, long lowest, long highest) {
+        long span = highest - lowest;
+        return kind.deep() ? Optional.of(PageCursor.of("execution:" + (lowest + span / 4 + random.nextLong(span / 2))))
+                : Optional.empty();
+    }
+
+    /**
+     * The time the HTTP server took for each timed request, from its access log (pattern
+     * {@code %D %r}: milliseconds, then the request line), by sample kind; empty without the log.
+     */
+    private Map<String, Latencies> serverTimes(long earlierLines) {
+        Map<String, Latencies> times = new LinkedHashMap<>();
+        if (accessLog.isEmpty() || !Files.exists(accessLog.get())) {
+            return times;
+        }
+        Map<String, List<Long>> byKind = new LinkedHashMap<>();
+        try (Stream<String> lines = Files.lines(accessLog.get())) {
+            lines.skip(earlierLines).forEach(line -> {
+                Matcher matcher = ACCESS_LINE.matcher(line);
+                if (matcher.find()) {
+                    byKind.computeIfAbsent(matcher.group(2), unused -> new ArrayList<>())
+                            .add(Long.parseLong(matcher.group(1)) * 1_000_000);
+                }
+            });
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read the access log " + accessLog.get(), e);
+        }
+        byKind.forEach((kind, nanos) -> times.put(kind, new Latencies(nanos.stream().mapToLong(Long::longValue)
+                .toArray())));
+        return times;
+    }
+
+    /** The lines the access log holds now (earlier runs and the warm-up), skipped when it is read. */
+    private long accessLogLines() {
+        if (accessLog.isEmpty() || !Files.exists(accessLog.get())) {
+            return 0;
+        }
+        try (Stream<String> lines = Files.lines(accessLog.get())) {
+            return lines.count();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read the access log " + accessLog.get(), e);
+        }
+    }
+
+    /** The same page through the REST API: its JSON body. */
+    private JsonNode httpPage(Kind kind, SplittableRandom random, long lowest, long highest, boolean timed) {
+        StringBuilder query = new StringBuilder("?size=").append(config.pageSize());
+        if (timed) {
+            // not a parameter of the endpoint, which ignores it: it names the sample in the access log
+            query.append("&sample=").append(kind.name());
+        }
+        kind.query().job().ifPresent(job -> query.append("&job=").append(URLEncoder.encode(job.value(),
+                StandardCharsets.UTF_8)));
+        kind.query().statuses().forEach(status -> query.append("&status=").append(status.name()));
+        cursor(kind, random, lowest, highest).ifPresent(cursor -> query.append("&cursor=").append(cursor.value()));
+        HttpRequest request = HttpRequest.newBuilder(URI.create(api + query.toString()))
+                .header("Authorization", authorization).header("Accept", "application/json").GET().build();
+        try {
+            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != 200) {
+                throw new IllegalStateException("GET " + request.uri() + " answered " + response.statusCode() + ": "
+                        + response.body());
+            }
+            return json.readTree(response.body());
+        } catch (IOException e) {
+            throw new IllegalStateException("GET " + request.uri() + " failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
     }
 
     /** A page of the seeded history is full, newest first, and every execution matches the query. */
