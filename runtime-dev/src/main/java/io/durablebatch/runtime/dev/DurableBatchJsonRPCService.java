@@ -20,8 +20,6 @@ import org.jboss.logging.Logger;
 import io.durablebatch.execution.ExecutionVersion;
 import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.JobExecutionId;
-import io.durablebatch.execution.JobInstance;
-import io.durablebatch.execution.JobInstanceId;
 import io.durablebatch.execution.JobName;
 import io.durablebatch.execution.ParameterValue;
 import io.durablebatch.execution.ReasonCode;
@@ -95,12 +93,11 @@ public class DurableBatchJsonRPCService {
         ExecutionQuery query = job == null || job.isBlank() ? ExecutionQuery.all() : ExecutionQuery.all().job(JobName.of(job));
         return read(() -> {
             Page<JobExecution> page = repository.findJobExecutions(query, page(after, size));
-            Map<JobInstanceId, String> jobNames = new HashMap<>();
             Instant now = Instant.now();
             List<ExecutionView> items = new ArrayList<>(page.items().size());
             Map<String, Set<String>> parents = new HashMap<>();
             for (JobExecution execution : page.items()) {
-                String jobName = jobNames.computeIfAbsent(execution.jobInstanceId(), this::jobName);
+                String jobName = execution.jobName().value();
                 List<StepExecution> steps = repository.stepExecutions(execution.id());
                 items.add(ExecutionView.of(execution, jobName, counted(steps, parents.computeIfAbsent(jobName,
                         this::partitionedSteps)), runningProgress(steps, now)));
@@ -118,7 +115,7 @@ public class DurableBatchJsonRPCService {
             List<StepView> stepViews = steps.stream().map(step -> StepView.of(step,
                     !repository.stepPartitions(step.id(), PageRequest.first(1)).items().isEmpty(),
                     progress(step, now))).toList();
-            String jobName = jobName(execution.jobInstanceId());
+            String jobName = execution.jobName().value();
             return new ExecutionDetail(ExecutionView.of(execution, jobName, counted(steps, partitionedSteps(jobName)),
                     runningProgress(steps, now)), parameters(execution),
                     repository.executionOwnership(executionId).map(OwnershipView::of).orElse(null), stepViews,
@@ -213,11 +210,6 @@ public class DurableBatchJsonRPCService {
 
     private static String next(Page<?> page) {
         return page.next().map(PageCursor::value).orElse(null);
-    }
-
-    private String jobName(JobInstanceId instance) {
-        // an execution's instance always exists: it is deleted with it or not at all
-        return repository.getJobInstance(instance).map(JobInstance::key).map(key -> key.jobName().value()).orElseThrow();
     }
 
     /**
