@@ -2,6 +2,7 @@ package io.durablebatch.runtime.operator;
 
 import static io.durablebatch.runtime.repository.ExecutionRows.ACTIVE_STATUSES;
 import static io.durablebatch.runtime.repository.ExecutionRows.JOB_EXECUTION_COLUMNS;
+import static io.durablebatch.runtime.repository.ExecutionRows.LEASE_LIVE;
 import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
 
 import java.time.Instant;
@@ -88,8 +89,8 @@ public class ExecutionControlStore {
                 Map.of("control", CONTROL_COLUMNS));
         this.readOwnership = tables.statement("readOwnership", """
                 SELECT id, owner_token, owner_claimed_at, stop_requested_at, stop_requested_by, lease_expires_at,
-                       COALESCE(lease_expires_at > statement_timestamp(), false) AS lease_live
-                FROM {p}job_execution WHERE id = :id""");
+                       {leaseLive}
+                FROM {p}job_execution WHERE id = :id""", Map.of("leaseLive", LEASE_LIVE));
     }
 
     /** Who owns the execution, its stop request and its lease, judged live on the database clock. */

@@ -42,6 +42,12 @@ public final class ExecutionRows {
             + "filter_count, read_skip_count, process_skip_count, write_skip_count, commit_count, rollback_count, "
             + "created_at, started_at, ended_at, last_updated, version, node_id, lease_expires_at";
 
+    /**
+     * Whether the execution's lease is live, judged on the database clock when the statement runs
+     * (never a node's), as the column {@code lease_live}; no lease is not live.
+     */
+    public static final String LEASE_LIVE = "COALESCE(lease_expires_at > statement_timestamp(), false) AS lease_live";
+
     /** The active statuses (SPEC §3) as an SQL list, for {@code status IN ...}. */
     public static final String ACTIVE_STATUSES = sqlList(ExecutionStatus::isActive);
 

@@ -4,6 +4,7 @@ import static io.durablebatch.runtime.partition.PartitionRows.WORKER_ENDED;
 import static io.durablebatch.runtime.partition.PartitionRows.WORKER_RESULT_STATUS;
 import static io.durablebatch.runtime.partition.PartitionRows.resultOfWorker;
 import static io.durablebatch.runtime.repository.ExecutionRows.JOB_EXECUTION_COLUMNS;
+import static io.durablebatch.runtime.repository.ExecutionRows.LEASE_LIVE;
 import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
 
 import java.time.Instant;
@@ -75,10 +76,10 @@ public class RecoveryStore {
         this.sql = sql;
         this.jobExecutions = jobExecutions;
         this.lockExecution = tables.statement("lockExecution", """
-                SELECT {columns}, COALESCE(lease_expires_at > statement_timestamp(), false) AS lease_live
+                SELECT {columns}, {leaseLive}
                 FROM {p}job_execution
                 WHERE id = :id
-                FOR UPDATE""", Map.of("columns", JOB_EXECUTION_COLUMNS));
+                FOR UPDATE""", Map.of("columns", JOB_EXECUTION_COLUMNS, "leaseLive", LEASE_LIVE));
         this.selectDecisions = tables.query("selectDecisions", RecoveryDecisionEntity.class, """
                 from DurableBatchRecoveryDecision d
                 where d.jobExecutionId = :jobExecutionId or d.operationId = :operationId""");
