@@ -34,6 +34,7 @@ import io.durablebatch.partition.PartitionPlanEntry;
 import io.durablebatch.partition.StepPartition;
 import io.durablebatch.partition.StepPartitionId;
 import io.durablebatch.repository.DefinitionUpgrade;
+import io.durablebatch.repository.JobExecutionRequest;
 import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.StepProgress;
@@ -50,6 +51,25 @@ public interface KernelRepository extends JobRepository {
 
     /** Records one explicit directed edge "a checkpoint made under A may be restarted under B". */
     void registerDefinitionUpgrade(JobName jobName, DefinitionUpgrade upgrade);
+
+    /**
+     * The kernel's launch: creates a new attempt under the rules of
+     * {@link JobRepository#createJobExecution}, already claimed by {@code owner} (its lease taken on
+     * the database clock) and STARTED, as {@link #claimExecutionOwner} and a transition to STARTED
+     * would leave it. One statement; the same refusals as {@code createJobExecution}.
+     */
+    JobExecution launchJobExecution(JobExecutionRequest request, OwnerToken owner, Instant launchedAt);
+
+    /**
+     * Ends an active execution that {@code owner} holds, COMPLETED or FAILED, at whatever version it
+     * stands (a stop request may have moved it since the owner read it): the owner's token fences the
+     * end instead. One statement.
+     *
+     * @throws io.durablebatch.repository.RepositoryException {@code OWNER_MISMATCH}, {@code EXECUTION_NOT_ACTIVE},
+     *         {@code ILLEGAL_TRANSITION} or {@code JOB_EXECUTION_NOT_FOUND}
+     * @throws IllegalArgumentException for any other target
+     */
+    JobExecution endOwnedJobExecution(JobExecutionId id, OwnerToken owner, LifecycleTransition end);
 
     /** Links a new STARTING step attempt to an active job execution. */
     StepExecution createStepExecution(JobExecutionId jobExecutionId, StepName stepName);
@@ -97,6 +117,14 @@ public interface KernelRepository extends JobRepository {
      */
     StepExecution createFlowStepExecution(JobExecutionId jobExecutionId, StepName stepName, NodeId nodeId,
             StartLimit startLimit);
+
+    /**
+     * Starts one attempt of a flow node as {@link #createFlowStepExecution} does, STARTED at once (with
+     * its lease) and recording the checkpoint it resumes, as the transition to STARTED would leave it.
+     * One statement; the same refusals.
+     */
+    StepExecution startFlowStepExecution(JobExecutionId jobExecutionId, StepName stepName, NodeId nodeId,
+            StartLimit startLimit, Optional<Checkpoint> resumeFrom, Instant startedAt);
 
     /** The node's latest attempt in the instance, whatever step name it ran under, with the starts consumed. */
     Optional<FlowStepState> latestFlowStep(JobInstanceId jobInstanceId, NodeId nodeId);

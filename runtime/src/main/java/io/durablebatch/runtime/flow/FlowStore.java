@@ -10,6 +10,7 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.durablebatch.execution.Checkpoint;
 import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.JobExecutionId;
 import io.durablebatch.execution.JobInstanceId;
@@ -39,6 +40,7 @@ public class FlowStore {
     private final MetadataSql sql;
     private final JobExecutionStore jobExecutions;
     private final SqlStatement start;
+    private final SqlStatement startRunning;
     private final SqlStatement latest;
     private final EntityQuery<Integer> startsConsumed;
 
@@ -50,7 +52,7 @@ public class FlowStore {
         // is an upsert: racing starters of one node queue on its row lock and each sees the count the
         // previous one committed, so no more than the limit ever start. At the limit nothing is
         // inserted and nothing is counted.
-        this.start = tables.statement("start", """
+        String insert = """
                 WITH e AS (SELECT id, job_instance_id FROM {p}job_execution
                            WHERE id = :jobExecutionId AND status IN {active} FOR SHARE),
                 counted AS (INSERT INTO {p}flow_node AS n (job_instance_id, node_id, starts)
@@ -59,10 +61,18 @@ public class FlowStore {
                             DO UPDATE SET starts = n.starts + 1 WHERE n.starts < :startLimit
                             RETURNING starts)
                 INSERT INTO {p}step_execution (job_execution_id, job_instance_id, step_name, node_id, status,
-                        exit_code, created_at, last_updated)
-                SELECT e.id, e.job_instance_id, :stepName, :nodeId, 'STARTING', 'EXECUTING', :now, :now
+                        exit_code, created_at, last_updated{startedColumns})
+                SELECT e.id, e.job_instance_id, :stepName, :nodeId, {status}, 'EXECUTING', :now, :now{startedValues}
                 FROM e, counted
-                RETURNING {columns}""", Map.of("active", ACTIVE_STATUSES, "columns", STEP_EXECUTION_COLUMNS));
+                RETURNING {columns}""";
+        this.start = tables.statement("start", insert, Map.of("active", ACTIVE_STATUSES, "columns",
+                STEP_EXECUTION_COLUMNS, "status", "'STARTING'", "startedColumns", "", "startedValues", ""));
+        // The same start, the attempt STARTED at once (with its lease and the checkpoint it resumes),
+        // as the transition to STARTED would leave it: a step boundary of the kernel in one statement.
+        this.startRunning = tables.statement("startRunning", insert, Map.of("active", ACTIVE_STATUSES, "columns",
+                STEP_EXECUTION_COLUMNS, "status", "'STARTED'",
+                "startedColumns", ", started_at, lease_expires_at, checkpoint",
+                "startedValues", ", :now, {lease}, CAST(:checkpoint AS bytea)"));
         this.latest = tables.statement("latest", """
                 SELECT n.starts, s.*
                 FROM {p}flow_node n
@@ -77,11 +87,25 @@ public class FlowStore {
     }
 
     public StepExecution start(JobExecutionId jobExecutionId, StepName stepName, NodeId nodeId, StartLimit limit) {
-        Instant now = storedTime(Instant.now());
-        return sql.queryOne(start, params -> params.bigint("jobExecutionId", jobExecutionId.value())
-                .text("nodeId", nodeId.value()).integer("startLimit", limit.value()).text("stepName", stepName.value())
-                .time("now", now),
-                StepExecutionEntity.class, ExecutionRows::stepExecution)
+        return insert(start, jobExecutionId, stepName, nodeId, limit, Optional.empty(), Instant.now());
+    }
+
+    /** Starts an attempt as {@link #start} does, STARTED at once and resuming {@code resumeFrom}. */
+    public StepExecution startRunning(JobExecutionId jobExecutionId, StepName stepName, NodeId nodeId, StartLimit limit,
+            Optional<Checkpoint> resumeFrom, Instant startedAt) {
+        return insert(startRunning, jobExecutionId, stepName, nodeId, limit, resumeFrom, startedAt);
+    }
+
+    private StepExecution insert(SqlStatement statement, JobExecutionId jobExecutionId, StepName stepName, NodeId nodeId,
+            StartLimit limit, Optional<Checkpoint> resumeFrom, Instant at) {
+        Instant now = storedTime(at);
+        return sql.queryOne(statement, params -> {
+            params.bigint("jobExecutionId", jobExecutionId.value()).text("nodeId", nodeId.value())
+                    .integer("startLimit", limit.value()).text("stepName", stepName.value()).time("now", now);
+            if (statement == startRunning) {
+                params.bytes("checkpoint", resumeFrom.map(Checkpoint::bytes).orElse(null));
+            }
+        }, StepExecutionEntity.class, ExecutionRows::stepExecution)
                 .orElseThrow(() -> refusal(jobExecutionId, nodeId, limit));
     }
 

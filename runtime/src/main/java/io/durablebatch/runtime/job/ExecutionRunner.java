@@ -30,9 +30,12 @@ import io.durablebatch.runtime.sql.TransientFailures;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**
- * Runs one job execution on the calling thread: STARTING to STARTED, then the flow node by node,
- * then the end status. After each node {@link FlowRoutes} picks and records the route; a node runs
- * at most once per execution. The job listeners are called once the start is recorded and once the
+ * Runs one job execution on the calling thread: STARTING to STARTED (unless its launch started it),
+ * then the flow node by node, then the end status. After each node {@link FlowRoutes} picks and
+ * records the route; a node runs at most once per execution. A step's completion carries the route
+ * after it, and the start of the next step or the job's end where they can join it
+ * ({@link StepBoundary}): a job of one step commits twice, at its launch and at its end. The job listeners are called once the
+ * start is recorded and once the
  * end is (a {@code beforeJob} that throws fails the execution before its first node).
  */
 final class ExecutionRunner {
@@ -48,25 +51,35 @@ final class ExecutionRunner {
     private final Bookkeeping bookkeeping;
     private final OwnerLossRestarts restarts;
     private final OwnerToken owner;
+    private final boolean startedAtLaunch;
+    private final boolean newInstance;
+    private Optional<StepRunners.StepStart> begun;
     private JobExecution execution;
+    private Optional<JobExecution> endedWithStep = Optional.empty();
 
-    ExecutionRunner(KernelRepository repository, StepRunners steps, FlowRoutes routes, JobDefinition definition,
-            JobParameters parameters, ExecutionHandle control, OwnerToken owner, JobExecution execution,
-            OwnerLossRestarts restarts) {
+    /**
+     * A runner of {@code launch}: an execution its launch moved to STARTED here, with its first step
+     * started (if it could be) in the same transaction, or one to start first.
+     */
+    ExecutionRunner(KernelRepository repository, StepRunners steps, FlowRoutes routes, KernelJobOperator.Launch launch,
+            ExecutionHandle control, OwnerToken owner, OwnerLossRestarts restarts) {
+        this.startedAtLaunch = launch.started();
+        this.newInstance = launch.newInstance();
+        this.begun = launch.firstStep();
+        this.execution = launch.execution();
+        this.definition = launch.definition();
+        this.parameters = launch.parameters();
         this.restarts = restarts;
         this.bookkeeping = steps.bookkeeping();
         this.owner = owner;
         this.repository = repository;
         this.steps = steps;
         this.routes = routes;
-        this.definition = definition;
-        this.parameters = parameters;
         this.control = control;
-        this.execution = execution;
     }
 
     JobExecution run() {
-        if (!begin()) {
+        if (!startedAtLaunch && !begin()) {
             LOG.infof("Job '%s' execution %s was asked to stop before it started", definition.name(), execution.id());
             return execution;
         }
@@ -105,7 +118,8 @@ final class ExecutionRunner {
         Optional<FlowRoutes.Previous> previous = Optional.empty();
         Set<String> visited = new HashSet<>();
         while (true) {
-            if (control.stopRequested()) {
+            // a step started already sees a stop request itself, and ends STOPPED, not left active
+            if (begun.isEmpty() && control.stopRequested()) {
                 return JobEnd.stopped();
             }
             if (!visited.add(node.id())) {
@@ -114,11 +128,17 @@ final class ExecutionRunner {
             }
             Route route;
             if (node instanceof Step step) {
-                StepOutcome outcome = steps.run(step, definition.name(), parameters, execution, control);
+                StepBoundary boundary = new StepBoundary(repository, routes, steps, definition, execution, step, visited,
+                        newInstance, owner, control);
+                StepOutcome outcome = steps.run(step, definition.name(), parameters, execution, control, begun, boundary);
+                begun = Optional.empty();
                 if (outcome.status() == ExecutionStatus.STOPPED) {
                     return JobEnd.stopped();
                 }
-                route = routes.afterStep(definition, execution, step, outcome);
+                Optional<StepBoundary.Taken> taken = boundary.takenWith(outcome);
+                route = taken.isPresent() ? taken.get().route() : routes.afterStep(definition, execution, step, outcome);
+                begun = taken.flatMap(StepBoundary.Taken::next);
+                endedWithStep = taken.flatMap(StepBoundary.Taken::ended);
                 previous = Optional.of(new FlowRoutes.Previous(step.id(), outcome.exitStatus()));
             } else if (node instanceof Decision decision) {
                 FlowRoutes.Decided decided = routes.atDecision(definition, execution, decision, previous, parameters);
@@ -175,8 +195,12 @@ final class ExecutionRunner {
      * long as its lease lasts is left to recovery.
      */
     private JobExecution finish(JobEnd end) {
-        LifecycleTransition transition = LifecycleTransition.to(end.status(), Instant.now()).withExitStatus(end.exitStatus());
-        LifecycleTransition ending = end.failure().map(transition::withFailure).orElse(transition);
+        if (endedWithStep.isPresent() && endedWithStep.get().status() == end.status()) {
+            // recorded with the last step's completion
+            execution = endedWithStep.get();
+            return execution;
+        }
+        LifecycleTransition ending = end.transition(Instant.now());
         try {
             Ended ended = bookkeeping.record("the end of job execution " + execution.id(), () -> {
                 ExecutionControl observed = repository.observeExecutionControl(execution.id(), owner, Instant.now());

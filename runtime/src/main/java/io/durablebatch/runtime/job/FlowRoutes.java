@@ -63,14 +63,19 @@ public class FlowRoutes {
 
     /** The route after a step that ended with {@code outcome} (not STOPPED), recorded. */
     Route afterStep(JobDefinition definition, JobExecution execution, Node step, StepOutcome outcome) {
-        Route route = stepRoute(definition, step, outcome);
-        InputDigest input = digest("step", step.id(), Optional.of(new Previous(step.id(), outcome.exitStatus())));
-        Supplier<Route> record = () -> {
-            append(definition, execution, step, route, input, outcome.exitStatus());
-            return route;
-        };
+        Supplier<Route> record = () -> recordAfterStep(definition, execution, step, outcome);
         return bookkeeping.record("the route after step '" + step.id() + "'", record,
-                () -> recordedFrom(execution, step).map(earlier -> route).orElseGet(record));
+                () -> recordedFrom(execution, step).map(earlier -> stepRoute(definition, step, outcome))
+                        .orElseGet(record));
+    }
+
+    /** The route after a step that ended with {@code outcome} (not STOPPED), recorded in the caller's transaction. */
+    Route recordAfterStep(JobDefinition definition, JobExecution execution, Node step, StepOutcome outcome) {
+        Route route = stepRoute(definition, step, outcome);
+        append(definition, execution, step, route,
+                digest("step", step.id(), Optional.of(new Previous(step.id(), outcome.exitStatus()))),
+                outcome.exitStatus());
+        return route;
     }
 
     /** A decision's route and the exit code it was chosen on. */

@@ -1,9 +1,11 @@
 package io.durablebatch.runtime.job;
 
+import java.time.Instant;
 import java.util.Optional;
 
 import jakarta.inject.Singleton;
 
+import io.durablebatch.execution.Checkpoint;
 import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.StepExecution;
 import io.durablebatch.flow.FlowStepState;
@@ -32,10 +34,13 @@ public class FlowStepHistory {
         return repository.latestFlowStep(execution.jobInstanceId(), NodeId.of(step.id())).map(FlowStepState::latest);
     }
 
-    /** Records a new STARTING attempt of {@code step}'s node in {@code execution}. */
-    public StepExecution createAttempt(JobExecution execution, Step step) {
+    /**
+     * Records a new attempt of {@code step}'s node in {@code execution}, STARTED at once and resuming
+     * {@code resumeFrom}.
+     */
+    public StepExecution startAttempt(JobExecution execution, Step step, Optional<Checkpoint> resumeFrom) {
         int limit = step.settings().startLimit();
-        return repository.createFlowStepExecution(execution.id(), step.name(), NodeId.of(step.id()),
-                limit == 0 ? StartLimit.UNLIMITED : StartLimit.of(limit));
+        return repository.startFlowStepExecution(execution.id(), step.name(), NodeId.of(step.id()),
+                limit == 0 ? StartLimit.UNLIMITED : StartLimit.of(limit), resumeFrom, Instant.now());
     }
 }

@@ -18,6 +18,11 @@ final class JobCallbacks {
         this.listeners = listeners.toArray(JobListener[]::new);
     }
 
+    /** Whether the job has no listener: nothing runs between its launch and its first step. */
+    boolean isEmpty() {
+        return listeners.length == 0;
+    }
+
     /** Calls {@code beforeJob} in order; the first that throws ends the calls and fails the job. */
     void beforeJob(JobEvent run) {
         for (JobListener listener : listeners) {

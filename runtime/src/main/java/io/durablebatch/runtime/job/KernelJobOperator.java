@@ -22,9 +22,11 @@ import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.JobOperator;
 import io.durablebatch.job.JobParameters;
 import io.durablebatch.job.OperatorCall;
+import io.durablebatch.job.Step;
 import io.durablebatch.operator.OperatorAction;
 import io.durablebatch.operator.OperatorRecord;
 import io.durablebatch.repository.JobExecutionRequest;
+import io.durablebatch.repository.JobInstanceSelection;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.RecoveryRequest;
 import io.durablebatch.repository.RecoveryResolution;
@@ -50,9 +52,11 @@ public class KernelJobOperator implements JobOperator {
     private final RunningExecutions running;
     private final OperatorAudit audit;
     private final KernelIdentity identity;
+    private final StepRunners steps;
 
     KernelJobOperator(JobRegistry registry, KernelRepository repository, RunningExecutions running, OperatorAudit audit,
-            KernelIdentity identity) {
+            KernelIdentity identity, StepRunners steps) {
+        this.steps = steps;
         this.registry = registry;
         this.repository = repository;
         this.running = running;
@@ -60,8 +64,13 @@ public class KernelJobOperator implements JobOperator {
         this.identity = identity;
     }
 
-    /** An attempt to run here, or the execution a retried request already launched. */
-    record Launch(JobExecution execution, JobDefinition definition, JobParameters parameters, boolean replayed) {
+    /**
+     * An attempt to run here, or the execution a retried request already launched. A new attempt is
+     * STARTED by its launch ({@code started}), its first step with it where it can be;
+     * {@code newInstance}: its launch created the instance, so no step of it has history.
+     */
+    record Launch(JobExecution execution, JobDefinition definition, JobParameters parameters, boolean replayed,
+            boolean started, Optional<StepRunners.StepStart> firstStep, boolean newInstance) {
     }
 
     @Override
@@ -89,11 +98,9 @@ public class KernelJobOperator implements JobOperator {
             if (recorded.isPresent()) {
                 return replayed(recorded.get(), definition, parameters);
             }
-            JobInstance instance = repository.selectOrCreateJobInstance(parameters.keyFor(definition.name())).instance();
-            return launched(
-                    OperatorAction.START, call, request, repository.createJobExecution(JobExecutionRequest.of(instance.id())
-                            .definedBy(definition.identity()).withParameters(parameters.executionParameters())),
-                    definition, parameters);
+            JobInstanceSelection selection = repository.selectOrCreateJobInstance(parameters.keyFor(definition.name()));
+            return launched(OperatorAction.START, call, request, selection.instance(), selection.created(), definition,
+                    parameters);
         });
         return submit(launch);
     }
@@ -138,10 +145,7 @@ public class KernelJobOperator implements JobOperator {
             return replayed(recorded.get(), definition, parameters);
         }
         requireLatest(previous, "restart");
-        return launched(
-                OperatorAction.RESTART, call, request, repository.createJobExecution(JobExecutionRequest.of(instance.id())
-                        .definedBy(definition.identity()).withParameters(parameters.executionParameters())),
-                definition, parameters);
+        return launched(OperatorAction.RESTART, call, request, instance, false, definition, parameters);
     }
 
     /**
@@ -152,14 +156,34 @@ public class KernelJobOperator implements JobOperator {
         return parameters.isEmpty() ? "" : "|run=" + HexFormat.of().formatHex(parameters.canonicalBytes());
     }
 
-    /** Claims a new attempt for this process and audits its launch, in the caller's transaction. */
-    private Launch launched(OperatorAction action, OperatorCall call, String request, JobExecution created,
-            JobDefinition definition, JobParameters parameters) {
-        JobExecution claimed = repository.claimExecutionOwner(created.id(), created.version(), identity.owner(),
-                Instant.now());
-        audit.append(action, call, request, claimed, "LAUNCHED execution " + claimed.id() + " attempt "
-                + claimed.attempt() + " owner " + identity.owner());
-        return new Launch(claimed, definition, parameters, false);
+    /**
+     * Creates a new attempt of {@code instance} claimed by this process, audits its launch, and, if a
+     * kernel thread is free to run it at once, moves it to STARTED and starts its first step (unless a
+     * job listener must run first), all in the caller's transaction. An attempt that will wait for a thread waits STARTING, and
+     * starts when
+     * it gets one. {@code newInstance}: the instance was created in this transaction, so its steps
+     * have no history.
+     */
+    private Launch launched(OperatorAction action, OperatorCall call, String request, JobInstance instance,
+            boolean newInstance, JobDefinition definition, JobParameters parameters) {
+        JobExecutionRequest attempt = JobExecutionRequest.of(instance.id()).definedBy(definition.identity())
+                .withParameters(parameters.executionParameters());
+        boolean atOnce = running.runsAtOnce();
+        JobExecution launched;
+        if (atOnce) {
+            launched = repository.launchJobExecution(attempt, identity.owner(), Instant.now());
+        } else {
+            JobExecution created = repository.createJobExecution(attempt);
+            launched = repository.claimExecutionOwner(created.id(), created.version(), identity.owner(), Instant.now());
+        }
+        audit.append(action, call, request, launched, "LAUNCHED execution " + launched.id() + " attempt "
+                + launched.attempt() + " owner " + identity.owner());
+        // a job listener's beforeJob runs before the first step starts (and may fail the job instead)
+        Optional<StepRunners.StepStart> firstStep = atOnce && definition.startNode() instanceof Step step
+                && steps.listeners().forJob(definition).isEmpty()
+                        ? steps.startEagerly(step, launched, newInstance)
+                        : Optional.empty();
+        return new Launch(launched, definition, parameters, false, atOnce, firstStep, newInstance);
     }
 
     /**
@@ -170,9 +194,8 @@ public class KernelJobOperator implements JobOperator {
     private Launch replayed(OperatorRecord record, JobDefinition definition, JobParameters parameters) {
         JobExecutionId id = record.target().jobExecutionId().orElseThrow();
         JobExecution launched = existing(id);
-        boolean orphanedHere = launched.status() == ExecutionStatus.STARTING && running.find(id).isEmpty()
-                && ownedHere(id);
-        return new Launch(launched, definition, parameters, !orphanedHere);
+        boolean orphanedHere = launched.status().isActive() && running.find(id).isEmpty() && ownedHere(id);
+        return new Launch(launched, definition, parameters, !orphanedHere, false, Optional.empty(), false);
     }
 
     /** Whether this process's owner token holds the active execution {@code id} (renewing its lease). */
@@ -191,7 +214,7 @@ public class KernelJobOperator implements JobOperator {
     /** Runs a launched attempt here, once the transaction that created it committed. */
     JobExecutionId submit(Launch launch) {
         if (!launch.replayed()) {
-            running.submit(launch.execution(), launch.definition(), launch.parameters());
+            running.submit(launch);
         }
         return launch.execution().id();
     }

@@ -28,8 +28,6 @@ import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.JobExecutionId;
 import io.durablebatch.execution.StepExecutionId;
-import io.durablebatch.job.JobDefinition;
-import io.durablebatch.job.JobParameters;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.DurableBatchConfig;
 import io.durablebatch.runtime.lease.LeaseStore;
@@ -131,16 +129,25 @@ public class RunningExecutions {
         }
     }
 
-    /** Runs a recorded STARTING execution on the kernel's threads, unless it runs here already. */
-    ExecutionHandle submit(JobExecution execution, JobDefinition definition, JobParameters parameters) {
-        ExecutionHandle handle = new ExecutionHandle(execution.id());
-        ExecutionHandle already = running.putIfAbsent(execution.id(), handle);
+    /** Runs a launched execution on the kernel's threads, unless it runs here already. */
+    ExecutionHandle submit(KernelJobOperator.Launch launch) {
+        JobExecutionId id = launch.execution().id();
+        ExecutionHandle handle = new ExecutionHandle(id);
+        ExecutionHandle already = running.putIfAbsent(id, handle);
         if (already != null) {
             return already; // two retries of one request: one runner per execution
         }
-        executor.execute(() -> run(handle, definition.name().value(), new ExecutionRunner(repository, steps, routes,
-                definition, parameters, handle, identity.owner(), execution, restarts)));
+        executor.execute(() -> run(handle, launch.definition().name().value(), new ExecutionRunner(repository, steps,
+                routes, launch, handle, identity.owner(), restarts)));
         return handle;
+    }
+
+    /**
+     * Whether an execution launched now would run at once: fewer executions are here than threads.
+     * Two racing launches may both be told so; then one waits for the other, as any launch may.
+     */
+    boolean runsAtOnce() {
+        return running.size() < executor.getMaximumPoolSize();
     }
 
     Optional<ExecutionHandle> find(JobExecutionId id) {

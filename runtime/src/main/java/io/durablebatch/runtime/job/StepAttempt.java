@@ -38,6 +38,18 @@ final class StepAttempt {
     private StepExecution snapshot;
     private StepCounters counters = StepCounters.ZERO;
     private StepCallbacks callbacks = StepCallbacks.NONE;
+    private Completion completion = Completion.NONE;
+
+    /** What else the transaction of the step's completion records, after the completion itself. */
+    @FunctionalInterface
+    interface Completion {
+
+        Completion NONE = completed -> {
+        };
+
+        /** Called inside the completion's transaction with the completed snapshot. */
+        void recordWith(StepExecution completed);
+    }
 
     /** An attempt of a flow node, resuming the node's unfinished latest attempt if there is one. */
     StepAttempt(KernelRepository repository, Bookkeeping bookkeeping, Step step, StepContextImpl context,
@@ -93,6 +105,11 @@ final class StepAttempt {
         this.callbacks = callbacks;
     }
 
+    /** What commits together with this attempt's completion; nothing else unless set. */
+    void completedWith(Completion completion) {
+        this.completion = completion;
+    }
+
     StepExecution snapshot() {
         return snapshot;
     }
@@ -124,17 +141,23 @@ final class StepAttempt {
         return progress.applyTo(snapshot, checkpoint, total);
     }
 
-    /** Records the step's completion (with its last chunk's progress) in the caller's transaction. */
+    /**
+     * Records the step's completion (with its last chunk's progress), and what its {@link Completion}
+     * records with it, in the caller's transaction.
+     */
     StepExecution recordCompletion(Optional<Checkpoint> checkpoint, StepCounters total) {
         LifecycleTransition completed = LifecycleTransition.to(ExecutionStatus.COMPLETED, Instant.now())
                 .withCounters(total)
                 .withExitStatus(context.exitStatus().orElse(ExitStatus.defaultFor(ExecutionStatus.COMPLETED)));
+        StepExecution recorded;
         try {
-            return repository.transitionStepExecution(snapshot.id(), snapshot.version(),
+            recorded = repository.transitionStepExecution(snapshot.id(), snapshot.version(),
                     checkpoint.map(completed::withCheckpoint).orElse(completed));
         } catch (RepositoryException e) {
             throw alreadyCommittedOr(e, checkpoint, total);
         }
+        completion.recordWith(recorded);
+        return recorded;
     }
 
     /**

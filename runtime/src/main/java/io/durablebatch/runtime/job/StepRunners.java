@@ -22,6 +22,8 @@ import io.durablebatch.job.Step;
 import io.durablebatch.job.TaskletStep;
 import io.durablebatch.listener.StepEvent;
 import io.durablebatch.repository.LifecycleTransition;
+import io.durablebatch.repository.RepositoryError;
+import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.DurableBatchConfig;
 import io.durablebatch.runtime.metrics.KernelMetrics;
@@ -79,12 +81,22 @@ public class StepRunners {
         return partitionWorker;
     }
 
-    /** The result of starting a node: a running attempt, or the reused outcome of a completed one. */
-    private record Start(Optional<StepExecution> running, Optional<StepExecution> resumes, Optional<StepExecution> reused) {
+    /**
+     * The start of a step node: a running attempt (and the earlier attempt it resumes), or the
+     * reused outcome of a completed one.
+     */
+    record StepStart(Step step, Optional<StepExecution> running, Optional<StepExecution> resumes,
+            Optional<StepExecution> reused) {
     }
 
-    StepOutcome run(Step step, JobName jobName, JobParameters parameters, JobExecution execution, StopSignal control) {
-        Start start = bookkeeping.record("the start of step '" + step.name() + "'", () -> start(step, execution));
+    /**
+     * Runs a step node to its end: started here in its own transaction, or {@code begun} already in
+     * the transaction that led to it. {@code completion} joins the transaction of its completion.
+     */
+    StepOutcome run(Step step, JobName jobName, JobParameters parameters, JobExecution execution, StopSignal control,
+            Optional<StepStart> begun, StepAttempt.Completion completion) {
+        StepStart start = begun.filter(started -> started.step() == step).orElseGet(() -> bookkeeping
+                .record("the start of step '" + step.name() + "'", () -> start(step, execution, false)));
         if (start.reused().isPresent()) {
             LOG.infof("Step '%s' of job '%s' completed in an earlier execution: its outcome %s is reused",
                     step.name(), jobName, start.reused().get().exitStatus().code());
@@ -95,7 +107,30 @@ public class StepRunners {
                 start.resumes().isPresent());
         LOG.debugf("Step '%s' of job '%s' starts as step execution %s%s", step.name(), jobName, running.id(),
                 start.resumes().map(previous -> ", resuming step execution " + previous.id()).orElse(""));
-        return run(new StepAttempt(repository, bookkeeping, step, context, start.resumes(), control, running));
+        StepAttempt attempt = new StepAttempt(repository, bookkeeping, step, context, start.resumes(), control, running);
+        attempt.completedWith(completion);
+        return run(attempt);
+    }
+
+    /**
+     * Starts {@code step} in the caller's transaction, if it is a step whose start can join it (a
+     * tasklet or chunk step; a partitioned step plans first) and the start limit lets it start: a
+     * refused start is left to the step's own transaction, which records why. {@code newInstance}
+     * says the instance was created in this transaction, so the node has no history to look up.
+     */
+    Optional<StepStart> startEagerly(Step step, JobExecution execution, boolean newInstance) {
+        if (step instanceof PartitionedStep) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(start(step, execution, newInstance));
+        } catch (RepositoryException e) {
+            // found by reading, not by a failed statement: the transaction goes on
+            if (e.error() == RepositoryError.START_LIMIT_EXCEEDED) {
+                return Optional.empty();
+            }
+            throw e;
+        }
     }
 
     /**
@@ -137,23 +172,22 @@ public class StepRunners {
         throw new IllegalStateException("no runner for " + step);
     }
 
-    private Start start(Step step, JobExecution execution) {
-        Optional<StepExecution> latest = history.latestAttempt(execution, step);
+    private StepStart start(Step step, JobExecution execution, boolean newInstance) {
+        Optional<StepExecution> latest = newInstance ? Optional.empty() : history.latestAttempt(execution, step);
         if (latest.isPresent() && latest.get().jobExecutionId().equals(execution.id()) && latest.get().status().isActive()) {
             // an earlier try of this start committed but its acknowledgement was lost: a node runs once
             // per execution, so the attempt is ours. It resumes its own recorded checkpoint; a
             // partitioned step, the plan of the attempt an earlier execution left unfinished.
-            return new Start(latest, step instanceof PartitionedStep ? unfinishedEarlier(execution, step) : latest,
-                    Optional.empty());
+            return new StepStart(step, latest, step instanceof PartitionedStep ? unfinishedEarlier(execution, step)
+                    : latest, Optional.empty());
         }
         if (latest.isPresent() && latest.get().status() == ExecutionStatus.COMPLETED
                 && !latest.get().jobExecutionId().equals(execution.id()) && !step.settings().allowStartIfComplete()) {
-            return new Start(Optional.empty(), Optional.empty(), latest);
+            return new StepStart(step, Optional.empty(), Optional.empty(), latest);
         }
         Optional<StepExecution> resumes = latest.filter(attempt -> attempt.status() != ExecutionStatus.COMPLETED);
-        StepExecution created = history.createAttempt(execution, step);
-        return new Start(Optional.of(started(created, resumes.flatMap(StepExecution::checkpoint))), resumes,
-                Optional.empty());
+        return new StepStart(step, Optional.of(history.startAttempt(execution, step,
+                resumes.flatMap(StepExecution::checkpoint))), resumes, Optional.empty());
     }
 
     /** The latest attempt of {@code step} in an earlier execution of the instance, unless it completed. */

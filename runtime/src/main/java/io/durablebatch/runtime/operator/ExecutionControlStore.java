@@ -6,20 +6,27 @@ import static io.durablebatch.runtime.repository.ExecutionRows.LEASE_LIVE;
 import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
 
 import java.time.Instant;
+import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.durablebatch.execution.ActorRef;
+import io.durablebatch.execution.ExecutionFailure;
 import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.execution.ExecutionVersion;
+import io.durablebatch.execution.ExitStatus;
 import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.JobExecutionId;
 import io.durablebatch.operator.ExecutionControl;
 import io.durablebatch.operator.ExecutionControl.Signal;
 import io.durablebatch.operator.ExecutionOwnership;
 import io.durablebatch.operator.OwnerToken;
+import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.runtime.entity.JobExecutionEntity;
@@ -38,6 +45,9 @@ import io.durablebatch.runtime.sql.SqlStatement;
 @ApplicationScoped
 public class ExecutionControlStore {
 
+    /** The ends an owner records in one statement. */
+    private static final Set<ExecutionStatus> OWNER_ENDS = EnumSet.of(ExecutionStatus.COMPLETED, ExecutionStatus.FAILED);
+
     private static final String CONTROL_COLUMNS = "id, status, version, owner_token, stop_requested_at, "
             + "stop_requested_by";
 
@@ -47,6 +57,7 @@ public class ExecutionControlStore {
     private final SqlStatement observe;
     private final SqlStatement readControl;
     private final SqlStatement readOwnership;
+    private final Map<ExecutionStatus, SqlStatement> endOwned = new EnumMap<>(ExecutionStatus.class);
     private final JobExecutionStore jobExecutions;
 
     ExecutionControlStore(MetadataSql sql, RepositoryTables tables, JobExecutionStore jobExecutions) {
@@ -84,6 +95,20 @@ public class ExecutionControlStore {
                 SELECT {control}, false FROM {p}job_execution
                 WHERE id = :id AND NOT EXISTS (SELECT 1 FROM renewed)""",
                 Map.of("stopping", stopping, "active", ACTIVE_STATUSES, "control", CONTROL_COLUMNS));
+        // The owner's end of its execution, fenced by its token rather than by a version: a stop
+        // request or a lease renewal may have moved the row since the owner last read it, and neither
+        // changes what the end records. The kernel's last commit of a job carries it.
+        for (ExecutionStatus target : OWNER_ENDS) {
+            endOwned.put(target, tables.statement("endOwned[" + target + "]", """
+                    UPDATE {p}job_execution
+                    SET status = :status, exit_code = :exitCode, exit_description = :exitDescription,
+                        failure_type = :failureType, failure_message = :failureMessage,
+                        ended_at = :at, last_updated = :at, version = version + 1
+                    WHERE id = :id AND owner_token = :owner AND status IN ({sources})
+                    RETURNING {columns}""", Map.of("sources", target.allowedSources().stream()
+                    .map(source -> "'" + source.name() + "'").sorted().collect(Collectors.joining(", ")),
+                    "columns", JOB_EXECUTION_COLUMNS)));
+        }
         this.readControl = tables.statement("readControl", """
                 SELECT {control}, true AS current FROM {p}job_execution WHERE id = :id""",
                 Map.of("control", CONTROL_COLUMNS));
@@ -145,16 +170,53 @@ public class ExecutionControlStore {
             // (a concurrent transition committed first): report the row as it is now.
             state = control(id);
         }
-        if (!state.ownedBy(owner)) {
-            throw new RepositoryException(RepositoryError.OWNER_MISMATCH, "job execution " + id + " is "
-                    + state.owner().map(o -> "owned by " + o).orElse("not claimed by any owner") + ", not by " + owner);
-        }
-        if (!state.status().isActive()) {
-            throw new RepositoryException(RepositoryError.EXECUTION_NOT_ACTIVE, "job execution " + id + " is "
-                    + state.status() + ": its owner must stop working on it");
+        Optional<RepositoryException> refused = notTheOwners(id, owner, state);
+        if (refused.isPresent()) {
+            throw refused.get();
         }
         return new ExecutionControl(id, state.stopRequested() ? Signal.STOP_REQUESTED : Signal.CONTINUE, state.status(),
                 state.version());
+    }
+
+    /**
+     * Ends an active execution that {@code owner} holds, at whatever version it stands: COMPLETED or
+     * FAILED, the ends an owner records without passing STOPPING.
+     */
+    public JobExecution endOwned(JobExecutionId id, OwnerToken owner, LifecycleTransition end) {
+        SqlStatement statement = endOwned.get(end.target());
+        if (statement == null) {
+            throw new IllegalArgumentException("end.target must be one of " + OWNER_ENDS + ", got " + end.target());
+        }
+        Instant at = storedTime(end.at());
+        Optional<ExitStatus> exitStatus = end.effectiveExitStatus();
+        return sql.queryOne(statement, params -> params.text("status", end.target().name())
+                .text("exitCode", exitStatus.map(ExitStatus::code).orElseThrow())
+                .text("exitDescription", exitStatus.map(ExitStatus::description).orElseThrow())
+                .text("failureType", end.failure().map(ExecutionFailure::type).orElse(null))
+                .text("failureMessage", end.failure().map(ExecutionFailure::message).orElse(null))
+                .time("at", at).bigint("id", id.value()).text("owner", owner.value()),
+                JobExecutionEntity.class, ExecutionRows::jobExecution)
+                .orElseThrow(() -> endRefusal(id, owner, end.target()));
+    }
+
+    /** Names the rule that refused an owner's end. Runs only on the refusal path. */
+    private RepositoryException endRefusal(JobExecutionId id, OwnerToken owner, ExecutionStatus target) {
+        ControlState state = control(id);
+        return notTheOwners(id, owner, state).orElseGet(() -> new RepositoryException(RepositoryError.ILLEGAL_TRANSITION,
+                "job execution " + id + " cannot move from " + state.status() + " to " + target));
+    }
+
+    /** Why {@code owner} may no longer work on the execution in {@code state}, if it may not. */
+    private static Optional<RepositoryException> notTheOwners(JobExecutionId id, OwnerToken owner, ControlState state) {
+        if (!state.ownedBy(owner)) {
+            return Optional.of(new RepositoryException(RepositoryError.OWNER_MISMATCH, "job execution " + id + " is "
+                    + state.owner().map(o -> "owned by " + o).orElse("not claimed by any owner") + ", not by " + owner));
+        }
+        if (!state.status().isActive()) {
+            return Optional.of(new RepositoryException(RepositoryError.EXECUTION_NOT_ACTIVE, "job execution " + id
+                    + " is " + state.status() + ": its owner must stop working on it"));
+        }
+        return Optional.empty();
     }
 
     /** Names the rule that refused a stop request. Runs only on the refusal path. */

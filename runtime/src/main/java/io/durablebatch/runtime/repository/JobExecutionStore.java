@@ -18,6 +18,7 @@ import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.JobExecutionId;
 import io.durablebatch.execution.JobInstance;
 import io.durablebatch.execution.JobInstanceId;
+import io.durablebatch.operator.OwnerToken;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
@@ -39,6 +40,7 @@ public class JobExecutionStore {
     private final JobInstanceStore instances;
     private final LifecycleUpdates<JobExecutionEntity, JobExecution> updates;
     private final SqlStatement create;
+    private final SqlStatement launch;
     private final SqlStatement definitionCompatible;
     private final EntityQuery<JobExecutionEntity> selectById;
     private final EntityQuery<JobExecutionEntity> selectLatest;
@@ -71,19 +73,26 @@ public class JobExecutionStore {
         // The key-share lock (the one the foreign key check takes anyway) is taken up front, so an
         // attempt racing a purge of its instance waits for it and then finds no instance, instead of
         // failing the foreign key.
-        this.create = tables.statement("create", """
+        String insert = """
                 WITH latest AS (SELECT attempt, status FROM {p}job_execution
                                 WHERE job_instance_id = :instanceId ORDER BY attempt DESC LIMIT 1)
                 INSERT INTO {p}job_execution (job_instance_id, job_name, attempt, status, exit_code,
-                        definition_revision, definition_fingerprint, parameters, created_at, last_updated)
-                SELECT i.id, i.job_name, COALESCE((SELECT attempt FROM latest), 0) + 1, 'STARTING', 'EXECUTING',
-                       CAST(:revision AS varchar), CAST(:fingerprint AS bytea), :parameters, :now, :now
+                        definition_revision, definition_fingerprint, parameters, created_at, last_updated{ownerColumns})
+                SELECT i.id, i.job_name, COALESCE((SELECT attempt FROM latest), 0) + 1, {status}, 'EXECUTING',
+                       CAST(:revision AS varchar), CAST(:fingerprint AS bytea), :parameters, :now, :now{ownerValues}
                 FROM (SELECT id, job_name FROM {p}job_instance WHERE id = :instanceId FOR KEY SHARE) i
                 WHERE COALESCE((SELECT status IN ('STOPPED', 'FAILED') FROM latest), true)
                   AND (NOT :bound OR (i.job_name = :jobName AND {compatible}))
                 ON CONFLICT DO NOTHING
-                RETURNING {columns}""",
-                Map.of("compatible", compatible, "columns", JOB_EXECUTION_COLUMNS));
+                RETURNING {columns}""";
+        this.create = tables.statement("create", insert, Map.of("compatible", compatible, "columns",
+                JOB_EXECUTION_COLUMNS, "status", "'STARTING'", "ownerColumns", "", "ownerValues", ""));
+        // The kernel's launch: the same attempt, claimed by its owner (with a lease) and STARTED, as
+        // a claim and a transition would leave it, in the same single statement.
+        this.launch = tables.statement("launch", insert, Map.of("compatible", compatible, "columns",
+                JOB_EXECUTION_COLUMNS, "status", "'STARTED'",
+                "ownerColumns", ", owner_token, owner_claimed_at, lease_expires_at, started_at",
+                "ownerValues", ", :owner, :now, {lease}, :now"));
         this.definitionCompatible = tables.statement("definitionCompatible", """
                 SELECT {compatible} AS compatible FROM {p}job_instance i WHERE i.id = :instanceId""",
                 Map.of("compatible", compatible));
@@ -98,14 +107,27 @@ public class JobExecutionStore {
 
     public JobExecution create(JobInstanceId instanceId, Optional<DefinitionIdentity> definition,
             ExecutionParameters parameters) {
-        Instant now = storedTime(Instant.now());
-        Optional<JobExecution> created = sql.queryOne(create, params -> bindDefinition(params
-                .bigint("instanceId", instanceId.value())
-                .bytes("parameters", parameters.isEmpty() ? null : parameters.canonicalBytes())
-                .time("now", now)
-                .bool("bound", definition.isPresent())
-                .text("jobName", definition.map(d -> d.jobName().value()).orElse(null)), definition.orElse(null)),
-                JobExecutionEntity.class, ExecutionRows::jobExecution);
+        return insert(create, instanceId, definition, parameters, Optional.empty(), Instant.now());
+    }
+
+    /** A new attempt as {@link #create} makes it, already claimed by {@code owner} and STARTED. */
+    public JobExecution launch(JobInstanceId instanceId, Optional<DefinitionIdentity> definition,
+            ExecutionParameters parameters, OwnerToken owner, Instant launchedAt) {
+        return insert(launch, instanceId, definition, parameters, Optional.of(owner), launchedAt);
+    }
+
+    private JobExecution insert(SqlStatement statement, JobInstanceId instanceId, Optional<DefinitionIdentity> definition,
+            ExecutionParameters parameters, Optional<OwnerToken> owner, Instant at) {
+        Instant now = storedTime(at);
+        Optional<JobExecution> created = sql.queryOne(statement, params -> {
+            bindDefinition(params
+                    .bigint("instanceId", instanceId.value())
+                    .bytes("parameters", parameters.isEmpty() ? null : parameters.canonicalBytes())
+                    .time("now", now)
+                    .bool("bound", definition.isPresent())
+                    .text("jobName", definition.map(d -> d.jobName().value()).orElse(null)), definition.orElse(null));
+            owner.ifPresent(token -> params.text("owner", token.value()));
+        }, JobExecutionEntity.class, ExecutionRows::jobExecution);
         return created.orElseThrow(() -> refusal(instanceId, definition));
     }
 

@@ -146,6 +146,17 @@ public class PostgresJobRepository implements KernelRepository {
     }
 
     @Override
+    public JobExecution launchJobExecution(JobExecutionRequest request, OwnerToken owner, Instant launchedAt) {
+        return jobExecutions.launch(request.jobInstanceId(), request.definition(), request.parameters(), owner,
+                launchedAt);
+    }
+
+    @Override
+    public JobExecution endOwnedJobExecution(JobExecutionId id, OwnerToken owner, LifecycleTransition end) {
+        return executionControl.endOwned(id, owner, end);
+    }
+
+    @Override
     public StepExecution createStepExecution(JobExecutionId jobExecutionId, StepName stepName) {
         return stepExecutions.create(jobExecutionId, stepName);
     }
@@ -228,6 +239,12 @@ public class PostgresJobRepository implements KernelRepository {
     public StepExecution createFlowStepExecution(JobExecutionId jobExecutionId, StepName stepName, NodeId nodeId,
             StartLimit startLimit) {
         return flows.start(jobExecutionId, stepName, nodeId, startLimit);
+    }
+
+    @Override
+    public StepExecution startFlowStepExecution(JobExecutionId jobExecutionId, StepName stepName, NodeId nodeId,
+            StartLimit startLimit, Optional<Checkpoint> resumeFrom, Instant startedAt) {
+        return flows.startRunning(jobExecutionId, stepName, nodeId, startLimit, resumeFrom, startedAt);
     }
 
     @Override

@@ -165,6 +165,16 @@ class UnitOfWorkRulesTest {
                     return new Case(idle.id(), () -> repository.createJobExecution(JobExecutionRequest.of(idle.id())
                             .definedBy(definition(idle, "a")).withParameters(ExecutionParameters.of(Map.of("threads", 4L)))));
                 }),
+                Map.entry("launchJobExecution(JobExecutionRequest, OwnerToken, Instant)", () -> {
+                    JobInstance idle = given.newInstance("launched");
+                    return new Case(idle.id(), () -> repository.launchJobExecution(JobExecutionRequest.of(idle.id())
+                            .definedBy(definition(idle, "a")), OWNER, now()));
+                }),
+                Map.entry("endOwnedJobExecution(JobExecutionId, OwnerToken, LifecycleTransition)", () -> {
+                    JobExecution owned = given.ownedBy(OWNER, STARTED);
+                    return new Case(owned.jobInstanceId(), () -> repository.endOwnedJobExecution(owned.id(), OWNER,
+                            LifecycleTransition.to(COMPLETED, now())));
+                }),
                 Map.entry("createStepExecution(JobExecutionId, StepName)", () -> {
                     JobExecution running = given.jobExecutionIn(STARTED);
                     return new Case(running.jobInstanceId(),
@@ -242,6 +252,12 @@ class UnitOfWorkRulesTest {
                     return new Case(running.jobInstanceId(), () -> repository.createFlowStepExecution(running.id(),
                             StepName.of("load"), NODE, StartLimit.of(3)));
                 }),
+                Map.entry("startFlowStepExecution(JobExecutionId, StepName, NodeId, StartLimit, Optional, Instant)",
+                        () -> {
+                            JobExecution running = given.jobExecutionIn(STARTED);
+                            return new Case(running.jobInstanceId(), () -> repository.startFlowStepExecution(
+                                    running.id(), StepName.of("load"), NODE, StartLimit.of(3), Optional.empty(), now()));
+                        }),
                 Map.entry("latestFlowStep(JobInstanceId, NodeId)", () -> {
                     JobExecution running = flowStarted();
                     return new Case(running.jobInstanceId(), () -> repository.latestFlowStep(running.jobInstanceId(), NODE));

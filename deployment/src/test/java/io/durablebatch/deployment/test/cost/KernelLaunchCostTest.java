@@ -1,0 +1,202 @@
+package io.durablebatch.deployment.test.cost;
+
+import static io.durablebatch.job.Steps.chunk;
+import static io.durablebatch.job.Steps.tasklet;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+import jakarta.transaction.TransactionScoped;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.durablebatch.deployment.test.RepositoryTestSupport;
+import io.durablebatch.execution.Checkpoint;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.JobExecutionId;
+import io.durablebatch.item.ItemReader;
+import io.durablebatch.job.Job;
+import io.durablebatch.job.JobDefinition;
+import io.durablebatch.job.JobOperator;
+import io.durablebatch.job.JobParameters;
+import io.durablebatch.job.OperatorCall;
+import io.durablebatch.job.RepeatStatus;
+import io.durablebatch.runtime.schema.RepositoryTables;
+import io.durablebatch.runtime.sql.MetadataSql;
+import io.quarkus.test.QuarkusUnitTest;
+
+/**
+ * A launch through the kernel, counted: a job of one step commits twice, at its launch (instance,
+ * attempt claimed and STARTED, audit, first step STARTED) and in the step's last unit of work (its
+ * completion, the route and the job's end), in eight metadata statements, twelve as PostgreSQL
+ * counts them with each transaction's BEGIN and COMMIT. Each further chunk is one transaction of one
+ * statement; each step boundary is one transaction that ends a step and starts the next.
+ */
+class KernelLaunchCostTest {
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = new QuarkusUnitTest()
+            .withApplicationRoot(jar -> jar.addClasses(RepositoryTestSupport.class, Jobs.class, TransactionsBegun.class))
+            // nothing but the launch itself may reach the database while it is counted
+            .overrideConfigKey("quarkus.durable-batch.lease.sweeper-enabled", "false")
+            .overrideConfigKey("quarkus.durable-batch.control.poll-interval", "1h")
+            .overrideConfigKey("quarkus.durable-batch.lease.duration", "3h");
+
+    @Singleton
+    static class Jobs {
+
+        @Produces
+        JobDefinition oneTasklet() {
+            return Job.named("cost-one-tasklet")
+                    .start(tasklet("only", context -> RepeatStatus.FINISHED)).build();
+        }
+
+        @Produces
+        JobDefinition twoTasklets() {
+            return Job.named("cost-two-tasklets")
+                    .start(tasklet("first", context -> RepeatStatus.FINISHED))
+                    .next(tasklet("second", context -> RepeatStatus.FINISHED)).build();
+        }
+
+        @Produces
+        JobDefinition oneChunkStep() {
+            return Job.named("cost-chunks")
+                    .start(chunk("items", 100).reader(context -> new Countdown(250))
+                            .writer(context -> (List<? extends Integer> items) -> {
+                            }).build())
+                    .build();
+        }
+    }
+
+    /** Reads the numbers up to {@code count}; the checkpoint is how many were read. */
+    static final class Countdown implements ItemReader<Integer> {
+        private final int count;
+        private int read;
+
+        Countdown(int count) {
+            this.count = count;
+        }
+
+        @Override
+        public void open(Optional<Checkpoint> checkpoint) {
+            read = checkpoint.map(c -> Integer.parseInt(new String(c.bytes(), StandardCharsets.UTF_8))).orElse(0);
+        }
+
+        @Override
+        public Integer read() {
+            return read < count ? read++ : null;
+        }
+
+        @Override
+        public Checkpoint checkpoint() {
+            return Checkpoint.of(Integer.toString(read).getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    /** Every JTA transaction begun in the application, as Quarkus announces it. */
+    @Singleton
+    static class TransactionsBegun {
+        final AtomicLong count = new AtomicLong();
+
+        void begun(@Observes @Initialized(TransactionScoped.class) Object transaction) {
+            count.incrementAndGet();
+        }
+    }
+
+    @Inject
+    JobOperator operator;
+
+    @Inject
+    MetadataSql sql;
+
+    @Inject
+    TransactionsBegun transactions;
+
+    @Inject
+    RepositoryTables tables;
+
+    /** The statements and transactions of one launch, counted from before it to its end, and how it ended. */
+    record Cost(long statements, long transactions, ExecutionStatus status) {
+    }
+
+    Cost launch(String job) throws Exception {
+        long statements = sql.statementsExecuted();
+        long begun = transactions.count.get();
+        JobExecutionId id = operator.start(job, JobParameters.of("run", UUID.randomUUID().toString()),
+                OperatorCall.by("test"));
+        ExecutionStatus status = awaitEndOutsideTheApplication(id);
+        return new Cost(sql.statementsExecuted() - statements, transactions.count.get() - begun, status);
+    }
+
+    /**
+     * The end, watched on a connection of the test's own: waiting through the application would
+     * open transactions and statements of its own, and a job listener would change the launch.
+     */
+    private ExecutionStatus awaitEndOutsideTheApplication(JobExecutionId id) throws Exception {
+        try (Connection connection = DriverManager.getConnection(System.getProperty("quarkus.datasource.jdbc.url"),
+                System.getProperty("quarkus.datasource.username"), System.getProperty("quarkus.datasource.password"));
+                PreparedStatement select = connection.prepareStatement(
+                        tables.substitute("SELECT status FROM {p}job_execution WHERE id = ?"))) {
+            select.setLong(1, id.value());
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (System.nanoTime() < deadline) {
+                try (ResultSet row = select.executeQuery()) {
+                    row.next();
+                    ExecutionStatus status = ExecutionStatus.valueOf(row.getString(1));
+                    if (!status.isActive()) {
+                        // the end commits after the last statement: nothing of the launch is left to count
+                        return status;
+                    }
+                }
+                Thread.sleep(10);
+            }
+        }
+        throw new AssertionError("job execution " + id + " did not end in 30 s");
+    }
+
+    @Test
+    void aOneStepJobCommitsTwiceInEightStatements() throws Exception {
+        launch("cost-one-tasklet"); // the first launch also loads what a process loads once
+        Cost cost = launch("cost-one-tasklet");
+
+        assertEquals(ExecutionStatus.COMPLETED, cost.status());
+        assertEquals(2, cost.transactions(), "transactions (commits) of a one-step launch");
+        assertEquals(8, cost.statements(), "metadata statements of a one-step launch");
+        assertEquals(12, cost.statements() + 2 * cost.transactions(), "statements as PostgreSQL counts them");
+    }
+
+    @Test
+    void eachChunkIsOneTransactionOfOneStatement() throws Exception {
+        Cost cost = launch("cost-chunks");
+
+        assertEquals(ExecutionStatus.COMPLETED, cost.status());
+        // the launch, chunks 1 and 2, chunk 3 (50 items, the end of input) with the step's and job's end
+        assertEquals(4, cost.transactions(), "transactions of a launch of three chunks");
+        assertEquals(5 + 2 + 3, cost.statements(), "metadata statements of a launch of three chunks");
+    }
+
+    @Test
+    void aStepBoundaryIsOneTransaction() throws Exception {
+        Cost cost = launch("cost-two-tasklets");
+
+        assertEquals(ExecutionStatus.COMPLETED, cost.status());
+        // the launch; the first step's end, its route and the second's start; the second's end with the job's
+        assertEquals(3, cost.transactions(), "transactions of a two-step launch");
+        assertEquals(5 + 3 + 3, cost.statements(), "metadata statements of a two-step launch");
+    }
+}
