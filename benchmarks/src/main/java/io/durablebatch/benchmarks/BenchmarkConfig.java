@@ -1,6 +1,7 @@
 package io.durablebatch.benchmarks;
 
 import java.util.List;
+import java.util.Locale;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -8,6 +9,30 @@ import io.smallrye.config.WithDefault;
 /** Sizes of the workloads; override any with {@code -Dbenchmark.…} or {@code BENCHMARK_…} variables. */
 @ConfigMapping(prefix = "benchmark")
 interface BenchmarkConfig {
+
+    /**
+     * How the JVM running the workloads is used: {@code warm}, one JVM for every workload selected,
+     * each warmed up before it is measured; or {@code fresh-jvm}, one new JVM per measured run, as a
+     * user's short job starts ({@code benchmarks/run.sh --fresh-jvm}), in which the kernel workloads
+     * skip their warm-up runs. Printed as {@code mode} in every JSON line.
+     */
+    @WithDefault("warm")
+    Mode mode();
+
+    enum Mode {
+        WARM,
+        FRESH_JVM;
+
+        /** Whether the kernel workloads run a warm-up before the measured runs. */
+        boolean warmsUp() {
+            return this == WARM;
+        }
+
+        /** As the option is spelt: {@code warm}, {@code fresh-jvm}. */
+        String label() {
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+    }
 
     Launch launch();
 
@@ -120,6 +145,10 @@ interface BenchmarkConfig {
         /** Alternating kernel and bare-JDBC rounds; the medians are reported. */
         @WithDefault("3")
         int rounds();
+
+        /** The ways {@code chunk-etl} runs the same ETL, in this order within each round. */
+        @WithDefault("kernel,bare-jdbc,jta-jdbc")
+        List<EtlPath> paths();
 
         /** Sequential launches of the one-step job. */
         @WithDefault("300")

@@ -21,7 +21,8 @@ import io.quarkus.runtime.annotations.QuarkusMain;
 
 /**
  * Runs the selected workloads (all by default) one after another, each on emptied repository
- * tables, and prints one JSON line per workload on stdout; logs go to stderr. Exits with 1 if a
+ * tables, and prints one JSON line per workload on stdout, with the {@link BenchmarkConfig#mode()} it ran in; logs go to
+ * stderr. Exits with 1 if a
  * workload broke an invariant (a failed launch, an orphan, a second execution, a lookup without an
  * index, a partition lost, an instance left unpurged, ...), with 2 on an unknown workload name.
  */
@@ -32,6 +33,7 @@ public class BenchmarkMain implements QuarkusApplication {
 
     private final BenchDatabase database;
     private final StatementCounter statements;
+    private final BenchmarkConfig.Mode mode;
     private final Map<String, Workload> workloads = new LinkedHashMap<>();
 
     @Inject
@@ -41,6 +43,7 @@ public class BenchmarkMain implements QuarkusApplication {
             @RepositoryDataSource AgroalDataSource dataSource) {
         this.database = database;
         this.statements = statements;
+        this.mode = config.mode();
         // the core: launching, racing for one instance, reading history
         register(new LaunchThroughputWorkload("launch-sequential", 1, config.launch(), launchPath, database, statements));
         register(new LaunchThroughputWorkload("launch-concurrent", config.launch().threads(), config.launch(), launchPath,
@@ -59,10 +62,9 @@ public class BenchmarkMain implements QuarkusApplication {
         register(new ObserveControlWorkload(config.control(), repository, statements, sql));
         register(new PurgeWorkload(config.purge(), repository, database, statements, sql));
         // the execution kernel
-        register(new ChunkEtlBenchmark(config.kernel(), operator, database, sql, settings,
-                dataSource));
-        register(new KernelLaunchBenchmark(config.kernel(), operator, sql));
-        register(new PartitionedEtlBenchmark(config.kernel(), operator, database));
+        register(new ChunkEtlBenchmark(config.kernel(), config.mode(), operator, database, sql, settings, dataSource));
+        register(new KernelLaunchBenchmark(config.kernel(), config.mode(), operator, sql, statements));
+        register(new PartitionedEtlBenchmark(config.kernel(), config.mode(), operator, database));
     }
 
     private void register(Workload workload) {
@@ -88,7 +90,7 @@ public class BenchmarkMain implements QuarkusApplication {
         for (Workload workload : selected) {
             LOG.infof("%s: %s", workload.name(), workload.description());
             database.truncateRepository();
-            JsonLine line = workload.run();
+            JsonLine line = workload.run().put("mode", mode.label());
             System.out.println(line);
             System.out.flush();
             violated |= line.hasViolations();

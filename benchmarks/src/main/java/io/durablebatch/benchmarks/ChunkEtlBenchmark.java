@@ -5,8 +5,9 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 
@@ -31,7 +32,8 @@ import io.quarkus.narayana.jta.QuarkusTransaction;
  * and one progress UPDATE, then a commit. Rounds alternate kernel and limit, adjacent in time on a
  * shared machine: the ratio reported is the median of the rounds' ratios. A third variant does the
  * limit's transactions as JTA transactions on the pooled datasource, to show what the transaction
- * manager and pool cost before any kernel code.
+ * manager and pool cost before any kernel code. {@code benchmark.kernel.paths} selects the variants:
+ * {@code benchmarks/run.sh --fresh-jvm} runs each in a JVM of its own and pairs the rounds itself.
  */
 final class ChunkEtlBenchmark implements Workload {
 
@@ -39,16 +41,18 @@ final class ChunkEtlBenchmark implements Workload {
     static final int CHUNK = 100;
 
     private final BenchmarkConfig.Kernel config;
+    private final BenchmarkConfig.Mode mode;
     private final JobOperator operator;
     private final BenchDatabase database;
     private final MetadataSql metadataSql;
     private final Config settings;
     private final DataSource dataSource;
 
-    ChunkEtlBenchmark(BenchmarkConfig.Kernel config, JobOperator operator, BenchDatabase database,
+    ChunkEtlBenchmark(BenchmarkConfig.Kernel config, BenchmarkConfig.Mode mode, JobOperator operator, BenchDatabase database,
             MetadataSql metadataSql, Config settings, DataSource dataSource) {
         this.dataSource = dataSource;
         this.config = config;
+        this.mode = mode;
         this.operator = operator;
         this.database = database;
         this.metadataSql = metadataSql;
@@ -73,38 +77,47 @@ final class ChunkEtlBenchmark implements Workload {
     @Override
     public JsonLine run() {
         EtlTarget.create(database);
-        JsonLine line = JsonLine.workload(name()).put("items", config.items()).put("chunk", CHUNK);
-        // warm up both paths (JIT, prepared statements, pool) on a tenth of the items
-        kernel(config.items() / 10, line);
-        bare(config.items() / 10, line);
-        List<Double> kernelRates = new ArrayList<>();
-        List<Double> bareRates = new ArrayList<>();
-        List<Double> jtaRates = new ArrayList<>();
-        List<Double> ratios = new ArrayList<>();
-        List<Long> statementsPerRun = new ArrayList<>();
-        for (int round = 0; round < config.rounds(); round++) {
-            Run kernel = kernel(config.items(), line);
-            kernelRates.add(config.items() / kernel.seconds());
-            statementsPerRun.add(kernel.metadataStatements());
-            bareRates.add(config.items() / bare(config.items(), line).seconds());
-            jtaRates.add(config.items() / jta(config.items(), line));
-            ratios.add(kernelRates.get(round) / bareRates.get(round));
-            LOG.infof("round %d: kernel %.0f items/s, bare JDBC %.0f items/s, JDBC in JTA transactions %.0f items/s",
-                    round + 1, kernelRates.get(round), bareRates.get(round), jtaRates.get(round));
+        List<EtlPath> paths = config.paths();
+        JsonLine line = JsonLine.workload(name()).put("items", config.items()).put("chunk", CHUNK)
+                .put("paths", paths.stream().map(EtlPath::field).toList());
+        if (mode.warmsUp()) {
+            // warm up every path (JIT, prepared statements, pool) on a tenth of the items
+            paths.forEach(path -> run(path, config.items() / 10, line));
         }
-        double kernelRate = median(kernelRates);
-        double bareRate = median(bareRates);
-        long chunks = config.items() / CHUNK;
-        long statements = Collections.max(statementsPerRun);
-        return line.put("kernelItemsPerSecond", kernelRate)
-                .put("bareJdbcItemsPerSecond", bareRate)
-                .put("ratio", median(ratios))
-                .put("jtaJdbcItemsPerSecond", median(jtaRates))
-                .put("chunks", chunks)
-                .put("metadataStatementsPerRun", statements)
-                .put("metadataStatementsPerChunk", (double) statements / chunks)
-                .put("kernelRounds", kernelRates)
-                .put("bareJdbcRounds", bareRates);
+        Map<EtlPath, List<Double>> rates = new EnumMap<>(EtlPath.class);
+        List<Double> ratios = new ArrayList<>();
+        long statements = 0;
+        for (int round = 0; round < config.rounds(); round++) {
+            for (EtlPath path : paths) {
+                Run run = run(path, config.items(), line);
+                rates.computeIfAbsent(path, p -> new ArrayList<>()).add(config.items() / run.seconds());
+                statements = Math.max(statements, run.metadataStatements());
+                LOG.infof("round %d: %s %.0f items/s", round + 1, path.field(), config.items() / run.seconds());
+            }
+            if (rates.containsKey(EtlPath.KERNEL) && rates.containsKey(EtlPath.BARE_JDBC)) {
+                ratios.add(rates.get(EtlPath.KERNEL).get(round) / rates.get(EtlPath.BARE_JDBC).get(round));
+            }
+        }
+        rates.forEach((path, rounds) -> line.put(path.field() + "ItemsPerSecond", median(rounds)));
+        if (!ratios.isEmpty()) {
+            line.put("ratio", median(ratios)).put("ratioRounds", ratios);
+        }
+        if (rates.containsKey(EtlPath.KERNEL)) {
+            long chunks = config.items() / CHUNK;
+            line.put("chunks", chunks)
+                    .put("metadataStatementsPerRun", statements)
+                    .put("metadataStatementsPerChunk", (double) statements / chunks);
+        }
+        rates.forEach((path, rounds) -> line.put(path.field() + "Rounds", rounds));
+        return line;
+    }
+
+    private Run run(EtlPath path, long items, JsonLine line) {
+        return switch (path) {
+            case KERNEL -> kernel(items, line);
+            case BARE_JDBC -> bare(items, line);
+            case JTA_JDBC -> jta(items, line);
+        };
     }
 
     private Run kernel(long items, JsonLine line) {
@@ -163,7 +176,7 @@ final class ChunkEtlBenchmark implements Workload {
      * The same transactions once more, but each a JTA transaction on the application's datasource,
      * as the kernel's are: what the transaction manager and pool cost before any kernel code runs.
      */
-    private double jta(long items, JsonLine line) {
+    private Run jta(long items, JsonLine line) {
         EtlTarget.truncate(database);
         long start = System.nanoTime();
         for (long chunkStart = 0; chunkStart < items; chunkStart += CHUNK) {
@@ -191,7 +204,7 @@ final class ChunkEtlBenchmark implements Workload {
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         line.require(EtlTarget.rows(database) == items, "the JTA ETL wrote every item");
-        return seconds;
+        return new Run(seconds, 0);
     }
 
     static double median(List<Double> values) {

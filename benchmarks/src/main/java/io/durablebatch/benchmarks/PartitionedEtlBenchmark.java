@@ -22,11 +22,14 @@ final class PartitionedEtlBenchmark implements Workload {
     static final int PARTITIONS = 8;
 
     private final BenchmarkConfig.Kernel config;
+    private final BenchmarkConfig.Mode mode;
     private final JobOperator operator;
     private final BenchDatabase database;
 
-    PartitionedEtlBenchmark(BenchmarkConfig.Kernel config, JobOperator operator, BenchDatabase database) {
+    PartitionedEtlBenchmark(BenchmarkConfig.Kernel config, BenchmarkConfig.Mode mode, JobOperator operator,
+            BenchDatabase database) {
         this.config = config;
+        this.mode = mode;
         this.operator = operator;
         this.database = database;
     }
@@ -47,7 +50,9 @@ final class PartitionedEtlBenchmark implements Workload {
         EtlTarget.create(database);
         JsonLine line = JsonLine.workload(name()).put("items", config.items()).put("partitions", PARTITIONS)
                 .put("chunk", ChunkEtlBenchmark.CHUNK);
-        run(4, config.items() / 10, line); // warm-up
+        if (mode.warmsUp()) {
+            run(4, config.items() / 10, line);
+        }
         Map<String, Double> rates = new LinkedHashMap<>();
         for (int workers : BenchmarkJobs.WORKERS) {
             double seconds = run(workers, config.items(), line);

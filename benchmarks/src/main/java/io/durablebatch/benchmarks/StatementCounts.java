@@ -60,6 +60,14 @@ record StatementCounts(Map<String, QueryStats> byQuery, long jdbcStatements, Opt
         return callsByKind().values().stream().mapToLong(Long::longValue).sum();
     }
 
+    /**
+     * The time PostgreSQL spent executing the statements it recorded, in milliseconds: the COMMITs it
+     * no longer records (see above) are left out, and with them the time their WAL flushes take.
+     */
+    double totalExecMillis() {
+        return byQuery.values().stream().mapToDouble(QueryStats::totalExecMillis).sum();
+    }
+
     long commits() {
         return endedTransactions().commits();
     }

@@ -6,10 +6,13 @@ import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.flywaydb.core.api.ResourceProvider;
 import org.flywaydb.core.api.resource.LoadableResource;
+import org.flywaydb.core.internal.resolver.ChecksumCalculator;
 
 /**
  * The repository's versioned migrations, listed explicitly rather than found by scanning the class
@@ -43,6 +46,15 @@ public final class SchemaMigrations implements ResourceProvider {
     public static String expectedVersion() {
         String newest = SCRIPTS.get(SCRIPTS.size() - 1);
         return newest.substring(1, newest.indexOf("__"));
+    }
+
+    /** Each script's version and its checksum, as Flyway computes and records it. */
+    public Map<String, Integer> checksumsByVersion() {
+        Map<String, Integer> checksums = new HashMap<>();
+        for (String name : SCRIPTS) {
+            checksums.put(name.substring(1, name.indexOf("__")), ChecksumCalculator.calculate(new Script(name)));
+        }
+        return checksums;
     }
 
     @Override

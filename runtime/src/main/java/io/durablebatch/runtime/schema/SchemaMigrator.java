@@ -47,6 +47,11 @@ public class SchemaMigrator {
      */
     public void migrate() {
         requireReachable();
+        if (isCurrent()) {
+            LOG.debugf("Durable Batch schema at version %s: every migration recorded with its checksum",
+                    SchemaMigrations.expectedVersion());
+            return;
+        }
         Flyway flyway = flyway();
         if (config.schema().migrateAtStart()) {
             MigrateResult result = flyway.migrate();
@@ -85,6 +90,18 @@ public class SchemaMigrator {
             // the message says it all: no stack trace of ours or of the driver's
             unreachable.setStackTrace(new StackTraceElement[0]);
             throw unreachable;
+        }
+    }
+
+    /** Whether the history shows the schema current, so that Flyway need not start; see {@link SchemaHistory}. */
+    private boolean isCurrent() {
+        ClassLoader classLoader = Thread.currentThread().getContextClassLoader();
+        try (Connection connection = dataSource.getConnection()) {
+            return SchemaHistory.isCurrent(connection, tables.historyTable(),
+                    new SchemaMigrations(classLoader).checksumsByVersion());
+        } catch (SQLException e) {
+            LOG.debugf(e, "Reading the Durable Batch schema history failed; Flyway checks the schema");
+            return false;
         }
     }
 
