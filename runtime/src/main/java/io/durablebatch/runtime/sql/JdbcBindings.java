@@ -47,12 +47,15 @@ final class JdbcBindings implements SqlParams.Sink {
 
     void applyTo(PreparedStatement statement) throws SQLException {
         for (int i = 0; i < values.length; i++) {
-            if (values[i] == null) {
+            Object value = values[i];
+            if (value == null) {
                 statement.setNull(i + 1, types[i]);
-            } else if (types[i] == Types.BINARY) {
-                statement.setBytes(i + 1, (byte[]) values[i]);
+            } else if (value instanceof Long number) {
+                statement.setLong(i + 1, number);
+            } else if (value instanceof byte[] bytes) {
+                statement.setBytes(i + 1, bytes);
             } else {
-                statement.setObject(i + 1, values[i], types[i]);
+                statement.setObject(i + 1, value, types[i]);
             }
         }
     }
