@@ -138,7 +138,8 @@ final class LifecycleUpdates<E, T> {
             throw new IllegalStateException("only steps record progress");
         }
         Instant stored = storedTime(at);
-        return sql.queryOne(progressObservingStop, params -> bindCounters(params, Optional.of(counters))
+        // the kernel's per-chunk statement: plain JDBC on the enlisted connection (MetadataSql says why)
+        return sql.queryOneByJdbc(progressObservingStop, params -> bindCounters(params, Optional.of(counters))
                 .bytes("checkpoint", checkpoint.map(Checkpoint::bytes).orElse(null))
                 .time("at", stored)
                 .bigint("id", id.value())

@@ -1,15 +1,23 @@
 package io.durablebatch.runtime.sql;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
+
+import javax.sql.DataSource;
 
 import jakarta.persistence.OptimisticLockException;
 import jakarta.persistence.PersistenceException;
@@ -38,6 +46,11 @@ import io.durablebatch.runtime.entity.RepositoryOwned;
  * as {@code VERSION_CONFLICT}, transient ones (serialization failure, deadlock, lost connection)
  * as {@code STORAGE_TRANSIENT} so a caller can retry the unit of work, the rest as
  * {@code STORAGE_FAILURE}. Every statement is counted, so hot paths can state their cost.
+ * <p>
+ * The chunk's one statement is the exception ({@link #queryOneByJdbc}): it runs as a plain
+ * prepared statement on the same enlisted connection, taken from the repository's datasource, because
+ * a Hibernate native query (opening the session, building the query, mapping its one row) cost about
+ * three times the statement's own driver time per chunk ({@code benchmarks.adoc}).
  */
 public final class MetadataSql {
 
@@ -54,6 +67,7 @@ public final class MetadataSql {
     }
 
     private final StatelessSession session;
+    private final DataSource dataSource;
     private final TransactionGuard transactions;
     private final int timeoutSeconds;
     private static final ThreadLocal<long[]> STATEMENTS_OF_THREAD = ThreadLocal.withInitial(() -> new long[1]);
@@ -62,11 +76,14 @@ public final class MetadataSql {
 
     /**
      * @param session the transaction-scoped stateless session of the repository's persistence unit
+     * @param dataSource the unit's datasource, which hands out the connection the transaction enlisted
      * @param statementTimeout how long a statement may run, lock waits included, before the driver
      *        cancels it (SQL state 57014, a transient failure): whole seconds, at least one
      */
-    public MetadataSql(StatelessSession session, TransactionGuard transactions, Duration statementTimeout) {
+    public MetadataSql(StatelessSession session, DataSource dataSource, TransactionGuard transactions,
+            Duration statementTimeout) {
         this.session = session;
+        this.dataSource = dataSource;
         this.transactions = transactions;
         if (statementTimeout.isNegative() || statementTimeout.isZero()) {
             throw new IllegalArgumentException("quarkus.durable-batch.statements.timeout must be positive, got "
@@ -77,6 +94,39 @@ public final class MetadataSql {
 
     public <T> Optional<T> queryOne(SqlStatement sql, Binder binder, RowMapper<T> mapper) {
         return atMostOne(query(sql, binder, mapper), sql.text());
+    }
+
+    /**
+     * As {@link #queryOne(SqlStatement, Binder, RowMapper)}, but with JDBC itself on the connection the
+     * transaction enlisted (the one Hibernate uses too): no session, no query object, the row read
+     * as the driver returns it. For a statement of the per-chunk path, whose scalar parameters and
+     * columns need none of Hibernate's mapping.
+     */
+    public <T> Optional<T> queryOneByJdbc(SqlStatement sql, Binder binder, RowMapper<T> mapper) {
+        JdbcBindings bindings = new JdbcBindings(sql.placeholders());
+        SqlParams params = new SqlParams(sql, bindings);
+        binder.bind(params);
+        params.requireAllBound();
+        count();
+        List<T> rows = new ArrayList<>(1);
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement statement = connection.prepareStatement(sql.jdbcText())) {
+            bindings.applyTo(statement);
+            statement.setQueryTimeout(timeoutSeconds);
+            try (ResultSet result = statement.executeQuery()) {
+                ResultSetMetaData columns = result.getMetaData();
+                while (result.next()) {
+                    Map<String, Object> row = new HashMap<>();
+                    for (int i = 1; i <= columns.getColumnCount(); i++) {
+                        row.put(columns.getColumnLabel(i).toLowerCase(Locale.ROOT), result.getObject(i));
+                    }
+                    rows.add(mapper.map(new SqlRow(column -> row.get(column.toLowerCase(Locale.ROOT)))));
+                }
+            }
+        } catch (SQLException e) {
+            throw failure(e, sql.text());
+        }
+        return atMostOne(rows, sql.text());
     }
 
     public <T> List<T> query(SqlStatement sql, Binder binder, RowMapper<T> mapper) {
@@ -174,13 +224,18 @@ public final class MetadataSql {
     }
 
     private <Q extends CommonQueryContract> Q prepare(SqlStatement sql, Q query, Binder binder) {
-        SqlParams params = new SqlParams(sql, query);
+        SqlParams params = new SqlParams(sql, (position, value, type) -> bind(query, position, value, type));
         binder.bind(params);
         params.requireAllBound();
         // the driver's timer cancels the statement: no round trip unless it fires
         query.setTimeout(timeoutSeconds);
         count();
         return query;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void bind(CommonQueryContract query, int position, Object value, Class<?> type) {
+        query.setParameter(position, value, (Class<Object>) type);
     }
 
     /** Runs one statement, counted, its failure mapped to the repository's errors. */
@@ -243,7 +298,7 @@ public final class MetadataSql {
         return null;
     }
 
-    private RepositoryException failure(PersistenceException e, String sql) {
+    private RepositoryException failure(Exception e, String sql) {
         // PostgreSQL aborts the transaction on any error: it can only roll back now.
         transactions.markRollbackOnly();
         SQLException cause = sqlCause(e);

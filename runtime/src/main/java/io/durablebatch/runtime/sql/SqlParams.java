@@ -4,23 +4,28 @@ import java.time.Instant;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
-import org.hibernate.query.CommonQueryContract;
-
 /**
- * Binds a statement's parameters by name, each in every place it appears, through Hibernate's
- * binding of the Java type (so a null still has its SQL type). A name the statement lacks, or a
- * parameter left unbound, is a programming error and fails before the statement runs.
+ * Binds a statement's parameters by name, each in every place it appears, by their Java type (so a
+ * null still has its SQL type): to a Hibernate query, or to a JDBC statement ({@link JdbcBindings}).
+ * A name the statement lacks, or a parameter left unbound, is a programming error and fails before
+ * the statement runs.
  */
 public final class SqlParams {
 
+    /** Where the values go: one JDBC position at a time. */
+    @FunctionalInterface
+    interface Sink {
+        void set(int position, Object value, Class<?> type);
+    }
+
     private final SqlStatement sql;
-    private final CommonQueryContract query;
+    private final Sink sink;
     // one bit per parameter, by its index: at most 64, as SqlStatement checks
     private long bound;
 
-    SqlParams(SqlStatement sql, CommonQueryContract query) {
+    SqlParams(SqlStatement sql, Sink sink) {
         this.sql = sql;
-        this.query = query;
+        this.sink = sink;
     }
 
     public SqlParams bigint(String name, long value) {
@@ -73,7 +78,7 @@ public final class SqlParams {
 
     private <T> SqlParams bind(String name, T value, Class<T> type) {
         for (int position : positions(name)) {
-            query.setParameter(position, value, type);
+            sink.set(position, value, type);
         }
         return this;
     }

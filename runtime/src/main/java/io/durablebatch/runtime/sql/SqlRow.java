@@ -7,15 +7,26 @@ import java.util.Optional;
 import jakarta.persistence.Tuple;
 
 /**
- * Typed, null-aware reads of one row of a statement's result, as Hibernate mapped it (a
- * {@link Tuple} by column label): the stores turn rows into SPEC values, never a JDBC result.
+ * Typed, null-aware reads of one row of a statement's result, by column label, as Hibernate mapped
+ * it (a {@link Tuple}) or as the driver read it: the stores turn rows into SPEC values, never a JDBC
+ * result.
  */
 public final class SqlRow {
 
-    private final Tuple tuple;
+    /** The values of one row by column label. */
+    @FunctionalInterface
+    interface Columns {
+        Object get(String column);
+    }
+
+    private final Columns columns;
 
     SqlRow(Tuple tuple) {
-        this.tuple = tuple;
+        this.columns = tuple::get;
+    }
+
+    SqlRow(Columns columns) {
+        this.columns = columns;
     }
 
     /** A {@code bigint}; zero for a null, as JDBC reads one. */
@@ -24,22 +35,22 @@ public final class SqlRow {
     }
 
     public Optional<Long> optionalBigint(String column) {
-        return Optional.ofNullable((Number) tuple.get(column)).map(Number::longValue);
+        return Optional.ofNullable((Number) columns.get(column)).map(Number::longValue);
     }
 
     /** An {@code integer}; zero for a null, as JDBC reads one. */
     public int integer(String column) {
-        Number value = (Number) tuple.get(column);
+        Number value = (Number) columns.get(column);
         return value == null ? 0 : value.intValue();
     }
 
     /** A {@code boolean}; false for a null, as JDBC reads one. */
     public boolean bool(String column) {
-        return Boolean.TRUE.equals(tuple.get(column));
+        return Boolean.TRUE.equals(columns.get(column));
     }
 
     public String text(String column) {
-        return (String) tuple.get(column);
+        return (String) columns.get(column);
     }
 
     public Optional<String> optionalText(String column) {
@@ -47,7 +58,7 @@ public final class SqlRow {
     }
 
     public byte[] bytes(String column) {
-        return (byte[]) tuple.get(column);
+        return (byte[]) columns.get(column);
     }
 
     public Optional<byte[]> optionalBytes(String column) {
@@ -59,7 +70,7 @@ public final class SqlRow {
     }
 
     public Optional<Instant> optionalTime(String column) {
-        return Optional.ofNullable(tuple.get(column)).map(SqlRow::instant);
+        return Optional.ofNullable(columns.get(column)).map(SqlRow::instant);
     }
 
     public <E extends Enum<E>> E enumValue(String column, Class<E> type) {
@@ -67,7 +78,7 @@ public final class SqlRow {
     }
 
     private Object required(String column) {
-        Object value = tuple.get(column);
+        Object value = columns.get(column);
         if (value == null) {
             throw new IllegalStateException("column " + column + " is null");
         }

@@ -150,6 +150,15 @@ public final class SqlStatement {
         return numberedText;
     }
 
+    /** The number of JDBC placeholders ({@code ?}) in {@link #jdbcText}. */
+    int placeholders() {
+        int count = 0;
+        for (Parameter parameter : parameters.values()) {
+            count += parameter.positions().length;
+        }
+        return count;
+    }
+
     /** The parameter names, in order of first appearance (the {@code $n} of {@link #numberedText}). */
     public Set<String> parameterNames() {
         return parameters.keySet();
