@@ -1,0 +1,97 @@
+package io.durablebatch.jakarta.deployment;
+
+import static io.durablebatch.runtime.jakarta.jsl.JslParser.JOB_XML_DIRECTORY;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.jboss.logging.Logger;
+
+import io.durablebatch.runtime.jakarta.jsl.JslException;
+import io.durablebatch.runtime.jakarta.jsl.JslJob;
+import io.durablebatch.runtime.jakarta.jsl.JslLocation;
+import io.durablebatch.runtime.jakarta.jsl.JslParser;
+import io.durablebatch.runtime.jakarta.jsl.JslProblem;
+import io.durablebatch.runtime.jakarta.jsl.JslValidator;
+import io.quarkus.deployment.ApplicationArchive;
+import io.quarkus.deployment.annotations.BuildStep;
+import io.quarkus.deployment.builditem.ApplicationArchivesBuildItem;
+import io.quarkus.deployment.builditem.FeatureBuildItem;
+import io.quarkus.deployment.builditem.HotDeploymentWatchedFileBuildItem;
+
+/** Jakarta Batch: the job XMLs are read and checked when the application is built, not when a job starts. */
+class JakartaBatchProcessor {
+
+    private static final Logger LOG = Logger.getLogger(JakartaBatchProcessor.class);
+    private static final String FEATURE = "durable-batch-jakarta";
+
+    /**
+     * Taking the jobs here makes every build read and check them: Quarkus runs a step only when
+     * something consumes what it produces, and nothing at runtime uses the jobs yet.
+     */
+    @BuildStep
+    FeatureBuildItem feature(JslJobsBuildItem jobs) {
+        LOG.debugf("Job XMLs: %s", jobs.jobs().keySet());
+        return new FeatureBuildItem(FEATURE);
+    }
+
+    /** In dev mode an edited job XML rebuilds the application, so its errors show at once. */
+    @BuildStep
+    HotDeploymentWatchedFileBuildItem watchJobXmls() {
+        return HotDeploymentWatchedFileBuildItem.builder().setLocationPredicate(JakartaBatchProcessor::isJobXml)
+                .build();
+    }
+
+    /**
+     * Every {@code META-INF/batch-jobs/*.xml} of the application and its dependencies, parsed and
+     * validated. The build fails with every problem of every file, each naming file, line and element.
+     */
+    @BuildStep
+    JslJobsBuildItem jobXmls(ApplicationArchivesBuildItem archives) {
+        Map<String, JslJob> jobs = new HashMap<>();
+        Map<String, String> foundIn = new HashMap<>();
+        List<JslProblem> problems = new ArrayList<>();
+        for (ApplicationArchive archive : archives.getAllApplicationArchives()) {
+            String origin = String.valueOf(archive.getKey() == null ? archive.getRootDirectories() : archive.getKey());
+            archive.accept(tree -> tree.walkIfContains(JOB_XML_DIRECTORY, visit -> {
+                String file = visit.getRelativePath("/");
+                if (!isJobXml(file)) {
+                    return;
+                }
+                String name = JslParser.jobName(file);
+                String first = foundIn.putIfAbsent(name, origin);
+                if (first != null) {
+                    problems.add(new JslProblem(JslLocation.inFile(file, 0),
+                            "the job XML is in both " + first + " and " + origin + "; a job name must be unique"));
+                    return;
+                }
+                try (InputStream in = Files.newInputStream(visit.getPath())) {
+                    JslJob job = JslParser.parse(file, in);
+                    problems.addAll(JslValidator.validate(job));
+                    jobs.put(name, job);
+                } catch (JslException e) {
+                    problems.addAll(e.problems());
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot read " + file + " in " + origin, e);
+                }
+            }));
+        }
+        if (!problems.isEmpty()) {
+            throw new JslException(problems);
+        }
+        return new JslJobsBuildItem(jobs);
+    }
+
+    /** A job XML is a file directly in {@code META-INF/batch-jobs}, as the specification looks them up. */
+    private static boolean isJobXml(String path) {
+        return path.startsWith(JOB_XML_DIRECTORY + "/") && path.endsWith(".xml")
+                && path.indexOf('/', JOB_XML_DIRECTORY.length() + 1) < 0;
+    }
+
+}
