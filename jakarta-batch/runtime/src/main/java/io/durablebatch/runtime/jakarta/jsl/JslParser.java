@@ -8,6 +8,7 @@ import static javax.xml.stream.XMLStreamConstants.START_ELEMENT;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -398,7 +399,7 @@ public final class JslParser {
 
         final String name;
         final JslLocation location;
-        private final Map<String, String> attributes = new HashMap<>();
+        private final Map<String, String> attributes = new LinkedHashMap<>();
 
         Tag(String... allowed) {
             name = xml.getLocalName();
@@ -415,15 +416,16 @@ public final class JslParser {
                     throw problem(bare, "unknown attribute '" + attribute + "'"
                             + (admitted.isEmpty() ? "; <" + name + "> has none" : "; allowed: " + admitted));
                 }
-                String value = xml.getAttributeValue(index);
+                attributes.put(attribute, xml.getAttributeValue(index));
+            }
+            location = new JslLocation(file, bare.line(), name, naming());
+            attributes.forEach((attribute, value) -> {
                 try {
                     Substitution.parse(value);
                 } catch (IllegalArgumentException e) {
-                    throw problem(bare, "attribute " + attribute + ": " + e.getMessage());
+                    throw problem(location, "attribute " + attribute + ": " + e.getMessage());
                 }
-                attributes.put(attribute, value);
-            }
-            location = new JslLocation(file, bare.line(), name, naming());
+            });
         }
 
         String required(String attribute) {
