@@ -13,6 +13,8 @@ import java.util.Map;
 
 import org.jboss.logging.Logger;
 
+import io.durablebatch.runtime.jakarta.JakartaBatchBuildTimeConfig;
+import io.durablebatch.runtime.jakarta.JakartaBatchBuildTimeConfig.InvalidJobXml;
 import io.durablebatch.runtime.jakarta.jsl.JslException;
 import io.durablebatch.runtime.jakarta.jsl.JslJob;
 import io.durablebatch.runtime.jakarta.jsl.JslLocation;
@@ -50,13 +52,15 @@ class JakartaBatchProcessor {
 
     /**
      * Every {@code META-INF/batch-jobs/*.xml} of the application and its dependencies, parsed and
-     * validated. The build fails with every problem of every file, each naming file, line and element.
+     * validated. Unless invalid job XMLs are deferred to start, the build fails with every problem of
+     * every file, each naming file, line and element. Two job XMLs of one name always fail it.
      */
     @BuildStep
-    JslJobsBuildItem jobXmls(ApplicationArchivesBuildItem archives) {
+    JslJobsBuildItem jobXmls(ApplicationArchivesBuildItem archives, JakartaBatchBuildTimeConfig config) {
         Map<String, JslJob> jobs = new HashMap<>();
+        Map<String, List<JslProblem>> refused = new HashMap<>();
         Map<String, String> foundIn = new HashMap<>();
-        List<JslProblem> problems = new ArrayList<>();
+        List<JslProblem> duplicates = new ArrayList<>();
         for (ApplicationArchive archive : archives.getAllApplicationArchives()) {
             String origin = String.valueOf(archive.getKey() == null ? archive.getRootDirectories() : archive.getKey());
             archive.accept(tree -> tree.walkIfContains(JOB_XML_DIRECTORY, visit -> {
@@ -67,25 +71,37 @@ class JakartaBatchProcessor {
                 String name = JslParser.jobName(file);
                 String first = foundIn.putIfAbsent(name, origin);
                 if (first != null) {
-                    problems.add(new JslProblem(JslLocation.inFile(file, 0),
+                    duplicates.add(new JslProblem(JslLocation.inFile(file, 0),
                             "the job XML is in both " + first + " and " + origin + "; a job name must be unique"));
                     return;
                 }
+                List<JslProblem> problems;
                 try (InputStream in = Files.newInputStream(visit.getPath())) {
                     JslJob job = JslParser.parse(file, in);
-                    problems.addAll(JslValidator.validate(job));
-                    jobs.put(name, job);
+                    problems = JslValidator.validate(job);
+                    if (problems.isEmpty()) {
+                        jobs.put(name, job);
+                    }
                 } catch (JslException e) {
-                    problems.addAll(e.problems());
+                    problems = e.problems();
                 } catch (IOException e) {
                     throw new UncheckedIOException("cannot read " + file + " in " + origin, e);
                 }
+                if (!problems.isEmpty()) {
+                    refused.put(name, problems);
+                }
             }));
         }
-        if (!problems.isEmpty()) {
-            throw new JslException(problems);
+        List<JslProblem> fatal = new ArrayList<>(duplicates);
+        if (config.invalidJobXml() == InvalidJobXml.FAIL_BUILD) {
+            refused.values().forEach(fatal::addAll);
         }
-        return new JslJobsBuildItem(jobs);
+        if (!fatal.isEmpty()) {
+            throw new JslException(fatal);
+        }
+        refused.forEach((name, problems) -> LOG.warnf("Job %s cannot run; starting it will be refused: %s", name,
+                new JslException(problems).getMessage()));
+        return new JslJobsBuildItem(jobs, refused);
     }
 
     /** A job XML is a file directly in {@code META-INF/batch-jobs}, as the specification looks them up. */
