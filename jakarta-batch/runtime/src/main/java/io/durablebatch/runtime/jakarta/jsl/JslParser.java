@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -91,9 +92,10 @@ public final class JslParser {
             throw problem(here(xml.getLocalName()), "the root element of a job XML must be <job>");
         }
         Tag job = new Tag("id", "version", "restartable");
-        job.optional("version").filter(version -> !VERSIONS.contains(version)).ifPresent(version -> {
-            throw problem(job.location, "version=\"" + version + "\" is not a JSL version; expected 2.0 (or 1.0)");
-        });
+        Optional<String> version = job.optional("version");
+        if (version.isPresent() && !VERSIONS.contains(version.get())) {
+            throw problem(job.location, "version=\"" + version.get() + "\" is not a JSL version; expected 2.0 (or 1.0)");
+        }
         ChildOrder order = new ChildOrder().once("properties").once("listeners").many(EXECUTION_ELEMENTS);
         JslProperties properties = JslProperties.NONE;
         List<JslArtifact> listeners = List.of();
@@ -198,7 +200,7 @@ public final class JslParser {
     }
 
     private JslTransition transition() throws XMLStreamException {
-        JslTransition.Kind kind = JslTransition.Kind.valueOf(xml.getLocalName().toUpperCase(java.util.Locale.ROOT));
+        JslTransition.Kind kind = JslTransition.Kind.valueOf(xml.getLocalName().toUpperCase(Locale.ROOT));
         Tag transition = switch (kind) {
             case NEXT -> new Tag("on", "to");
             case STOP -> new Tag("on", "exit-status", "restart");
@@ -435,6 +437,10 @@ public final class JslParser {
             }
             if (value.isBlank()) {
                 throw problem(location, "attribute '" + attribute + "' is empty");
+            }
+            // ids are what transitions, restarts and step executions name: fixed when the XML is written
+            if (attribute.equals("id") && !Substitution.parse(value).isLiteral()) {
+                throw problem(location, "an id cannot be a substitution");
             }
             return value;
         }

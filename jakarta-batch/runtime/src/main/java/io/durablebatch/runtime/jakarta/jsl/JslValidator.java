@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -19,6 +20,10 @@ import java.util.stream.Stream;
  * resolved at start.
  */
 public final class JslValidator {
+
+    /** A binary class name: dotted Java identifiers, nested classes after {@code $}. */
+    private static final Pattern CLASS_NAME = Pattern.compile("[\\p{javaJavaIdentifierStart}][\\p{javaJavaIdentifierPart}]*"
+            + "(\\.[\\p{javaJavaIdentifierStart}][\\p{javaJavaIdentifierPart}]*)*");
 
     private final List<JslProblem> problems = new ArrayList<>();
     /** Every execution element of the job by id, and the flow it is directly in ("" for the job). */
@@ -170,6 +175,10 @@ public final class JslValidator {
         count(chunk.location(), "time-limit", chunk.timeLimit(), 0);
         count(chunk.location(), "skip-limit", chunk.skipLimit(), 0);
         count(chunk.location(), "retry-limit", chunk.retryLimit(), 0);
+        Stream.of(chunk.skippable(), chunk.retryable(), chunk.noRollback())
+                .flatMap(filter -> Stream.concat(filter.include().stream(), filter.exclude().stream()))
+                .filter(name -> Substitution.parse(name).isLiteral() && !CLASS_NAME.matcher(name).matches())
+                .forEach(name -> problem(chunk.location(), "class=\"" + name + "\" is not a class name"));
     }
 
     private void partition(JslPartition partition) {

@@ -167,4 +167,10 @@ class JslParserTest {
                 + "<batchlet ref=\"&ref;\"/></step></job>");
         assertTrue(refusal.contains("not well-formed XML") || refusal.contains("holds no <job>"), refusal);
     }
+
+    @Test
+    void anIdIsFixedWhenWritten() {
+        assertEquals(Jsl.FILE + " line 2: <step id=\"#{jobParameters['id']}\">: an id cannot be a substitution",
+                refusal(job("<step id=\"#{jobParameters['id']}\"><batchlet ref=\"b\"/></step>")));
+    }
 }

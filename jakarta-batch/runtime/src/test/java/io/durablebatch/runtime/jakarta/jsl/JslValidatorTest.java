@@ -115,4 +115,12 @@ class JslValidatorTest {
         assertEquals(List.of(Jsl.FILE + " line 1: <job id=\"test\">: restartable=\"never\" must be true or false"),
                 problems("<job id=\"test\" restartable=\"never\">" + step("a") + "</job>"));
     }
+
+    @Test
+    void exceptionClassesAreClassNames() {
+        assertEquals(List.of(Jsl.FILE + " line 3: <chunk>: class=\"java.io.IO Exception\" is not a class name"),
+                problems(job("<step id=\"a\">\n<chunk><reader ref=\"r\"/><writer ref=\"w\"/><skippable-exception-classes>"
+                        + "<include class=\"java.io.IO Exception\"/><exclude class=\"a.b.Outer$Inner\"/>"
+                        + "</skippable-exception-classes></chunk></step>")));
+    }
 }
