@@ -26,6 +26,7 @@ import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.builditem.ApplicationArchivesBuildItem;
 import io.quarkus.deployment.builditem.FeatureBuildItem;
 import io.quarkus.deployment.builditem.HotDeploymentWatchedFileBuildItem;
+import io.quarkus.maven.dependency.ArtifactKey;
 
 /** Jakarta Batch: the job XMLs are read and checked when the application is built, not when a job starts. */
 class JakartaBatchProcessor {
@@ -62,7 +63,7 @@ class JakartaBatchProcessor {
         Map<String, String> foundIn = new HashMap<>();
         List<JslProblem> duplicates = new ArrayList<>();
         for (ApplicationArchive archive : archives.getAllApplicationArchives()) {
-            String origin = String.valueOf(archive.getKey() == null ? archive.getRootDirectories() : archive.getKey());
+            String origin = describe(archive);
             archive.accept(tree -> tree.walkIfContains(JOB_XML_DIRECTORY, visit -> {
                 String file = visit.getRelativePath("/");
                 if (!isJobXml(file)) {
@@ -102,6 +103,17 @@ class JakartaBatchProcessor {
         refused.forEach((name, problems) -> LOG.warnf("Job %s cannot run; starting it will be refused: %s", name,
                 new JslException(problems).getMessage()));
         return new JslJobsBuildItem(jobs, refused);
+    }
+
+    /** groupId:artifactId, or where the archive is when it is no artifact. */
+    private static String describe(ApplicationArchive archive) {
+        ArtifactKey key = archive.getKey();
+        if (key != null) {
+            return key.getGroupId() + ":" + key.getArtifactId();
+        }
+        List<String> paths = new ArrayList<>();
+        archive.getRootDirectories().forEach(path -> paths.add(path.toString()));
+        return String.join(", ", paths);
     }
 
     /** A job XML is a file directly in {@code META-INF/batch-jobs}, as the specification looks them up. */
