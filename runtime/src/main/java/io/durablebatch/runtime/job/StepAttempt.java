@@ -40,15 +40,20 @@ final class StepAttempt {
     private StepCallbacks callbacks = StepCallbacks.NONE;
     private Completion completion = Completion.NONE;
 
-    /** What else the transaction of the step's completion records, after the completion itself. */
+    /** What else the transaction of the step's completion records. */
     @FunctionalInterface
     interface Completion {
 
-        Completion NONE = completed -> {
+        Completion NONE = (running, exitStatus) -> {
         };
 
-        /** Called inside the completion's transaction with the completed snapshot. */
-        void recordWith(StepExecution completed);
+        /**
+         * Called inside the completion's transaction just before the completion is recorded, with the
+         * running snapshot and the exit status it completes with: what it records locks the job
+         * execution's row before the completion locks the step's, the order in which every other
+         * transaction of the kernel, the heartbeat's included, takes them, so that none deadlocks.
+         */
+        void recordWith(StepExecution running, ExitStatus exitStatus);
     }
 
     /** An attempt of a flow node, resuming the node's unfinished latest attempt if there is one. */
@@ -146,18 +151,16 @@ final class StepAttempt {
      * records with it, in the caller's transaction.
      */
     StepExecution recordCompletion(Optional<Checkpoint> checkpoint, StepCounters total) {
+        ExitStatus exitStatus = context.exitStatus().orElse(ExitStatus.defaultFor(ExecutionStatus.COMPLETED));
+        completion.recordWith(snapshot, exitStatus);
         LifecycleTransition completed = LifecycleTransition.to(ExecutionStatus.COMPLETED, Instant.now())
-                .withCounters(total)
-                .withExitStatus(context.exitStatus().orElse(ExitStatus.defaultFor(ExecutionStatus.COMPLETED)));
-        StepExecution recorded;
+                .withCounters(total).withExitStatus(exitStatus);
         try {
-            recorded = repository.transitionStepExecution(snapshot.id(), snapshot.version(),
+            return repository.transitionStepExecution(snapshot.id(), snapshot.version(),
                     checkpoint.map(completed::withCheckpoint).orElse(completed));
         } catch (RepositoryException e) {
             throw alreadyCommittedOr(e, checkpoint, total);
         }
-        completion.recordWith(recorded);
-        return recorded;
     }
 
     /**

@@ -5,8 +5,11 @@ import java.util.Optional;
 import java.util.Set;
 
 import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.ExecutionVersion;
+import io.durablebatch.execution.ExitStatus;
 import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.StepExecution;
+import io.durablebatch.execution.StepExecutionId;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.Node;
 import io.durablebatch.job.Step;
@@ -28,8 +31,8 @@ import io.durablebatch.repository.spi.KernelRepository;
  */
 final class StepBoundary implements StepAttempt.Completion {
 
-    /** What the completion's transaction recorded with it. */
-    record Taken(StepExecution completed, Route route, Optional<StepRunners.StepStart> next,
+    /** What the completion's transaction recorded with it, and the step version that completion moves to. */
+    record Taken(StepExecutionId step, ExecutionVersion completedAt, Route route, Optional<StepRunners.StepStart> next,
             Optional<JobExecution> ended) {
     }
 
@@ -60,10 +63,15 @@ final class StepBoundary implements StepAttempt.Completion {
         this.control = control;
     }
 
+    /**
+     * Records, before the completion itself (see {@link StepAttempt.Completion}), the route from the
+     * step and the next step's start or the job's end.
+     */
     @Override
-    public void recordWith(StepExecution completed) {
+    public void recordWith(StepExecution running, ExitStatus exitStatus) {
         taken = null; // a try that rolled back took nothing
-        Route route = routes.recordAfterStep(definition, execution, step, StepOutcome.of(completed));
+        Route route = routes.recordAfterStep(definition, execution, step,
+                new StepOutcome(ExecutionStatus.COMPLETED, exitStatus, Optional.empty(), false, running));
         Optional<StepRunners.StepStart> next = Optional.empty();
         Optional<JobExecution> ended = Optional.empty();
         if (route.continues()) {
@@ -75,7 +83,7 @@ final class StepBoundary implements StepAttempt.Completion {
         } else if (route.end().orElseThrow().status() != ExecutionStatus.STOPPED && !control.repositoryLost()) {
             ended = end(route.end().orElseThrow());
         }
-        taken = new Taken(completed, route, next, ended);
+        taken = new Taken(running.id(), running.version().next(), route, next, ended);
     }
 
     /** The job's end, unless the owner may no longer record it: then its own transaction finds out why. */
@@ -94,7 +102,7 @@ final class StepBoundary implements StepAttempt.Completion {
     /** What was taken with the completion that recorded {@code outcome}, if that is how the step ended. */
     Optional<Taken> takenWith(StepOutcome outcome) {
         return Optional.ofNullable(taken).filter(with -> !outcome.reused()
-                && outcome.status() == ExecutionStatus.COMPLETED && with.completed().id().equals(outcome.execution().id())
-                && with.completed().version().equals(outcome.execution().version()));
+                && outcome.status() == ExecutionStatus.COMPLETED && with.step().equals(outcome.execution().id())
+                && with.completedAt().equals(outcome.execution().version()));
     }
 }
