@@ -8,6 +8,7 @@ import static io.durablebatch.deployment.test.kernel.KernelTestSupport.pausing;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.rangePartitions;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.rows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -60,7 +61,7 @@ class PartitionParentTransientFailureTest extends KernelTest {
         @Produces
         JobDefinition blockedAggregation() {
             return Job.named("blockedAggregation")
-                    .start(rangePartitions(PARTITIONS, PER_PARTITION, 10, pausing(30, new TargetWriter(dataSource)))
+                    .start(rangePartitions(PARTITIONS, PER_PARTITION, 10, pausing(150, new TargetWriter(dataSource)))
                             .withWorkers(PARTITIONS))
                     .build();
         }
@@ -83,6 +84,9 @@ class PartitionParentTransientFailureTest extends KernelTest {
                 lock.setLong(1, parent.id().value());
                 lock.executeQuery().close();
             }
+            // the workers still run (1.5 s each): the parent has not aggregated yet, and now it cannot
+            assertTrue(tx(() -> repository.stepPartitionPlan(parent.id())).stream()
+                    .anyMatch(p -> p.status() != ExecutionStatus.COMPLETED), "the lock was taken while workers ran");
             awaitParent(execution, plan -> plan.stream().allMatch(p -> p.status() == ExecutionStatus.COMPLETED));
             Thread.sleep(2500); // the parent's aggregation times out at least twice meanwhile
             assertEquals(ExecutionStatus.STARTED, tx(() -> repository.getStepExecution(parent.id())).orElseThrow()
