@@ -133,12 +133,17 @@ final class ChunkEtlBenchmark implements Workload {
         return new Run(seconds, statements);
     }
 
-    /** The limit: the same transactions with plain JDBC, as fast as the driver and server go. */
-    private Run bare(long items, JsonLine line) {
+    /** The target emptied, and the progress row the limits update in place of the kernel's step, at zero. */
+    private void resetLimitTables() {
         EtlTarget.truncate(database);
         database.execute("CREATE TABLE IF NOT EXISTS etl_progress (id integer PRIMARY KEY, position bigint NOT NULL, "
                 + "written bigint NOT NULL)");
         database.execute("INSERT INTO etl_progress VALUES (1, 0, 0) ON CONFLICT (id) DO UPDATE SET position = 0, written = 0");
+    }
+
+    /** The limit: the same transactions with plain JDBC, as fast as the driver and server go. */
+    private Run bare(long items, JsonLine line) {
+        resetLimitTables();
         Properties properties = new Properties();
         properties.setProperty("user", settings.getValue("quarkus.datasource.username", String.class));
         settings.getOptionalValue("quarkus.datasource.password", String.class)
@@ -177,7 +182,7 @@ final class ChunkEtlBenchmark implements Workload {
      * as the kernel's are: what the transaction manager and pool cost before any kernel code runs.
      */
     private Run jta(long items, JsonLine line) {
-        EtlTarget.truncate(database);
+        resetLimitTables();
         long start = System.nanoTime();
         for (long chunkStart = 0; chunkStart < items; chunkStart += CHUNK) {
             long end = Math.min(items, chunkStart + CHUNK);
