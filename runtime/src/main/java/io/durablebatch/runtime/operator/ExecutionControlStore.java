@@ -11,7 +11,6 @@ import java.util.EnumSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -104,10 +103,9 @@ public class ExecutionControlStore {
                     SET status = :status, exit_code = :exitCode, exit_description = :exitDescription,
                         failure_type = :failureType, failure_message = :failureMessage,
                         ended_at = :at, last_updated = :at, version = version + 1
-                    WHERE id = :id AND owner_token = :owner AND status IN ({sources})
-                    RETURNING {columns}""", Map.of("sources", target.allowedSources().stream()
-                    .map(source -> "'" + source.name() + "'").sorted().collect(Collectors.joining(", ")),
-                    "columns", JOB_EXECUTION_COLUMNS)));
+                    WHERE id = :id AND owner_token = :owner AND status IN {sources}
+                    RETURNING {columns}""", Map.of("sources",
+                    ExecutionRows.statusList(target.allowedSources()::contains), "columns", JOB_EXECUTION_COLUMNS)));
         }
         this.readControl = tables.statement("readControl", """
                 SELECT {control}, true AS current FROM {p}job_execution WHERE id = :id""",

@@ -49,15 +49,16 @@ public final class ExecutionRows {
     public static final String LEASE_LIVE = "COALESCE(lease_expires_at > statement_timestamp(), false) AS lease_live";
 
     /** The active statuses (SPEC §3) as an SQL list, for {@code status IN ...}. */
-    public static final String ACTIVE_STATUSES = sqlList(ExecutionStatus::isActive);
+    public static final String ACTIVE_STATUSES = statusList(ExecutionStatus::isActive);
 
     /** The active statuses and UNKNOWN, whose attempts block a new one until resolved, as an SQL list. */
-    public static final String UNRESOLVED_STATUSES = sqlList(ExecutionStatus::isUnresolved);
+    public static final String UNRESOLVED_STATUSES = statusList(ExecutionStatus::isUnresolved);
 
     private ExecutionRows() {
     }
 
-    private static String sqlList(Predicate<ExecutionStatus> which) {
+    /** The statuses {@code which} accepts as an SQL list, for {@code status IN ...}. */
+    public static String statusList(Predicate<ExecutionStatus> which) {
         return Arrays.stream(ExecutionStatus.values()).filter(which).map(status -> "'" + status.name() + "'")
                 .collect(Collectors.joining(", ", "(", ")"));
     }

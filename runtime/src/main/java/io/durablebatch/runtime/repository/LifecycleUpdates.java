@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
-import java.util.stream.Collectors;
 
 import jakarta.persistence.Entity;
 
@@ -86,10 +85,11 @@ final class LifecycleUpdates<E, T> {
                             last_updated = :at, version = version + 1{stepProgress}{stepLease}
                         WHERE id = :id
                           AND version = :expectedVersion
-                          AND status IN ({sources})
-                        RETURNING {columns}""", Map.of("table", table, "columns", columns, "sources", quoted(sources),
-                        "stepProgress", stepTable ? STEP_PROGRESS : "",
-                        "stepLease", stepTable && target == ExecutionStatus.STARTED ? STEP_LEASE : "")));
+                          AND status IN {sources}
+                        RETURNING {columns}""",
+                        Map.of("table", table, "columns", columns, "sources", ExecutionRows.statusList(sources::contains),
+                                "stepProgress", stepTable ? STEP_PROGRESS : "",
+                                "stepLease", stepTable && target == ExecutionStatus.STARTED ? STEP_LEASE : "")));
             }
         }
         // A step's progress alone: only the columns progress changes (and the renewed lease), and back
@@ -223,9 +223,5 @@ final class LifecycleUpdates<E, T> {
 
     static boolean endsExecution(ExecutionStatus status) {
         return !status.isUnresolved();
-    }
-
-    static String quoted(Set<ExecutionStatus> statuses) {
-        return statuses.stream().map(s -> "'" + s.name() + "'").sorted().collect(Collectors.joining(", "));
     }
 }
