@@ -20,7 +20,6 @@ import io.durablebatch.job.StepContext;
 import io.durablebatch.listener.ChunkEvent;
 import io.durablebatch.runtime.metrics.KernelMetrics;
 import io.durablebatch.runtime.sql.TransientFailures;
-import io.smallrye.faulttolerance.api.Guard;
 
 /**
  * Runs a chunk-oriented step attempt. Each chunk: read up to commit-interval items (outside any
@@ -71,7 +70,7 @@ final class ChunkStepRunner {
         String name = step.name().value();
         SkipTally skips = new SkipTally(name, step.skipLimits());
         long[] rollbacks = { 0 };
-        Guard guard = RetryGuards.transientFailures("chunk of step '" + name + "'", step.retry(), failure -> {
+        UnitOfWorkRetry retry = new UnitOfWorkRetry("chunk of step '" + name + "'", step.retry(), failure -> {
             rollbacks[0]++;
             LOG.debugf("Retrying a chunk of step '%s' after a transient failure: %s", name, failure);
         });
@@ -114,7 +113,7 @@ final class ChunkStepRunner {
                 StepCounters before = attempt.counters();
                 ChunkEvent run = attempt.callbacks().chunk(attempt.context(), before, chunk.items().size());
                 long began = System.nanoTime();
-                Committed committed = commit(attempt, step, writer, chunk, run, skips, guard, rollbacks);
+                Committed committed = commit(attempt, step, writer, chunk, run, skips, retry, rollbacks);
                 StepCounters after = committed.total();
                 meter.committed(after.readCount() - before.readCount(), after.writeCount() - before.writeCount(),
                         after.skipCount() - before.skipCount(), System.nanoTime() - began);
@@ -185,11 +184,11 @@ final class ChunkStepRunner {
 
     /** Commits the chunk; {@code rollbacks} counts its rolled-back transactions, including a final failed one. */
     private Committed commit(StepAttempt attempt, ChunkStep<Object, Object> step, ChunkWriter writer,
-            ReadChunk chunk, ChunkEvent run, SkipTally skips, Guard guard, long[] rollbacks) throws Exception {
+            ReadChunk chunk, ChunkEvent run, SkipTally skips, UnitOfWorkRetry retry, long[] rollbacks) throws Exception {
         try {
             Committed committed;
             try {
-                committed = commitOrScan(attempt, step, writer, chunk, run, skips, guard, rollbacks);
+                committed = commitOrScan(attempt, step, writer, chunk, run, skips, retry, rollbacks);
             } catch (StepAttempt.AlreadyCommitted earlier) {
                 // an earlier try committed this chunk, its acknowledgement was lost; this try rolled
                 // back. The skips of that try are not known here: the chunk's skip counts are in its record.
@@ -205,16 +204,16 @@ final class ChunkStepRunner {
     }
 
     private Committed commitOrScan(StepAttempt attempt, ChunkStep<Object, Object> step, ChunkWriter writer,
-            ReadChunk chunk, ChunkEvent run, SkipTally skips, Guard guard, long[] rollbacks) throws Exception {
+            ReadChunk chunk, ChunkEvent run, SkipTally skips, UnitOfWorkRetry retry, long[] rollbacks) throws Exception {
         StepCallbacks callbacks = attempt.callbacks();
         try {
-            return guard.call(() -> chunkTransaction(callbacks, run, () -> writeAndRecord(attempt, step, writer, chunk,
+            return retry.call(() -> chunkTransaction(callbacks, run, () -> writeAndRecord(attempt, step, writer, chunk,
                     run, skips.copy(), Map.of(), rollbacks[0])), Committed.class);
         } catch (WriteScanRequired scan) {
             rollbacks[0]++;
             Map<Integer, Exception> failing = scan(writer, scan.outputs, skips.copy());
             LOG.debugf("Step '%s' skips %d item(s) its writer refused", step.name(), failing.size());
-            return guard.call(() -> chunkTransaction(callbacks, run, () -> writeAndRecord(attempt, step, writer, chunk,
+            return retry.call(() -> chunkTransaction(callbacks, run, () -> writeAndRecord(attempt, step, writer, chunk,
                     run, skips.copy(), failing, rollbacks[0])), Committed.class);
         }
     }

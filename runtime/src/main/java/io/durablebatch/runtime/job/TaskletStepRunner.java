@@ -9,7 +9,6 @@ import io.durablebatch.job.ChunkStep;
 import io.durablebatch.job.RepeatStatus;
 import io.durablebatch.job.TaskletStep;
 import io.durablebatch.listener.ChunkEvent;
-import io.smallrye.faulttolerance.api.Guard;
 
 /**
  * Runs a tasklet step attempt: each call of the tasklet is one new transaction that also records
@@ -24,7 +23,7 @@ final class TaskletStepRunner {
     StepOutcome run(StepAttempt attempt) {
         TaskletStep step = (TaskletStep) attempt.step();
         long[] rollbacks = { 0 };
-        Guard guard = RetryGuards.transientFailures("tasklet of step '" + step.name() + "'", ChunkStep.Retry.DEFAULT,
+        UnitOfWorkRetry retry = new UnitOfWorkRetry("tasklet of step '" + step.name() + "'", ChunkStep.Retry.DEFAULT,
                 failure -> rollbacks[0]++);
         try {
             while (true) {
@@ -36,7 +35,7 @@ final class TaskletStepRunner {
                 ChunkEvent run = callbacks.chunk(attempt.context(), attempt.counters(), 0);
                 Committed committed;
                 try {
-                    committed = guard.call(() -> ChunkStepRunner.chunkTransaction(callbacks, run,
+                    committed = retry.call(() -> ChunkStepRunner.chunkTransaction(callbacks, run,
                             () -> call(attempt, step, run, rollbacks[0])), Committed.class);
                 } catch (StepAttempt.AlreadyCommitted earlier) {
                     // an earlier try committed this call, its acknowledgement was lost: go on from its record
