@@ -3,6 +3,7 @@ package io.durablebatch.deployment.test.kernel;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.call;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.freshRun;
 import static io.durablebatch.job.Steps.chunk;
+import static io.durablebatch.job.Steps.partitioned;
 import static io.durablebatch.job.Steps.tasklet;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -221,6 +222,9 @@ class ItemListenersTest extends KernelTest {
         @Override
         public void beforeWrite(List<?> items) {
             record("beforeWrite " + ids(items));
+            if ((name + ".clear").equals(mode)) {
+                items.clear();
+            }
         }
 
         @Override
@@ -314,6 +318,20 @@ class ItemListenersTest extends KernelTest {
                             .skipLimit(RuntimeException.class, 10)
                             .listener(new ItemRecorder("X"))
                             .build())
+                    .build();
+        }
+
+        /** Two partitions of 4 ids, workers in chunks of 2; P on the partitioned step, W on the worker step. */
+        @Produces
+        JobDefinition partitionedItems() {
+            return Job.named("partitionedItems")
+                    .start(partitioned("load", context -> KernelTestSupport.rangePlan(2, 4),
+                            chunk("loadRange", 2).reader(KernelTestSupport::rangeOf)
+                                    .writer(context -> new TargetWriter(dataSource))
+                                    .listener(new ItemRecorder("W"))
+                                    .build())
+                            .withWorkers(1)
+                            .listener(new ItemRecorder("P")))
                     .build();
         }
 
@@ -584,6 +602,26 @@ class ItemListenersTest extends KernelTest {
         assertEquals(5, KernelTestSupport.rows(dataSource, run));
         assertTrue(events(run, "X").contains("X.onChunkError#2 items 5 X throws in onProcessError 7 cannot process 7 "
                 + "(suppressed: cannot process 7) no tx"), () -> events(run, "X").toString());
+    }
+
+    @Test
+    void theItemsAWriteListenerIsGivenAreReadOnly() throws SQLException {
+        String run = freshRun();
+        JobExecution ended = run("throwing", run, "X.clear", Faults.NONE);
+        assertEquals(ExecutionStatus.FAILED, ended.status());
+        assertEquals(UnsupportedOperationException.class.getName(), load(ended).failure().orElseThrow().type());
+        assertEquals(0, KernelTestSupport.rows(dataSource, run));
+    }
+
+    @Test
+    void aPartitionedStepsItemListenersHearEveryWorkersItemsBeforeTheWorkerStepsOwn() throws SQLException {
+        String run = freshRun();
+        assertEquals(ExecutionStatus.COMPLETED, run("partitionedItems", run, "none", Faults.NONE).status());
+        assertEquals(LongStream.range(0, 8).mapToObj(id -> "P.afterRead " + id + " no tx").toList(),
+                events(run, "P").stream().filter(event -> event.startsWith("P.afterRead")).sorted().toList());
+        assertEquals(List.of("P", "W"), callers(run, "beforeWrite [4, 5] tx"));
+        assertEquals(List.of("W", "P"), callers(run, "afterWrite [4, 5] tx"));
+        assertEquals(8, KernelTestSupport.rows(dataSource, run));
     }
 
     @Test
