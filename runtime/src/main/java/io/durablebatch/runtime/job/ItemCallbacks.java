@@ -2,6 +2,7 @@ package io.durablebatch.runtime.job;
 
 import java.util.Collections;
 import java.util.List;
+import java.util.function.Consumer;
 
 import io.durablebatch.listener.ItemProcessListener;
 import io.durablebatch.listener.ItemReadListener;
@@ -47,14 +48,7 @@ final class ItemCallbacks {
     }
 
     void onReadError(Exception failure) {
-        try {
-            for (int i = reads.length - 1; i >= 0; i--) {
-                reads[i].onReadError(failure);
-            }
-        } catch (RuntimeException | Error e) {
-            carry(e, failure);
-            throw e;
-        }
+        inReverse(reads, failure, listener -> listener.onReadError(failure));
     }
 
     void beforeProcess(Object item) {
@@ -70,14 +64,7 @@ final class ItemCallbacks {
     }
 
     void onProcessError(Object item, Exception failure) {
-        try {
-            for (int i = processes.length - 1; i >= 0; i--) {
-                processes[i].onProcessError(item, failure);
-            }
-        } catch (RuntimeException | Error e) {
-            carry(e, failure);
-            throw e;
-        }
+        inReverse(processes, failure, listener -> listener.onProcessError(item, failure));
     }
 
     void beforeWrite(List<Object> items) {
@@ -96,20 +83,23 @@ final class ItemCallbacks {
 
     void onWriteError(List<Object> items, Exception failure) {
         List<Object> seen = Collections.unmodifiableList(items);
-        try {
-            for (int i = writes.length - 1; i >= 0; i--) {
-                writes[i].onWriteError(seen, failure);
-            }
-        } catch (RuntimeException | Error e) {
-            carry(e, failure);
-            throw e;
-        }
+        inReverse(writes, failure, listener -> listener.onWriteError(seen, failure));
     }
 
-    /** A listener's exception replaces the item's {@code failure}, and carries it. */
-    private static void carry(Throwable thrown, Exception failure) {
-        if (thrown != failure) {
-            thrown.addSuppressed(failure);
+    /**
+     * Tells {@code listeners} of an item's {@code failure}, in reverse order; the exception of one that
+     * throws replaces the failure, and carries it as suppressed.
+     */
+    private static <L> void inReverse(L[] listeners, Exception failure, Consumer<L> call) {
+        try {
+            for (int i = listeners.length - 1; i >= 0; i--) {
+                call.accept(listeners[i]);
+            }
+        } catch (RuntimeException | Error e) {
+            if (e != failure) {
+                e.addSuppressed(failure);
+            }
+            throw e;
         }
     }
 }

@@ -3,7 +3,6 @@ package io.durablebatch.deployment.test.kernel;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.call;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.freshRun;
 import static io.durablebatch.job.Steps.chunk;
-import static io.durablebatch.job.Steps.partitioned;
 import static io.durablebatch.job.Steps.tasklet;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -135,11 +134,23 @@ class ItemListenersTest extends KernelTest {
     static class ItemRecorder implements StepListener, ChunkListener, SkipListener, ItemReadListener,
             ItemProcessListener, ItemWriteListener {
         final String name;
+        /** The one job this listener applies to as a CDI bean; {@code null}: every job. */
+        final String jobOnly;
         volatile String run;
         volatile String mode;
 
         ItemRecorder(String name) {
+            this(name, null);
+        }
+
+        ItemRecorder(String name, String jobOnly) {
             this.name = name;
+            this.jobOnly = jobOnly;
+        }
+
+        @Override
+        public boolean appliesTo(JobName job) {
+            return jobOnly == null || job.value().equals(jobOnly);
         }
 
         private void record(String callback) {
@@ -248,12 +259,7 @@ class ItemListenersTest extends KernelTest {
     @Priority(10)
     static class Low extends ItemRecorder {
         Low() {
-            super("Low");
-        }
-
-        @Override
-        public boolean appliesTo(JobName job) {
-            return job.value().equals("items");
+            super("Low", "items");
         }
     }
 
@@ -262,12 +268,7 @@ class ItemListenersTest extends KernelTest {
     @Priority(20)
     static class High extends ItemRecorder {
         High() {
-            super("High");
-        }
-
-        @Override
-        public boolean appliesTo(JobName job) {
-            return job.value().equals("items");
+            super("High", "items");
         }
     }
 
@@ -275,12 +276,7 @@ class ItemListenersTest extends KernelTest {
     @Singleton
     static class Other extends ItemRecorder {
         Other() {
-            super("Other");
-        }
-
-        @Override
-        public boolean appliesTo(JobName job) {
-            return job.value().equals("skipping");
+            super("Other", "skipping");
         }
     }
 
@@ -321,16 +317,11 @@ class ItemListenersTest extends KernelTest {
                     .build();
         }
 
-        /** Two partitions of 4 ids, workers in chunks of 2; P on the partitioned step, W on the worker step. */
+        /** Two partitions of 4 ids, workers in chunks of 2; J on the job, P on the partitioned step. */
         @Produces
         JobDefinition partitionedItems() {
-            return Job.named("partitionedItems")
-                    .start(partitioned("load", context -> KernelTestSupport.rangePlan(2, 4),
-                            chunk("loadRange", 2).reader(KernelTestSupport::rangeOf)
-                                    .writer(context -> new TargetWriter(dataSource))
-                                    .listener(new ItemRecorder("W"))
-                                    .build())
-                            .withWorkers(1)
+            return Job.named("partitionedItems").listener(new ItemRecorder("J"))
+                    .start(KernelTestSupport.rangePartitions(2, 4, 2, new TargetWriter(dataSource)).withWorkers(1)
                             .listener(new ItemRecorder("P")))
                     .build();
         }
@@ -614,13 +605,13 @@ class ItemListenersTest extends KernelTest {
     }
 
     @Test
-    void aPartitionedStepsItemListenersHearEveryWorkersItemsBeforeTheWorkerStepsOwn() throws SQLException {
+    void aPartitionedStepsItemListenersHearEveryWorkersItemsAfterTheJobs() throws SQLException {
         String run = freshRun();
         assertEquals(ExecutionStatus.COMPLETED, run("partitionedItems", run, "none", Faults.NONE).status());
         assertEquals(LongStream.range(0, 8).mapToObj(id -> "P.afterRead " + id + " no tx").toList(),
                 events(run, "P").stream().filter(event -> event.startsWith("P.afterRead")).sorted().toList());
-        assertEquals(List.of("P", "W"), callers(run, "beforeWrite [4, 5] tx"));
-        assertEquals(List.of("W", "P"), callers(run, "afterWrite [4, 5] tx"));
+        assertEquals(List.of("J", "P"), callers(run, "beforeWrite [4, 5] tx"));
+        assertEquals(List.of("P", "J"), callers(run, "afterWrite [4, 5] tx"));
         assertEquals(8, KernelTestSupport.rows(dataSource, run));
     }
 
