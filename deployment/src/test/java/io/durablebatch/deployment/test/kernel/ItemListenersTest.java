@@ -411,6 +411,13 @@ class ItemListenersTest extends KernelTest {
         return new Faults(Set.of(), Set.of(), Set.of(), Set.of(ids), Set.of());
     }
 
+    /** The writer fails transiently the first time it is given {@code id}. */
+    static Faults transientOnceAt(long id) {
+        Set<Long> once = ConcurrentHashMap.newKeySet();
+        once.add(id);
+        return new Faults(Set.of(), Set.of(), Set.of(), Set.of(), once);
+    }
+
     @Test
     void eachItemIsReadOutsideTheTransactionThenProcessedAndWrittenInsideIt() throws SQLException {
         String run = freshRun();
@@ -527,9 +534,7 @@ class ItemListenersTest extends KernelTest {
     @Test
     void aRetriedChunkKeepsItsReadItemsAndProcessesAndWritesThemAgain() throws SQLException {
         String run = freshRun();
-        Faults faults = new Faults(Set.of(), Set.of(), Set.of(), Set.of(), ConcurrentHashMap.newKeySet());
-        faults.transientOnce().add(7L);
-        assertEquals(ExecutionStatus.COMPLETED, run("strict", run, "none", faults).status());
+        assertEquals(ExecutionStatus.COMPLETED, run("strict", run, "none", transientOnceAt(7)).status());
         List<String> events = events(run, "E");
         assertEquals(1, events.stream().filter("E.afterRead 7 no tx"::equals).count(), events::toString);
         assertEquals(2, events.stream().filter("E.beforeProcess 7 tx"::equals).count(), events::toString);
@@ -593,6 +598,16 @@ class ItemListenersTest extends KernelTest {
         assertEquals(5, KernelTestSupport.rows(dataSource, run));
         assertTrue(events(run, "X").contains("X.onChunkError#2 items 5 X throws in onProcessError 7 cannot process 7 "
                 + "(suppressed: cannot process 7) no tx"), () -> events(run, "X").toString());
+    }
+
+    @Test
+    void anErrorCallbackThatThrowsOverATransientFailureIsRetriedWithTheChunk() throws SQLException {
+        String run = freshRun();
+        JobExecution ended = run("throwing", run, "X.onWriteError [5, 6, 7, 8, 9] could not serialize access",
+                transientOnceAt(7));
+        assertEquals(ExecutionStatus.COMPLETED, ended.status());
+        assertEquals(1, load(ended).counters().rollbackCount());
+        assertEquals(15, KernelTestSupport.rows(dataSource, run));
     }
 
     @Test
