@@ -14,6 +14,9 @@ import io.durablebatch.item.ItemReader;
 import io.durablebatch.item.ItemWriter;
 import io.durablebatch.listener.BatchListener;
 import io.durablebatch.listener.ChunkListener;
+import io.durablebatch.listener.ItemProcessListener;
+import io.durablebatch.listener.ItemReadListener;
+import io.durablebatch.listener.ItemWriteListener;
 import io.durablebatch.listener.Listeners;
 import io.durablebatch.listener.SkipListener;
 import io.durablebatch.listener.StepListener;
@@ -58,7 +61,7 @@ public final class ChunkStep<I, O> implements Step {
 
     /** The listener kinds a chunk step calls. */
     static final List<Class<? extends BatchListener>> LISTENED = List.of(StepListener.class, ChunkListener.class,
-            SkipListener.class);
+            SkipListener.class, ItemReadListener.class, ItemProcessListener.class, ItemWriteListener.class);
 
     private ChunkStep(StepSettings settings, int commitInterval,
             Function<StepContext, ? extends ItemReader<? extends I>> reader,
@@ -215,9 +218,10 @@ public final class ChunkStep<I, O> implements Step {
         }
 
         /**
-         * Adds a listener of this step's attempts, chunks and skips (whichever of
-         * {@link StepListener}, {@link ChunkListener} and {@link SkipListener} it implements), called
-         * after the CDI beans and the job's listeners, in declaration order.
+         * Adds a listener of this step's attempts, chunks, skips and items (whichever of
+         * {@link StepListener}, {@link ChunkListener}, {@link SkipListener}, {@link ItemReadListener},
+         * {@link ItemProcessListener} and {@link ItemWriteListener} it implements), called after the
+         * CDI beans and the job's listeners, in declaration order.
          */
         public Builder<I, O> listener(BatchListener listener) {
             listeners = listeners.with(listener, "step '" + settings.name() + "'", LISTENED);

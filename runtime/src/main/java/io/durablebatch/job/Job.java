@@ -40,6 +40,15 @@ import io.durablebatch.listener.StepListener;
  */
 public final class Job {
 
+    /** The listener kinds a job calls: its executions', and those of its chunk steps. */
+    private static final List<Class<? extends BatchListener>> LISTENED = listened();
+
+    private static List<Class<? extends BatchListener>> listened() {
+        List<Class<? extends BatchListener>> kinds = new ArrayList<>(ChunkStep.LISTENED);
+        kinds.add(0, JobListener.class);
+        return List.copyOf(kinds);
+    }
+
     private Job() {
     }
 
@@ -96,12 +105,12 @@ public final class Job {
         /**
          * Adds a listener of this job's executions, called after the CDI listener beans, in
          * declaration order (the "after" callbacks in reverse order). Its {@link StepListener},
-         * {@link ChunkListener} and {@link SkipListener} sides apply to every step of the job,
-         * before the step's own listeners. Not part of the plan: adding one changes no fingerprint.
+         * {@link ChunkListener}, {@link SkipListener} and item listener sides apply to every step of
+         * the job, before the step's own listeners. Not part of the plan: adding one changes no
+         * fingerprint.
          */
         public Builder listener(BatchListener listener) {
-            listeners = listeners.with(listener, "job '" + name + "'",
-                    List.of(JobListener.class, StepListener.class, ChunkListener.class, SkipListener.class));
+            listeners = listeners.with(listener, "job '" + name + "'", LISTENED);
             return this;
         }
 

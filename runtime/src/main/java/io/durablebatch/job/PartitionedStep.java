@@ -92,8 +92,9 @@ public final class PartitionedStep implements Step {
     /**
      * This step with a listener: its {@link io.durablebatch.listener.StepListener} side is called
      * around the parent step (the plan and the wait for its partitions), its
-     * {@link io.durablebatch.listener.ChunkListener} and {@link io.durablebatch.listener.SkipListener}
-     * sides for the chunks and skips of every partition's worker, before the worker step's own.
+     * {@link io.durablebatch.listener.ChunkListener}, {@link io.durablebatch.listener.SkipListener}
+     * and item listener sides for the chunks, skips and items of every partition's worker, before the
+     * worker step's own.
      */
     public PartitionedStep listener(BatchListener listener) {
         return new PartitionedStep(settings, partitioner, worker, workers,

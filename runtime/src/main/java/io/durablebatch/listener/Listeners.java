@@ -16,7 +16,8 @@ public final class Listeners {
     public static final Listeners NONE = new Listeners(List.of());
 
     private static final List<Class<? extends BatchListener>> KINDS = List.of(JobListener.class, StepListener.class,
-            ChunkListener.class, SkipListener.class);
+            ChunkListener.class, SkipListener.class, ItemReadListener.class, ItemProcessListener.class,
+            ItemWriteListener.class);
 
     private final List<BatchListener> all;
 

@@ -95,6 +95,7 @@ final class ChunkStepRunner {
         ProgressLog progress = progressLogs.start(attempt, size);
         inputs.opened(attempt.snapshot().id(), size);
         KernelMetrics.ChunkMeter meter = metrics.chunks(attempt.context().jobName().value(), name);
+        ItemCallbacks listened = attempt.callbacks().items();
         try {
             while (true) {
                 if (attempt.control().stopRequested()) {
@@ -102,7 +103,7 @@ final class ChunkStepRunner {
                 }
                 ReadChunk chunk;
                 try {
-                    chunk = read(reader, step.commitInterval(), skips);
+                    chunk = read(reader, step.commitInterval(), skips, listened);
                 } catch (Exception | Error failure) {
                     // the chunk failed before its transaction began: its listeners hear of it all the same
                     attempt.callbacks().onChunkError(attempt.callbacks().chunk(attempt.context(), attempt.counters(), 0),
@@ -155,15 +156,23 @@ final class ChunkStepRunner {
         }
     }
 
-    private static ReadChunk read(ItemReader<Object> reader, int commitInterval, SkipTally skips) throws Exception {
+    /** Reads a chunk; {@code listened}, the item listeners ({@code null}: none), hear each read outside the try. */
+    private static ReadChunk read(ItemReader<Object> reader, int commitInterval, SkipTally skips, ItemCallbacks listened)
+            throws Exception {
         List<Object> items = new ArrayList<>(commitInterval);
         List<Exception> readSkips = List.of();
         boolean end = false;
         while (items.size() < commitInterval) {
+            if (listened != null) {
+                listened.beforeRead();
+            }
             Object item;
             try {
                 item = reader.read();
             } catch (Exception e) {
+                if (listened != null) {
+                    listened.onReadError(e);
+                }
                 if (skips.trySkip(e, null)) {
                     if (readSkips.isEmpty()) {
                         readSkips = new ArrayList<>();
@@ -176,6 +185,9 @@ final class ChunkStepRunner {
             if (item == null) {
                 end = true;
                 break;
+            }
+            if (listened != null) {
+                listened.afterRead(item);
             }
             items.add(item);
         }
@@ -241,6 +253,7 @@ final class ChunkStepRunner {
             attempt.adoptEarlierCommit();
         }
         StepCallbacks callbacks = attempt.callbacks();
+        ItemCallbacks listened = callbacks.items();
         StepContext context = attempt.context();
         callbacks.beforeChunk(run);
         for (Exception unreadable : chunk.readSkips()) {
@@ -252,16 +265,25 @@ final class ChunkStepRunner {
         long processSkips = 0;
         Optional<ItemProcessor<? super Object, ? extends Object>> processor = step.processor();
         for (Object item : chunk.items()) {
+            if (listened != null) {
+                listened.beforeProcess(item);
+            }
             Object output;
             try {
                 output = processor.isPresent() ? processor.get().process(item) : item;
             } catch (Exception e) {
+                if (listened != null) {
+                    listened.onProcessError(item, e);
+                }
                 if (skips.trySkip(e, item)) {
                     processSkips++;
                     callbacks.skippedInProcess(context, item, e);
                     continue;
                 }
                 throw e;
+            }
+            if (listened != null) {
+                listened.afterProcess(item, output);
             }
             if (output == null) {
                 filtered++;
@@ -283,16 +305,25 @@ final class ChunkStepRunner {
             }
         }
         if (!written.isEmpty()) {
+            if (listened != null) {
+                listened.beforeWrite(written);
+            }
             try {
                 writer.write(written);
                 if (faults != null) {
                     faults.afterWrite(attempt);
                 }
             } catch (Exception e) {
+                if (listened != null) {
+                    listened.onWriteError(written, e);
+                }
                 if (writeSkips.isEmpty() && !TransientFailures.isTransient(e) && skips.copy().trySkip(e)) {
                     throw new WriteScanRequired(e, outputs);
                 }
                 throw e;
+            }
+            if (listened != null) {
+                listened.afterWrite(written);
             }
         }
         StepCounters total = attempt.counters().plus(new StepCounters(chunk.items().size(), written.size(), filtered,

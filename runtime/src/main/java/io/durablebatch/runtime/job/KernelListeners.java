@@ -17,6 +17,9 @@ import io.durablebatch.job.Step;
 import io.durablebatch.job.TaskletStep;
 import io.durablebatch.listener.BatchListener;
 import io.durablebatch.listener.ChunkListener;
+import io.durablebatch.listener.ItemProcessListener;
+import io.durablebatch.listener.ItemReadListener;
+import io.durablebatch.listener.ItemWriteListener;
 import io.durablebatch.listener.JobListener;
 import io.durablebatch.listener.Listeners;
 import io.durablebatch.listener.SkipListener;
@@ -39,16 +42,24 @@ public class KernelListeners {
     private final List<StepListener> stepBeans;
     private final List<ChunkListener> chunkBeans;
     private final List<SkipListener> skipBeans;
+    private final List<ItemReadListener> readBeans;
+    private final List<ItemProcessListener> processBeans;
+    private final List<ItemWriteListener> writeBeans;
     private final Optional<SkipListener> skipLog;
     private final JobRegistry registry;
 
     KernelListeners(@All List<InstanceHandle<JobListener>> jobs, @All List<InstanceHandle<StepListener>> steps,
             @All List<InstanceHandle<ChunkListener>> chunks, @All List<InstanceHandle<SkipListener>> skips,
-            TransactionSynchronizationRegistry transactions, DurableBatchConfig config, JobRegistry registry) {
+            @All List<InstanceHandle<ItemReadListener>> reads, @All List<InstanceHandle<ItemProcessListener>> processes,
+            @All List<InstanceHandle<ItemWriteListener>> writes, TransactionSynchronizationRegistry transactions,
+            DurableBatchConfig config, JobRegistry registry) {
         this.jobBeans = byPriority(jobs);
         this.stepBeans = byPriority(steps);
         this.chunkBeans = byPriority(chunks);
         this.skipBeans = byPriority(skips);
+        this.readBeans = byPriority(reads);
+        this.processBeans = byPriority(processes);
+        this.writeBeans = byPriority(writes);
         this.skipLog = config.skips().log() ? Optional.of(new SkipWarnings(transactions)) : Optional.empty();
         this.registry = registry;
     }
@@ -63,9 +74,7 @@ public class KernelListeners {
 
     /** The job listeners of an execution of {@code definition}. */
     JobCallbacks forJob(JobDefinition definition) {
-        List<JobListener> listeners = applying(jobBeans, definition.name());
-        listeners.addAll(definition.listeners().of(JobListener.class));
-        return new JobCallbacks(listeners);
+        return new JobCallbacks(applying(jobBeans, definition.name(), JobListener.class, List.of(definition.listeners())));
     }
 
     /** The listeners of an attempt of {@code step} (a node, or a partitioned step's worker) of job {@code jobName}. */
@@ -74,23 +83,27 @@ public class KernelListeners {
         Listeners job = definition.map(JobDefinition::listeners).orElse(Listeners.NONE);
         Listeners parent = definition.flatMap(d -> parentOf(d, step)).map(PartitionedStep::listeners).orElse(Listeners.NONE);
         Listeners own = declared(step);
-        List<StepListener> stepListeners = applying(stepBeans, jobName);
-        stepListeners.addAll(job.of(StepListener.class));
-        stepListeners.addAll(own.of(StepListener.class));
-        List<ChunkListener> chunkListeners = applying(chunkBeans, jobName);
+        List<StepListener> stepListeners = applying(stepBeans, jobName, StepListener.class, List.of(job, own));
+        // a partitioned step's chunks, skips and items are its workers'
+        List<Listeners> chunkSides = step instanceof PartitionedStep ? List.of() : List.of(job, parent, own);
+        List<ChunkListener> chunkListeners = applying(chunkBeans, jobName, ChunkListener.class, chunkSides);
         List<SkipListener> skipListeners = new ArrayList<>();
         skipLog.ifPresent(skipListeners::add);
-        skipListeners.addAll(applying(skipBeans, jobName));
-        if (!(step instanceof PartitionedStep)) {
-            // a partitioned step's chunks and skips are its workers'
-            chunkListeners.addAll(job.of(ChunkListener.class));
-            chunkListeners.addAll(parent.of(ChunkListener.class));
-            chunkListeners.addAll(own.of(ChunkListener.class));
-            skipListeners.addAll(job.of(SkipListener.class));
-            skipListeners.addAll(parent.of(SkipListener.class));
-            skipListeners.addAll(own.of(SkipListener.class));
+        skipListeners.addAll(applying(skipBeans, jobName, SkipListener.class, chunkSides));
+        return new StepCallbacks(stepListeners, chunkListeners, skipListeners, items(jobName, step, chunkSides));
+    }
+
+    /** The item listeners of a chunk step's attempt ({@code null} for other steps, or when none applies). */
+    private ItemCallbacks items(JobName jobName, Step step, List<Listeners> declared) {
+        if (!(step instanceof ChunkStep<?, ?> chunk)) {
+            return null;
         }
-        return new StepCallbacks(stepListeners, chunkListeners, skipListeners);
+        // a step without a processor processes nothing: its process listeners would never be called
+        List<ItemProcessListener> processes = chunk.processor().isPresent()
+                ? applying(processBeans, jobName, ItemProcessListener.class, declared)
+                : List.of();
+        return ItemCallbacks.of(applying(readBeans, jobName, ItemReadListener.class, declared), processes,
+                applying(writeBeans, jobName, ItemWriteListener.class, declared));
     }
 
     private static Listeners declared(Step step) {
@@ -110,6 +123,16 @@ public class KernelListeners {
             }
         }
         return Optional.empty();
+    }
+
+    /** The beans that apply to {@code job}, then the listeners of {@code kind} declared on each of {@code declared}. */
+    private static <T extends BatchListener> List<T> applying(List<T> beans, JobName job, Class<T> kind,
+            List<Listeners> declared) {
+        List<T> applying = applying(beans, job);
+        for (Listeners listeners : declared) {
+            applying.addAll(listeners.of(kind));
+        }
+        return applying;
     }
 
     private static <T extends BatchListener> List<T> applying(List<T> beans, JobName job) {

@@ -22,16 +22,23 @@ final class StepCallbacks {
     private static final Logger LOG = Logger.getLogger(StepCallbacks.class);
 
     /** No listener: what an attempt is told of until {@link StepRunners} gives it its own. */
-    static final StepCallbacks NONE = new StepCallbacks(List.of(), List.of(), List.of());
+    static final StepCallbacks NONE = new StepCallbacks(List.of(), List.of(), List.of(), null);
 
     private final StepListener[] steps;
     private final ChunkListener[] chunks;
     private final SkipListener[] skips;
+    private final ItemCallbacks items;
 
-    StepCallbacks(List<StepListener> steps, List<ChunkListener> chunks, List<SkipListener> skips) {
+    StepCallbacks(List<StepListener> steps, List<ChunkListener> chunks, List<SkipListener> skips, ItemCallbacks items) {
         this.steps = steps.toArray(StepListener[]::new);
         this.chunks = chunks.toArray(ChunkListener[]::new);
         this.skips = skips.toArray(SkipListener[]::new);
+        this.items = items;
+    }
+
+    /** The item listeners of a chunk step's attempt, or {@code null} when none applies: the chunk loop then calls none. */
+    ItemCallbacks items() {
+        return items;
     }
 
     boolean hasChunkListeners() {
