@@ -1,7 +1,6 @@
 package io.durablebatch.runtime.jakarta.execution;
 
 import java.util.Map;
-import java.util.Properties;
 
 import jakarta.batch.runtime.BatchStatus;
 import jakarta.batch.runtime.context.JobContext;
@@ -10,36 +9,24 @@ import jakarta.batch.runtime.context.JobContext;
  * The {@link JobContext} of one running execution, shared by its steps: one per execution in this
  * process, dropped when the execution ends.
  */
-final class JakartaJobContext implements JobContext {
+final class JakartaJobContext extends ElementContext implements JobContext {
 
     private final String jobName;
     private final long instanceId;
     private final long executionId;
-    private final Map<String, String> properties;
     private volatile boolean stopping;
-    private volatile Object transientUserData;
 
     JakartaJobContext(String jobName, long instanceId, long executionId, Map<String, String> properties) {
+        super(properties);
         this.jobName = jobName;
         this.instanceId = instanceId;
         this.executionId = executionId;
-        this.properties = Map.copyOf(properties);
     }
 
     /** The {@code id} of the job XML's {@code <job>}, as the specification defines the job name. */
     @Override
     public String getJobName() {
         return jobName;
-    }
-
-    @Override
-    public Object getTransientUserData() {
-        return transientUserData;
-    }
-
-    @Override
-    public void setTransientUserData(Object data) {
-        this.transientUserData = data;
     }
 
     @Override
@@ -50,14 +37,6 @@ final class JakartaJobContext implements JobContext {
     @Override
     public long getExecutionId() {
         return executionId;
-    }
-
-    /** The job's {@code <properties>}, resolved for this execution. */
-    @Override
-    public Properties getProperties() {
-        Properties copy = new Properties();
-        copy.putAll(properties);
-        return copy;
     }
 
     @Override

@@ -2,7 +2,6 @@ package io.durablebatch.runtime.jakarta.execution;
 
 import java.io.Serializable;
 import java.util.Map;
-import java.util.Properties;
 
 import jakarta.batch.runtime.BatchStatus;
 import jakarta.batch.runtime.Metric;
@@ -11,20 +10,18 @@ import jakarta.batch.runtime.context.StepContext;
 import io.durablebatch.execution.StepCounters;
 
 /** The {@link StepContext} of one step attempt, for the artifacts it runs. */
-final class JakartaStepContext implements StepContext {
+final class JakartaStepContext extends ElementContext implements StepContext {
 
     private final String stepName;
     private final long stepExecutionId;
-    private final Map<String, String> properties;
     private final JakartaJobContext job;
-    private volatile Object transientUserData;
     private volatile String exitStatus;
     private volatile Exception exception;
 
     JakartaStepContext(String stepName, long stepExecutionId, Map<String, String> properties, JakartaJobContext job) {
+        super(properties);
         this.stepName = stepName;
         this.stepExecutionId = stepExecutionId;
-        this.properties = Map.copyOf(properties);
         this.job = job;
     }
 
@@ -34,26 +31,8 @@ final class JakartaStepContext implements StepContext {
     }
 
     @Override
-    public Object getTransientUserData() {
-        return transientUserData;
-    }
-
-    @Override
-    public void setTransientUserData(Object data) {
-        this.transientUserData = data;
-    }
-
-    @Override
     public long getStepExecutionId() {
         return stepExecutionId;
-    }
-
-    /** The step's {@code <properties>}, resolved for this execution. */
-    @Override
-    public Properties getProperties() {
-        Properties copy = new Properties();
-        copy.putAll(properties);
-        return copy;
     }
 
     /** A batchlet step has no checkpoint, so nothing to keep across attempts. */

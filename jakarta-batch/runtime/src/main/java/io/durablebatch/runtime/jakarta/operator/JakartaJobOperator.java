@@ -209,7 +209,7 @@ public class JakartaJobOperator implements JobOperator {
         return read(() -> {
             Set<String> names = new TreeSet<>();
             for (String name : jobs.names()) {
-                if (!repository.findJobInstances(JobName.of(name), PageRequest.first(1)).items().isEmpty()) {
+                if (hasInstances(name)) {
                     names.add(name);
                 }
             }
@@ -305,11 +305,21 @@ public class JakartaJobOperator implements JobOperator {
 
     /** A job XML with at least one instance, as the specification's "known job"; in a transaction. */
     private JobName knownJob(String jobName) {
-        if (jobName == null || !jobs.names().contains(jobName)
-                || repository.findJobInstances(JobName.of(jobName), PageRequest.first(1)).items().isEmpty()) {
+        if (jobName == null || !jobs.names().contains(jobName) || !hasInstances(jobName)) {
             throw new NoSuchJobException("no job " + jobName + " is known: it has no job instance");
         }
         return JobName.of(jobName);
+    }
+
+    /** Whether the job XML has an instance; one whose name the kernel cannot hold has none. */
+    private boolean hasInstances(String jobName) {
+        JobName name;
+        try {
+            name = JobName.of(jobName);
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+        return !repository.findJobInstances(name, PageRequest.first(1)).items().isEmpty();
     }
 
     /** The execution of a job XML with this id. */
