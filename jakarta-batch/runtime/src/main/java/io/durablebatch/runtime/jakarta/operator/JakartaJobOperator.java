@@ -155,6 +155,10 @@ public class JakartaJobOperator implements JobOperator {
     @Override
     public void stop(long executionId) {
         io.durablebatch.execution.JobExecution execution = execution(executionId);
+        if (execution.status() == ExecutionStatus.UNKNOWN) {
+            throw new JobExecutionNotRunningException("execution " + executionId + " is not running here: its end "
+                    + "could not be recorded, and it is shown STARTED until it is recovered");
+        }
         if (!execution.status().isActive()) {
             throw new JobExecutionNotRunningException("execution " + executionId + " is "
                     + BatchStatuses.of(execution.status()) + ", not running");

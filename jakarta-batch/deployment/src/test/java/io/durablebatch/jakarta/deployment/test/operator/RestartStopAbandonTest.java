@@ -49,16 +49,19 @@ class RestartStopAbandonTest {
     static final QuarkusUnitTest APP = new QuarkusUnitTest()
             .withApplicationRoot(jar -> jar
                     .addClasses(Executions.class, CountingBatchlet.class, WaitingBatchlet.class)
-                    .addAsResource(new StringAsset("""
-                            <job id="flaky" %s>
-                                <step id="prepare" next="work"><batchlet ref="counting"/></step>
-                                <step id="work">
-                                    <batchlet ref="counting">
-                                        <properties><property name="fail" value="#{jobParameters['fail']}?:false;"/></properties>
-                                    </batchlet>
-                                </step>
-                            </job>
-                            """.formatted(NS)), "META-INF/batch-jobs/flaky.xml")
+                    .addAsResource(new StringAsset(
+                            """
+                                    <job id="flaky" %s>
+                                        <step id="prepare" next="work"><batchlet ref="counting"/></step>
+                                        <step id="work">
+                                            <batchlet ref="counting">
+                                                <properties><property name="fail" value="#{jobParameters['fail']}?:false;"/></properties>
+                                            </batchlet>
+                                        </step>
+                                    </job>
+                                    """
+                                    .formatted(NS)),
+                            "META-INF/batch-jobs/flaky.xml")
                     .addAsResource(new StringAsset("""
                             <job id="checked" %s>
                                 <step id="check" allow-start-if-complete="true">
@@ -70,23 +73,29 @@ class RestartStopAbandonTest {
                                 </step>
                             </job>
                             """.formatted(NS)), "META-INF/batch-jobs/checked.xml")
-                    .addAsResource(new StringAsset("""
-                            <job id="limited" %s>
-                                <step id="once" start-limit="1">
-                                    <batchlet ref="counting"><properties><property name="fail" value="true"/></properties></batchlet>
-                                </step>
-                            </job>
-                            """.formatted(NS)), "META-INF/batch-jobs/limited.xml")
-                    .addAsResource(new StringAsset("""
-                            <job id="waiting" %s>
-                                <step id="wait" next="after">
-                                    <batchlet ref="waiting">
-                                        <properties><property name="release" value="#{jobParameters['release']}?:false;"/></properties>
-                                    </batchlet>
-                                </step>
-                                <step id="after"><batchlet ref="counting"/></step>
-                            </job>
-                            """.formatted(NS)), "META-INF/batch-jobs/waiting.xml")
+                    .addAsResource(new StringAsset(
+                            """
+                                    <job id="limited" %s>
+                                        <step id="once" start-limit="1">
+                                            <batchlet ref="counting"><properties><property name="fail" value="true"/></properties></batchlet>
+                                        </step>
+                                    </job>
+                                    """
+                                    .formatted(NS)),
+                            "META-INF/batch-jobs/limited.xml")
+                    .addAsResource(new StringAsset(
+                            """
+                                    <job id="waiting" %s>
+                                        <step id="wait" next="after">
+                                            <batchlet ref="waiting">
+                                                <properties><property name="release" value="#{jobParameters['release']}?:false;"/></properties>
+                                            </batchlet>
+                                        </step>
+                                        <step id="after"><batchlet ref="counting"/></step>
+                                    </job>
+                                    """
+                                    .formatted(NS)),
+                            "META-INF/batch-jobs/waiting.xml")
                     .addAsResource(new StringAsset("""
                             <job id="unrestartable" restartable="false" %s>
                                 <step id="only"><batchlet ref="counting">
