@@ -8,6 +8,7 @@ import static io.durablebatch.jakarta.deployment.test.operator.Executions.stepNa
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -18,11 +19,13 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 
 import jakarta.batch.api.AbstractBatchlet;
 import jakarta.batch.api.BatchProperty;
+import jakarta.batch.operations.JobStartException;
 import jakarta.batch.runtime.BatchStatus;
 import jakarta.batch.runtime.JobExecution;
 import jakarta.batch.runtime.context.JobContext;
 import jakarta.batch.runtime.context.StepContext;
 import jakarta.enterprise.context.Dependent;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 
@@ -46,7 +49,16 @@ class BatchletJobTest {
     static final QuarkusUnitTest APP = new QuarkusUnitTest()
             .withApplicationRoot(jar -> jar
                     .addClasses(Executions.class, RecordingBatchlet.class, NonBeanBatchlet.class,
-                            ClassNamedBeanBatchlet.class)
+                            ClassNamedBeanBatchlet.class, RuleBatchlet.class)
+                    .addAsResource(new StringAsset("""
+                            <job id="rules" %s>
+                                <step id="only">
+                                    <batchlet ref="ruleBatchlet">
+                                        <properties><property name="action" value="#{jobParameters['action']}"/></properties>
+                                    </batchlet>
+                                </step>
+                            </job>
+                            """.formatted(NS)), "META-INF/batch-jobs/rules.xml")
                     .addAsResource(new StringAsset(
                             """
                                     <job id="twoSteps" %s>
@@ -186,6 +198,70 @@ class BatchletJobTest {
             saw("by-reference", stepContext.getStepName() + ":bean");
             return null;
         }
+    }
+
+    /** Breaks one rule of the contexts or exit statuses, as its property says. */
+    @Named("ruleBatchlet")
+    @Dependent
+    static class RuleBatchlet extends AbstractBatchlet {
+        @Inject
+        @BatchProperty
+        String action;
+
+        @Inject
+        JobContext jobContext;
+
+        @Inject
+        StepContext stepContext;
+
+        @Override
+        public String process() {
+            switch (action) {
+                case "job-exit-status" -> jobContext.setExitStatus("MINE");
+                case "persistent-user-data" -> stepContext.setPersistentUserData("kept?");
+                case "context-exit-status" -> stepContext.setExitStatus("SET_BY_CONTEXT");
+                default -> {
+                    return action;
+                }
+            }
+            return null;
+        }
+    }
+
+    @Inject
+    Instance<JobContext> jobContextOutsideAnArtifact;
+
+    @Test
+    void theStepContextsExitStatusIsTakenWhenProcessReturnsNull() {
+        long id = run("rules", properties("run", "rules", "action", "context-exit-status")).getExecutionId();
+        assertEquals("SET_BY_CONTEXT", step(id, "only").getExitStatus());
+    }
+
+    @Test
+    void whatTheKernelCannotKeepIsRefusedAndFailsTheStep() {
+        for (String action : List.of("job-exit-status", "persistent-user-data", "not a token")) {
+            JobExecution execution = run("rules", properties("run", "rules", "action", action));
+            assertEquals(BatchStatus.FAILED, execution.getBatchStatus(), action);
+            assertEquals(BatchStatus.FAILED, step(execution.getExecutionId(), "only").getBatchStatus(), action);
+        }
+    }
+
+    @Test
+    void aContextCannotBeInjectedOutsideABatchArtifact() {
+        Throwable refused = assertThrows(RuntimeException.class, () -> jobContextOutsideAnArtifact.get().getJobName());
+        while (!(refused instanceof IllegalStateException) && refused.getCause() != null) {
+            refused = refused.getCause();
+        }
+        assertTrue(String.valueOf(refused.getMessage()).contains("JobContext can be injected only into a batch artifact"),
+                String.valueOf(refused));
+    }
+
+    @Test
+    void aParameterNameTheKernelCannotStoreRefusesTheStart() {
+        JobStartException refused = assertThrows(JobStartException.class,
+                () -> operator().start("rules", properties("not a name", "x")));
+        assertTrue(refused.getMessage().contains("parameter name may contain only letters, digits and _-.:/@"),
+                refused::getMessage);
     }
 
     @Test
