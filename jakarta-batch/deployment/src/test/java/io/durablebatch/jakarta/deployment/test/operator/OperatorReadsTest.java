@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 import jakarta.batch.api.AbstractBatchlet;
+import jakarta.batch.operations.JobOperator;
 import jakarta.batch.operations.JobStartException;
 import jakarta.batch.operations.NoSuchJobException;
 import jakarta.batch.operations.NoSuchJobExecutionException;
@@ -23,7 +24,9 @@ import jakarta.batch.runtime.JobExecution;
 import jakarta.batch.runtime.JobInstance;
 import jakarta.batch.runtime.Metric;
 import jakarta.batch.runtime.StepExecution;
+import jakarta.batch.runtime.context.JobContext;
 import jakarta.enterprise.context.Dependent;
+import jakarta.inject.Inject;
 import jakarta.inject.Named;
 
 import org.jboss.shrinkwrap.api.asset.StringAsset;
@@ -52,13 +55,31 @@ class OperatorReadsTest {
                             </job>
                             """), "META-INF/batch-jobs/never-started.xml"));
 
+    /** Ends DONE, after asking the injected operator for its own execution, as an artifact may. */
     @Named("done")
     @Dependent
     static class DoneBatchlet extends AbstractBatchlet {
+        @Inject
+        JobOperator operator;
+
+        @Inject
+        JobContext job;
+
         @Override
         public String process() {
-            return "DONE";
+            return operator.getJobExecution(job.getExecutionId()).getBatchStatus() == BatchStatus.STARTED ? "DONE"
+                    : "UNEXPECTED";
         }
+    }
+
+    @Inject
+    JobOperator injected;
+
+    @Test
+    void theInjectedOperatorAndBatchRuntimesAreOneView() {
+        JobExecution execution = run("report", properties("n", "2"));
+        assertEquals(execution.getExecutionId(), injected.getJobExecution(execution.getExecutionId()).getExecutionId());
+        assertEquals(operator().getJobNames(), injected.getJobNames());
     }
 
     @Test
