@@ -45,7 +45,7 @@ public final class JakartaJobs {
 
     /** Why starting the job XML of this name is refused, if it is. */
     public Optional<String> refusal(String name) {
-        return Optional.ofNullable(refused.get(name));
+        return name == null ? Optional.empty() : Optional.ofNullable(refused.get(name));
     }
 
     /** Every job XML's name, those that run and those that are refused. */

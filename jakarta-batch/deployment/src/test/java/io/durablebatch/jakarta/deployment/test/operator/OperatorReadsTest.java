@@ -139,6 +139,8 @@ class OperatorReadsTest {
         assertThrows(NoSuchJobException.class, () -> operator().getRunningExecutions("nope"));
         assertThrows(NoSuchJobException.class, () -> operator().getJobInstanceCount("never-started"),
                 "a job XML without instances is unknown to the repository");
+        assertThrows(NoSuchJobException.class, () -> operator().getJobInstanceCount(null));
+        assertThrows(JobStartException.class, () -> operator().start(null, null));
         JobStartException refused = assertThrows(JobStartException.class, () -> operator().start("nope", null));
         assertTrue(refused.getMessage().contains("META-INF/batch-jobs/nope.xml"), refused::getMessage);
     }
