@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import jakarta.batch.api.AbstractBatchlet;
 import jakarta.batch.api.BatchProperty;
@@ -141,6 +142,7 @@ class RestartStopAbandonTest {
 
     static volatile CountDownLatch waiting = new CountDownLatch(1);
     static final AtomicInteger STOP_CALLS = new AtomicInteger();
+    static final AtomicReference<BatchStatus> STATUS_AFTER_STOP = new AtomicReference<>();
 
     /** Runs until {@code stop()} is called, unless released by its property. */
     @Named("waiting")
@@ -152,12 +154,16 @@ class RestartStopAbandonTest {
         @BatchProperty
         String release;
 
+        @Inject
+        StepContext step;
+
         @Override
         public String process() throws InterruptedException {
             waiting.countDown();
             if (!"true".equals(release) && !stopped.await(30, TimeUnit.SECONDS)) {
                 return "NOT_STOPPED";
             }
+            STATUS_AFTER_STOP.set(step.getBatchStatus());
             return "RELEASED";
         }
 
@@ -232,6 +238,7 @@ class RestartStopAbandonTest {
         JobExecution stopped = ended(id);
         assertEquals(BatchStatus.STOPPED, stopped.getBatchStatus());
         assertEquals(stopsBefore + 1, STOP_CALLS.get());
+        assertEquals(BatchStatus.STOPPING, STATUS_AFTER_STOP.get(), "the contexts show the stop request");
         assertEquals(BatchStatus.STOPPED, step(id, "wait").getBatchStatus());
         assertEquals(List.of("wait"), stepNames(id), "the job stops before its next step");
         assertTrue(!operator().getRunningExecutions("waiting").contains(id));
