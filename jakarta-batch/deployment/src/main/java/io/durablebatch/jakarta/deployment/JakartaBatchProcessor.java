@@ -2,9 +2,10 @@ package io.durablebatch.jakarta.deployment;
 
 import static io.durablebatch.runtime.jakarta.jsl.JslParser.JOB_XML_DIRECTORY;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -34,10 +35,7 @@ class JakartaBatchProcessor {
     private static final Logger LOG = Logger.getLogger(JakartaBatchProcessor.class);
     private static final String FEATURE = "durable-batch-jakarta";
 
-    /**
-     * Taking the jobs here makes every build read and check them: Quarkus runs a step only when
-     * something consumes what it produces, and nothing at runtime uses the jobs yet.
-     */
+    /** Taking the jobs here makes every build read and check them, even one that records none. */
     @BuildStep
     FeatureBuildItem feature(JslJobsBuildItem jobs) {
         LOG.debugf("Job XMLs: %s", jobs.jobs().keySet());
@@ -59,6 +57,7 @@ class JakartaBatchProcessor {
     @BuildStep
     JslJobsBuildItem jobXmls(ApplicationArchivesBuildItem archives, JakartaBatchBuildTimeConfig config) {
         Map<String, JslJob> jobs = new HashMap<>();
+        Map<String, String> sources = new HashMap<>();
         Map<String, List<JslProblem>> refused = new HashMap<>();
         Map<String, String> foundIn = new HashMap<>();
         List<JslProblem> duplicates = new ArrayList<>();
@@ -77,11 +76,13 @@ class JakartaBatchProcessor {
                     return;
                 }
                 List<JslProblem> problems;
-                try (InputStream in = Files.newInputStream(visit.getPath())) {
-                    JslJob job = JslParser.parse(file, in);
+                try {
+                    String source = Files.readString(visit.getPath(), StandardCharsets.UTF_8);
+                    JslJob job = JslParser.parse(file, new ByteArrayInputStream(source.getBytes(StandardCharsets.UTF_8)));
                     problems = JslValidator.validate(job);
                     if (problems.isEmpty()) {
                         jobs.put(name, job);
+                        sources.put(name, source);
                     }
                 } catch (JslException e) {
                     problems = e.problems();
@@ -102,7 +103,7 @@ class JakartaBatchProcessor {
         }
         refused.forEach((name, problems) -> LOG.warnf("Job %s cannot run; starting it will be refused: %s", name,
                 new JslException(problems).getMessage()));
-        return new JslJobsBuildItem(jobs, refused);
+        return new JslJobsBuildItem(jobs, sources, refused);
     }
 
     /** groupId:artifactId, or where the archive is when it is no artifact. */

@@ -16,11 +16,21 @@ import io.quarkus.builder.item.SimpleBuildItem;
 public final class JslJobsBuildItem extends SimpleBuildItem {
 
     private final Map<String, JslJob> jobs;
+    private final Map<String, String> sources;
     private final Map<String, List<JslProblem>> refused;
 
-    JslJobsBuildItem(Map<String, JslJob> jobs, Map<String, List<JslProblem>> refused) {
+    JslJobsBuildItem(Map<String, JslJob> jobs, Map<String, String> sources, Map<String, List<JslProblem>> refused) {
         this.jobs = Map.copyOf(jobs);
+        this.sources = Map.copyOf(sources);
         this.refused = Map.copyOf(refused);
+    }
+
+    /**
+     * The text of each job that can run, by name: what is recorded for the runtime, which parses it
+     * again (the model is not recordable, and parsing a job XML costs less than a millisecond).
+     */
+    public Map<String, String> sources() {
+        return new TreeMap<>(sources);
     }
 
     /** The jobs that can run, sorted by name. */

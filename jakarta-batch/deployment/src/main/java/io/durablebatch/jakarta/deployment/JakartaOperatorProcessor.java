@@ -1,0 +1,138 @@
+package io.durablebatch.jakarta.deployment;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.util.HashMap;
+import java.util.Map;
+
+import jakarta.batch.api.AbstractBatchlet;
+import jakarta.batch.api.BatchProperty;
+import jakarta.batch.api.Batchlet;
+import jakarta.batch.runtime.context.JobContext;
+import jakarta.batch.runtime.context.StepContext;
+import jakarta.inject.Singleton;
+
+import org.jboss.jandex.DotName;
+import org.jboss.logging.Logger;
+
+import io.durablebatch.job.JobDefinition;
+import io.durablebatch.runtime.jakarta.JakartaBatchRecorder;
+import io.durablebatch.runtime.jakarta.JakartaJobs;
+import io.durablebatch.runtime.jakarta.artifact.BatchArtifactProducers;
+import io.durablebatch.runtime.jakarta.artifact.BatchXml;
+import io.durablebatch.runtime.jakarta.execution.BatchletRuns;
+import io.durablebatch.runtime.jakarta.execution.ExecutionContexts;
+import io.durablebatch.runtime.jakarta.jsl.JslException;
+import io.durablebatch.runtime.jakarta.jsl.JslJob;
+import io.durablebatch.runtime.jakarta.operator.JakartaJobOperator;
+import io.durablebatch.runtime.jakarta.plan.JslPlans;
+import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
+import io.quarkus.arc.deployment.SyntheticBeanBuildItem;
+import io.quarkus.arc.deployment.UnremovableBeanBuildItem;
+import io.quarkus.deployment.ApplicationArchive;
+import io.quarkus.deployment.annotations.BuildProducer;
+import io.quarkus.deployment.annotations.BuildStep;
+import io.quarkus.deployment.annotations.ExecutionTime;
+import io.quarkus.deployment.annotations.Record;
+import io.quarkus.deployment.builditem.AdditionalIndexedClassesBuildItem;
+import io.quarkus.deployment.builditem.ApplicationArchivesBuildItem;
+
+/**
+ * Jakarta Batch at runtime: the {@code JobOperator} bean, the job XMLs that run as kernel job
+ * definitions, and batch artifacts as CDI beans.
+ */
+class JakartaOperatorProcessor {
+
+    private static final Logger LOG = Logger.getLogger(JakartaOperatorProcessor.class);
+
+    /** The artifact kinds this runtime calls; their beans are looked up by name, so Arc must keep them. */
+    private static final Class<?>[] ARTIFACT_TYPES = { Batchlet.class, AbstractBatchlet.class };
+
+    @BuildStep
+    AdditionalBeanBuildItem beans() {
+        return AdditionalBeanBuildItem.builder().addBeanClasses(JakartaJobOperator.class, ExecutionContexts.class,
+                BatchletRuns.class, BatchArtifactProducers.class).setUnremovable().build();
+    }
+
+    /**
+     * The API's qualifier and the types artifacts implement or inject are in no indexed archive;
+     * Arc needs them indexed to see {@code @BatchProperty} as a qualifier and the artifact bean types.
+     */
+    @BuildStep
+    AdditionalIndexedClassesBuildItem apiTypes() {
+        return new AdditionalIndexedClassesBuildItem(BatchProperty.class.getName(), JobContext.class.getName(),
+                StepContext.class.getName(), Batchlet.class.getName(), AbstractBatchlet.class.getName(),
+                jakarta.batch.operations.JobOperator.class.getName());
+    }
+
+    /** A job XML names its artifacts as strings, which no injection point shows Arc: keep every artifact bean. */
+    @BuildStep
+    UnremovableBeanBuildItem keepArtifacts(BatchXmlRefsBuildItem batchXml) {
+        DotName[] types = new DotName[ARTIFACT_TYPES.length];
+        for (int i = 0; i < types.length; i++) {
+            types[i] = DotName.createSimple(ARTIFACT_TYPES[i]);
+        }
+        return UnremovableBeanBuildItem.beanTypes(types);
+    }
+
+    /** Every {@code META-INF/batch.xml} of the application archives; an id given by two is refused. */
+    @BuildStep
+    BatchXmlRefsBuildItem batchXml(ApplicationArchivesBuildItem archives) {
+        Map<String, String> refs = new HashMap<>();
+        for (ApplicationArchive archive : archives.getAllApplicationArchives()) {
+            archive.accept(tree -> tree.accept(BatchXml.RESOURCE, visit -> {
+                if (visit == null) {
+                    return;
+                }
+                try (InputStream in = Files.newInputStream(visit.getPath())) {
+                    BatchXml.refs(BatchXml.RESOURCE + " in " + archive.getKey(), in).forEach((id, className) -> {
+                        String other = refs.putIfAbsent(id, className);
+                        if (other != null && !other.equals(className)) {
+                            throw new IllegalArgumentException(BatchXml.RESOURCE + ": ref id \"" + id + "\" maps to both "
+                                    + other + " and " + className);
+                        }
+                    });
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot read " + BatchXml.RESOURCE + " in " + archive.getKey(), e);
+                }
+            }));
+        }
+        return new BatchXmlRefsBuildItem(refs);
+    }
+
+    /**
+     * The runtime's catalogue of job XMLs, and a kernel job definition bean for each that this
+     * runtime can run. One it cannot run yet (a chunk, a split...) does not fail the build: its start
+     * is refused, naming file and element, so an application may hold job XMLs for later.
+     */
+    @BuildStep
+    @Record(ExecutionTime.STATIC_INIT)
+    void jobs(JslJobsBuildItem jobXmls, BatchXmlRefsBuildItem batchXml, JakartaBatchRecorder recorder,
+            BuildProducer<SyntheticBeanBuildItem> beans) {
+        Map<String, String> files = new HashMap<>();
+        Map<String, String> sources = new HashMap<>();
+        Map<String, String> refused = new HashMap<>();
+        jobXmls.refused().forEach((name, problems) -> refused.put(name, new JslException(problems).getMessage()));
+        Map<String, String> texts = jobXmls.sources();
+        for (Map.Entry<String, JslJob> entry : jobXmls.jobs().entrySet()) {
+            String name = entry.getKey();
+            try {
+                JslPlans.plan(entry.getValue());
+                files.put(name, entry.getValue().location().file());
+                sources.put(name, texts.get(name));
+            } catch (JslException e) {
+                LOG.warnf("Job %s cannot run yet; starting it will be refused: %s", name, e.getMessage());
+                refused.put(name, e.getMessage());
+            }
+        }
+        beans.produce(SyntheticBeanBuildItem.configure(JakartaJobs.class).scope(Singleton.class).unremovable()
+                .supplier(recorder.jobs(files, sources, refused, batchXml.refs())).done());
+        for (String name : sources.keySet()) {
+            beans.produce(SyntheticBeanBuildItem.configure(JobDefinition.class).identifier("jakarta-batch-" + name)
+                    .scope(Singleton.class).unremovable().supplier(recorder.definition(name)).done());
+        }
+    }
+
+}

@@ -1,0 +1,115 @@
+package io.durablebatch.jakarta.deployment.test.operator;
+
+import static io.durablebatch.jakarta.deployment.test.operator.Executions.operator;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import jakarta.batch.api.AbstractBatchlet;
+import jakarta.batch.operations.JobStartException;
+import jakarta.batch.operations.NoSuchJobException;
+import jakarta.enterprise.context.Dependent;
+import jakarta.inject.Inject;
+import jakarta.inject.Named;
+
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.durablebatch.execution.JobName;
+import io.durablebatch.repository.JobRepository;
+import io.durablebatch.repository.PageRequest;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.test.QuarkusUnitTest;
+
+/**
+ * A job XML this runtime cannot run yet builds and starts the application, and its start is refused
+ * with {@code JobStartException} naming file, line and element, before anything is written.
+ */
+class UnsupportedJobRefusedAtStartTest {
+
+    private static final String NS = "xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" version=\"2.0\"";
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = new QuarkusUnitTest()
+            .withApplicationRoot(jar -> jar.addClasses(Executions.class, Noop.class)
+                    .addAsResource(new StringAsset("""
+                            <job id="chunky" %s>
+                                <step id="load">
+                                    <chunk item-count="10">
+                                        <reader ref="r"/>
+                                        <writer ref="w"/>
+                                    </chunk>
+                                </step>
+                            </job>
+                            """.formatted(NS)), "META-INF/batch-jobs/chunky.xml")
+                    .addAsResource(new StringAsset("""
+                            <job id="flowing" %s>
+                                <flow id="inner">
+                                    <step id="a"><batchlet ref="noop"/></step>
+                                </flow>
+                            </job>
+                            """.formatted(NS)), "META-INF/batch-jobs/flowing.xml")
+                    .addAsResource(new StringAsset("""
+                            <job id="shadowed" %s>
+                                <step id="first">
+                                    <batchlet ref="noop"/>
+                                    <end on="DONE*"/>
+                                    <fail on="DONE_BADLY"/>
+                                </step>
+                            </job>
+                            """.formatted(NS)), "META-INF/batch-jobs/shadowed.xml")
+                    .addAsResource(new StringAsset("""
+                            <job id="steered" %s>
+                                <step id="first" next="#{jobParameters['then']}"><batchlet ref="noop"/></step>
+                                <step id="second"><batchlet ref="noop"/></step>
+                            </job>
+                            """.formatted(NS)), "META-INF/batch-jobs/steered.xml"));
+
+    @Named("noop")
+    @Dependent
+    static class Noop extends AbstractBatchlet {
+        @Override
+        public String process() {
+            return null;
+        }
+    }
+
+    @Inject
+    JobRepository repository;
+
+    @Test
+    void aChunkIsRefusedNamingTheFileAndTheElement() {
+        assertRefused("chunky", "job XML chunky cannot run: META-INF/batch-jobs/chunky.xml line 3: <chunk>: <chunk> is "
+                + "not supported yet: this runtime runs jobs of <step>s that each hold a <batchlet>");
+    }
+
+    @Test
+    void aFlowIsRefused() {
+        assertRefused("flowing", "job XML flowing cannot run: META-INF/batch-jobs/flowing.xml line 2: <flow id=\"inner\">: "
+                + "<flow> is not supported yet: this runtime runs jobs of <step>s that each hold a <batchlet>");
+    }
+
+    @Test
+    void transitionsTheKernelWouldTakeInAnotherOrderAreRefused() {
+        assertRefused("shadowed", "job XML shadowed cannot run: META-INF/batch-jobs/shadowed.xml line 2: <step id=\"first\">: "
+                + "<end on=\"DONE*\"> comes first, but <fail on=\"DONE_BADLY\"> is more specific and matches some of the "
+                + "same exit statuses: this runtime takes the most specific pattern, so put the more specific transition "
+                + "first");
+    }
+
+    @Test
+    void aSubstitutionThatShapesThePlanIsRefused() {
+        assertRefused("steered", "job XML steered cannot run: META-INF/batch-jobs/steered.xml line 2: <step id=\"first\">: "
+                + "next=\"#{jobParameters['then']}\" is a substitution; it shapes the job's plan, which is fixed when the "
+                + "application starts, so it must be written out here");
+    }
+
+    private void assertRefused(String job, String message) {
+        JobStartException refused = assertThrows(JobStartException.class,
+                () -> operator().start(job, Executions.properties("run", job)));
+        assertEquals(message, refused.getMessage());
+        assertThrows(NoSuchJobException.class, () -> operator().getJobInstanceCount(job));
+        assertEquals(0, QuarkusTransaction.requiringNew().call(() -> repository
+                .findJobInstances(JobName.of(job), PageRequest.first(1)).items().size()), "nothing is written");
+    }
+}

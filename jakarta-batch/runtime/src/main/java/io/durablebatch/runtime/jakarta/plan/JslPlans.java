@@ -1,0 +1,277 @@
+package io.durablebatch.runtime.jakarta.plan;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.IntStream;
+
+import io.durablebatch.job.ExitCodePattern;
+import io.durablebatch.job.Job;
+import io.durablebatch.job.JobDefinition;
+import io.durablebatch.job.JobDefinitionException;
+import io.durablebatch.job.Steps;
+import io.durablebatch.job.TaskletStep;
+import io.durablebatch.runtime.jakarta.execution.BatchletTasklet;
+import io.durablebatch.runtime.jakarta.execution.ExecutionContexts;
+import io.durablebatch.runtime.jakarta.jsl.JslBatchlet;
+import io.durablebatch.runtime.jakarta.jsl.JslChunk;
+import io.durablebatch.runtime.jakarta.jsl.JslDecision;
+import io.durablebatch.runtime.jakarta.jsl.JslException;
+import io.durablebatch.runtime.jakarta.jsl.JslExecutionElement;
+import io.durablebatch.runtime.jakarta.jsl.JslFlow;
+import io.durablebatch.runtime.jakarta.jsl.JslJob;
+import io.durablebatch.runtime.jakarta.jsl.JslLocation;
+import io.durablebatch.runtime.jakarta.jsl.JslProblem;
+import io.durablebatch.runtime.jakarta.jsl.JslSplit;
+import io.durablebatch.runtime.jakarta.jsl.JslStep;
+import io.durablebatch.runtime.jakarta.jsl.JslTransition;
+import io.durablebatch.runtime.jakarta.jsl.Substitution;
+
+/**
+ * A JSL job as a kernel {@link JobDefinition}, or the reasons it cannot be one yet.
+ * <p>
+ * <b>Plan identity.</b> The plan is built once, when the application starts, from the job XML as
+ * written, not per execution from the resolved XML: the kernel fingerprints a fixed plan and binds
+ * every execution of an instance to it, which is what makes a restart safe (the restart must find
+ * the steps, transitions and start limits its checkpoints were made under). Only what cannot change
+ * the plan is resolved per execution: artifact refs and {@code <properties>}. An attribute that
+ * shapes the plan ({@code next}, {@code on}, {@code to}, {@code restart}, {@code start-limit},
+ * {@code allow-start-if-complete}, {@code restartable}) must therefore be a literal here; a
+ * substitution in one is refused at start. So the fingerprint is the job XML's structure, and
+ * editing an artifact or property between a failure and its restart is allowed, while changing the
+ * structure makes the restart refused as incompatible.
+ * <p>
+ * <b>Transitions.</b> JSL takes the first transition element whose {@code on} matches the exit
+ * status, in document order; the kernel takes the most specific pattern. The translation keeps
+ * document order and refuses a step where the two could disagree: an earlier pattern that overlaps a
+ * later, more specific one. It also writes out what JSL leaves implicit: a failed step fails the job
+ * whatever its transitions say ({@code FAILED} is matched first), {@code next="s"} is taken on any
+ * other exit status, and an exit status no transition matches ends the job COMPLETED.
+ */
+public final class JslPlans {
+
+    /** The revision every translated job records; the plan fingerprint tells its versions apart. */
+    public static final String REVISION = "jsl";
+
+    /** The exit status of a failed step, which fails the job before any transition is looked at. */
+    private static final String FAILED = "FAILED";
+
+    private JslPlans() {
+    }
+
+    /** One transition as the kernel gets it, with the element it comes from (none when implicit). */
+    private record Edge(JslTransition.Kind kind, String on, Optional<String> target, Optional<JslTransition> written) {
+
+        String describe() {
+            return written.map(t -> "<" + t.kind().element() + " on=\"" + t.on() + "\">")
+                    .orElse(kind == JslTransition.Kind.NEXT ? "next=\"" + target.orElseThrow() + "\""
+                            : on.equals(FAILED) ? "the failure of the step" : "the end of the job on any other exit status");
+        }
+    }
+
+    /**
+     * The kernel definition of {@code job}.
+     *
+     * @throws JslException naming file, line and element of everything this slice cannot run
+     */
+    public static JobDefinition plan(JslJob job) {
+        List<JslProblem> problems = new ArrayList<>();
+        job.restartable().ifPresent(value -> literal(job.location(), "restartable", value, problems));
+        if (!job.listeners().isEmpty()) {
+            problems.add(unsupported(job.location(), "job <listeners>"));
+        }
+        Map<String, TaskletStep> nodes = new LinkedHashMap<>();
+        Map<String, List<Edge>> edges = new LinkedHashMap<>();
+        for (JslExecutionElement element : job.elements()) {
+            if (element instanceof JslStep step) {
+                step(job, step, problems).ifPresent(node -> {
+                    nodes.put(step.id(), node);
+                    edges.put(step.id(), edges(step, problems));
+                });
+            } else {
+                problems.add(unsupported(element.location(), "<" + elementName(element) + ">"));
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new JslException(problems);
+        }
+        try {
+            return definition(job, nodes, edges);
+        } catch (JobDefinitionException | IllegalArgumentException e) {
+            throw new JslException(new JslProblem(job.location(), e.getMessage()));
+        }
+    }
+
+    private static JobDefinition definition(JslJob job, Map<String, TaskletStep> nodes, Map<String, List<Edge>> edges) {
+        Job.Flow flow = Job.named(job.name()).revision(REVISION).listener(new ExecutionContexts.Cleanup())
+                .start(nodes.values().iterator().next());
+        nodes.values().forEach(flow::from);
+        edges.forEach((from, list) -> {
+            for (Edge edge : list) {
+                Job.TransitionBuilder on = flow.from(from).on(edge.on());
+                switch (edge.kind()) {
+                    case NEXT -> on.to(edge.target().orElseThrow());
+                    case END -> on.end();
+                    case FAIL -> on.fail();
+                    case STOP -> on.stopAndRestart(edge.target().orElseThrow());
+                }
+            }
+        });
+        return flow.build();
+    }
+
+    private static Optional<TaskletStep> step(JslJob job, JslStep step, List<JslProblem> problems) {
+        int before = problems.size();
+        if (step.partition().isPresent()) {
+            problems.add(unsupported(step.location(), "<partition>"));
+        }
+        if (!step.listeners().isEmpty()) {
+            problems.add(unsupported(step.location(), "step <listeners>"));
+        }
+        if (step.work().orElse(null) instanceof JslChunk chunk) {
+            problems.add(unsupported(chunk.location(), "<chunk>"));
+        }
+        if (!isId(step.id())) {
+            problems.add(new JslProblem(step.location(), "the step id may contain only letters, digits and _-.:/@ here"));
+        }
+        Optional<String> startLimit = step.startLimit().flatMap(v -> literal(step.location(), "start-limit", v, problems));
+        Optional<String> allow = step.allowStartIfComplete()
+                .flatMap(v -> literal(step.location(), "allow-start-if-complete", v, problems));
+        int limit = 0;
+        if (startLimit.isPresent()) {
+            try {
+                limit = Integer.parseInt(startLimit.get().trim());
+            } catch (NumberFormatException e) {
+                problems.add(new JslProblem(step.location(), "start-limit=\"" + startLimit.get() + "\" is no number"));
+            }
+            if (limit < 0) {
+                problems.add(new JslProblem(step.location(), "start-limit must be 0 (no limit) or more"));
+            }
+        }
+        if (problems.size() > before || !(step.work().orElse(null) instanceof JslBatchlet)) {
+            return Optional.empty();
+        }
+        TaskletStep node = Steps.tasklet(step.id(), new BatchletTasklet(job, step));
+        if (limit > 0) {
+            node = node.withStartLimit(limit);
+        }
+        return Optional.of(node.withAllowStartIfComplete(allow.map(v -> Boolean.parseBoolean(v.trim())).orElse(false)));
+    }
+
+    private static List<Edge> edges(JslStep step, List<JslProblem> problems) {
+        List<Edge> edges = new ArrayList<>();
+        edges.add(new Edge(JslTransition.Kind.FAIL, FAILED, Optional.empty(), Optional.empty()));
+        Optional<String> next = step.next().flatMap(v -> literal(step.location(), "next", v, problems));
+        if (next.isPresent() && !step.transitions().isEmpty()) {
+            problems.add(new JslProblem(step.location(), "next=\"" + next.get() + "\" beside transition elements is "
+                    + "not supported yet: write the default route as the last transition element"));
+        }
+        boolean catchAll = false;
+        for (JslTransition transition : step.transitions()) {
+            Optional<Edge> edge = edge(transition, problems);
+            if (edge.isPresent() && !(edge.get().on().equals(FAILED) && edge.get().kind() == JslTransition.Kind.FAIL)) {
+                edges.add(edge.get());
+                catchAll |= edge.get().on().equals("*");
+            }
+        }
+        if (!catchAll) {
+            edges.add(next.map(target -> new Edge(JslTransition.Kind.NEXT, "*", Optional.of(target), Optional.empty()))
+                    .orElse(new Edge(JslTransition.Kind.END, "*", Optional.empty(), Optional.empty())));
+        }
+        checkOrder(step, edges, problems);
+        return edges;
+    }
+
+    private static Optional<Edge> edge(JslTransition transition, List<JslProblem> problems) {
+        JslLocation at = transition.location();
+        int before = problems.size();
+        Optional<String> on = literal(at, "on", transition.on(), problems);
+        Optional<String> target = transition.kind() == JslTransition.Kind.STOP
+                ? transition.restart().flatMap(v -> literal(at, "restart", v, problems))
+                : transition.to().flatMap(v -> literal(at, "to", v, problems));
+        if (transition.exitStatus().isPresent()) {
+            problems.add(new JslProblem(at, "exit-status is not supported yet: the job ends with the exit status "
+                    + "of its batch status"));
+        }
+        if (transition.kind() == JslTransition.Kind.STOP && transition.restart().isEmpty()) {
+            problems.add(new JslProblem(at, "a <stop> needs restart=\"...\" here: the step a restart continues with"));
+        }
+        if (on.isPresent()) {
+            try {
+                ExitCodePattern.of(on.get());
+            } catch (IllegalArgumentException e) {
+                problems.add(new JslProblem(at, "on=\"" + on.get() + "\": " + e.getMessage()));
+            }
+            if (on.get().equals(FAILED) && transition.kind() != JslTransition.Kind.FAIL) {
+                problems.add(new JslProblem(at, "on=\"FAILED\" cannot be told apart from a failed step, which always "
+                        + "fails the job; use another exit status"));
+            }
+        }
+        if (problems.size() > before) {
+            return Optional.empty();
+        }
+        return Optional.of(new Edge(transition.kind(), on.orElseThrow(), target, Optional.of(transition)));
+    }
+
+    /**
+     * Refuses the step if the kernel, which takes the most specific pattern, could take another
+     * transition than JSL, which takes the first one written: a later pattern it ranks first and an
+     * earlier one both match some exit status.
+     */
+    private static void checkOrder(JslStep step, List<Edge> edges, List<JslProblem> problems) {
+        List<Integer> kernelOrder = IntStream.range(0, edges.size()).boxed()
+                .sorted(Comparator.comparing(i -> ExitCodePattern.of(edges.get(i).on()))).toList();
+        for (int first = 0; first < edges.size(); first++) {
+            for (int later = first + 1; later < edges.size(); later++) {
+                Edge written = edges.get(first);
+                Edge ranked = edges.get(later);
+                if (kernelOrder.indexOf(later) < kernelOrder.indexOf(first)
+                        && PatternOverlap.overlap(written.on(), ranked.on())) {
+                    problems.add(new JslProblem(step.location(), written.describe() + " comes first, but "
+                            + ranked.describe() + " is more specific and matches some of the same exit statuses: "
+                            + "this runtime takes the most specific pattern, so put the more specific transition first"));
+                }
+            }
+        }
+    }
+
+    private static Optional<String> literal(JslLocation at, String attribute, String value, List<JslProblem> problems) {
+        Substitution substitution;
+        try {
+            substitution = Substitution.parse(value);
+        } catch (IllegalArgumentException e) {
+            problems.add(new JslProblem(at, attribute + "=\"" + value + "\": " + e.getMessage()));
+            return Optional.empty();
+        }
+        if (!substitution.isLiteral()) {
+            problems.add(new JslProblem(at, attribute + "=\"" + value + "\" is a substitution; it shapes the job's "
+                    + "plan, which is fixed when the application starts, so it must be written out here"));
+            return Optional.empty();
+        }
+        return Optional.of(substitution.resolve((operator, name) -> null));
+    }
+
+    private static JslProblem unsupported(JslLocation at, String what) {
+        return new JslProblem(at, what + " is not supported yet: this runtime runs jobs of <step>s that each hold a "
+                + "<batchlet>");
+    }
+
+    private static boolean isId(String id) {
+        return !id.isEmpty() && id.length() <= 100 && id.chars()
+                .allMatch(c -> (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                        || "_-.:/@".indexOf(c) >= 0);
+    }
+
+    private static String elementName(JslExecutionElement element) {
+        if (element instanceof JslFlow) {
+            return "flow";
+        }
+        if (element instanceof JslSplit) {
+            return "split";
+        }
+        return element instanceof JslDecision ? "decision" : "step";
+    }
+}

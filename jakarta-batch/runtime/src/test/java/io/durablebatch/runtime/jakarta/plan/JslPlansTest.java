@@ -1,0 +1,157 @@
+package io.durablebatch.runtime.jakarta.plan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.durablebatch.job.JobDefinition;
+import io.durablebatch.job.Transition;
+import io.durablebatch.job.TransitionKind;
+import io.durablebatch.runtime.jakarta.jsl.JslException;
+import io.durablebatch.runtime.jakarta.jsl.JslJob;
+import io.durablebatch.runtime.jakarta.jsl.JslParser;
+
+/** What a JSL job becomes on the kernel, and what this slice refuses. */
+class JslPlansTest {
+
+    private static JslJob job(String content) {
+        String xml = "<job id=\"test\" xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" version=\"2.0\">\n" + content
+                + "\n</job>\n";
+        return JslParser.parse("META-INF/batch-jobs/test.xml", new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    private static String refusal(String content) {
+        return assertThrows(JslException.class, () -> JslPlans.plan(job(content))).getMessage();
+    }
+
+    private static String route(JobDefinition definition, String node, String exitStatus) {
+        Transition transition = definition.route(node, exitStatus).orElseThrow();
+        return transition.kind() + transition.to().map(to -> " " + to).orElse("");
+    }
+
+    @Test
+    void aFailedStepFailsTheJobWhateverItsTransitionsSay() {
+        JobDefinition definition = JslPlans.plan(job("""
+                <step id="a"><batchlet ref="x"/><next on="*" to="b"/></step>
+                <step id="b"><batchlet ref="x"/></step>"""));
+        assertEquals("FAIL", route(definition, "a", "FAILED"));
+        assertEquals("NEXT b", route(definition, "a", "ANY"));
+    }
+
+    @Test
+    void theNextAttributeIsTakenOnAnyExitStatusAndTheLastStepEndsTheJob() {
+        JobDefinition definition = JslPlans.plan(job("""
+                <step id="a" next="b"><batchlet ref="x"/></step>
+                <step id="b"><batchlet ref="x"/></step>"""));
+        assertEquals("NEXT b", route(definition, "a", "WHATEVER"));
+        assertEquals("END", route(definition, "b", "WHATEVER"), "the job's exit status is its batch status");
+        assertEquals("FAIL", route(definition, "b", "FAILED"));
+    }
+
+    @Test
+    void anExitStatusNoTransitionMatchesEndsTheJob() {
+        JobDefinition definition = JslPlans.plan(job("""
+                <step id="a"><batchlet ref="x"/><stop on="PAUSE" restart="b"/></step>
+                <step id="b"><batchlet ref="x"/></step>"""));
+        assertEquals("STOP b", route(definition, "a", "PAUSE"));
+        assertEquals("END", route(definition, "a", "OTHER"));
+    }
+
+    @Test
+    void documentOrderIsKeptWhereTheKernelAgrees() {
+        JobDefinition definition = JslPlans.plan(job("""
+                <step id="a"><batchlet ref="x"/><end on="DONE"/><fail on="DONE*"/></step>"""));
+        assertEquals("END", route(definition, "a", "DONE"));
+        assertEquals("FAIL", route(definition, "a", "DONE_LATE"));
+        assertEquals(List.of(TransitionKind.FAIL, TransitionKind.END, TransitionKind.FAIL, TransitionKind.END),
+                definition.transitionsFrom("a").stream().map(Transition::kind).toList());
+    }
+
+    @Test
+    void anEarlierPatternOverlappingAMoreSpecificLaterOneIsRefused() {
+        String refusal = refusal("""
+                <step id="a"><batchlet ref="x"/><end on="D*"/><fail on="DONE"/></step>""");
+        assertTrue(refusal.contains("<end on=\"D*\"> comes first, but <fail on=\"DONE\"> is more specific"), refusal);
+    }
+
+    @Test
+    void aPatternWithTwoStarsBeforeTheImplicitEndIsRefused() {
+        String refusal = refusal("""
+                <step id="a"><batchlet ref="x"/><fail on="*BAD*"/></step>""");
+        assertTrue(refusal.contains("<fail on=\"*BAD*\"> comes first, but the end of the job on any other exit status"),
+                refusal);
+    }
+
+    @Test
+    void onFailedIsRefusedUnlessItFails() {
+        String refusal = refusal("""
+                <step id="a"><batchlet ref="x"/><end on="FAILED"/></step>""");
+        assertTrue(refusal.contains("on=\"FAILED\" cannot be told apart from a failed step"), refusal);
+        JslPlans.plan(job("""
+                <step id="a"><batchlet ref="x"/><fail on="FAILED"/></step>"""));
+    }
+
+    @Test
+    void startLimitAndAllowStartIfCompleteAreThePlans() {
+        JobDefinition definition = JslPlans.plan(job("""
+                <step id="a" start-limit="3" allow-start-if-complete="true"><batchlet ref="x"/></step>"""));
+        assertEquals(3, definition.plan().nodes().get(0).startLimit());
+        assertTrue(definition.plan().nodes().get(0).allowStartIfComplete());
+    }
+
+    @Test
+    void refsAndPropertiesMayBeSubstitutionsButPlanAttributesMayNot() {
+        JslPlans.plan(job("""
+                <step id="a"><batchlet ref="#{jobParameters['artifact']}">
+                    <properties><property name="p" value="#{jobParameters['p']}"/></properties>
+                </batchlet></step>"""));
+        assertTrue(refusal("""
+                <step id="a" start-limit="#{jobParameters['n']}"><batchlet ref="x"/></step>""")
+                .contains("start-limit=\"#{jobParameters['n']}\" is a substitution"));
+        assertTrue(refusal("""
+                <step id="a"><batchlet ref="x"/><end on="#{jobParameters['on']}"/></step>""")
+                .contains("on=\"#{jobParameters['on']}\" is a substitution"));
+    }
+
+    @Test
+    void whatTheSliceLacksIsRefusedElementByElement() {
+        String refusal = refusal("""
+                <listeners><listener ref="l"/></listeners>
+                <step id="a" next="s">
+                    <listeners><listener ref="l"/></listeners>
+                    <batchlet ref="x"/>
+                </step>
+                <split id="s" next="d"><flow id="f"><step id="b"><batchlet ref="x"/></step></flow></split>
+                <decision id="d" ref="decider"><end on="*"/></decision>""");
+        assertTrue(refusal.startsWith("4 problems in job XML:"), refusal);
+        assertTrue(refusal.contains("<job id=\"test\">: job <listeners> is not supported yet"), refusal);
+        assertTrue(refusal.contains("<step id=\"a\">: step <listeners> is not supported yet"), refusal);
+        assertTrue(refusal.contains("<split id=\"s\">: <split> is not supported yet"), refusal);
+        assertTrue(refusal.contains("<decision id=\"d\">: <decision> is not supported yet"), refusal);
+    }
+
+    @Test
+    void endWithAnExitStatusAndStopWithoutRestartAreRefused() {
+        assertTrue(refusal("""
+                <step id="a"><batchlet ref="x"/><end on="*" exit-status="SPECIAL"/></step>""")
+                .contains("exit-status is not supported yet"));
+        assertTrue(refusal("""
+                <step id="a"><batchlet ref="x"/><stop on="*"/></step>""")
+                .contains("a <stop> needs restart=\"...\" here"));
+    }
+
+    @Test
+    void thePlanIsTheStructureSoAnEditedRefKeepsTheFingerprint() {
+        JobDefinition before = JslPlans.plan(job("<step id=\"a\"><batchlet ref=\"x\"/></step>"));
+        JobDefinition edited = JslPlans.plan(job("<step id=\"a\"><batchlet ref=\"y\"/></step>"));
+        JobDefinition reshaped = JslPlans.plan(job("<step id=\"a\" start-limit=\"2\"><batchlet ref=\"x\"/></step>"));
+        assertEquals(before.identity(), edited.identity());
+        assertTrue(!before.identity().equals(reshaped.identity()));
+    }
+}
