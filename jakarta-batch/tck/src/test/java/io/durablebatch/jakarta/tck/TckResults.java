@@ -30,6 +30,8 @@ final class TckResults implements TestExecutionListener {
     record Result(String className, Outcome outcome, String reason) {
     }
 
+    private static final String INVOCATION = "[test-template-invocation:#";
+
     private final Map<String, Result> results = new ConcurrentHashMap<>();
 
     @Override
@@ -55,9 +57,11 @@ final class TckResults implements TestExecutionListener {
         MethodSource method = test.getSource().filter(MethodSource.class::isInstance).map(MethodSource.class::cast)
                 .orElseThrow(() -> new IllegalStateException("a TCK test without a method: " + test.getUniqueId()));
         String simpleClass = method.getClassName().substring(method.getClassName().lastIndexOf('.') + 1);
-        // a parameterised test's invocations share the method: their display names tell them apart
-        String name = simpleClass + "#" + method.getMethodName()
-                + (test.getDisplayName().startsWith("[") ? " " + test.getDisplayName() : "");
+        // a parameterised test's invocations share the method: their index tells them apart
+        String uniqueId = test.getUniqueId();
+        int invocation = uniqueId.lastIndexOf(INVOCATION);
+        String name = simpleClass + "#" + method.getMethodName() + (invocation < 0 ? ""
+                : " [" + uniqueId.substring(invocation + INVOCATION.length(), uniqueId.length() - 1) + "]");
         results.put(name, new Result(simpleClass, outcome, reason));
     }
 

@@ -32,11 +32,8 @@ final class BatchProperties {
                 Object value;
                 BatchProperty property = field.getAnnotation(BatchProperty.class);
                 if (property != null) {
-                    if (field.getType() != String.class) {
-                        throw new IllegalStateException("@BatchProperty field " + type.getName() + "." + field.getName()
-                                + " of " + current.where() + " must be a String");
-                    }
-                    value = current.property(name(property, field.getName()));
+                    String name = name(property, field.getName());
+                    value = BatchPropertyTypes.convert(current.property(name), field.getType(), name, current.where());
                     if (value == null) {
                         // a property the element does not declare leaves the field as the class initialised it
                         continue;

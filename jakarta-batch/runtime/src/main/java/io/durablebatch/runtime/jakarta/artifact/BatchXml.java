@@ -26,7 +26,8 @@ public final class BatchXml {
      *         {@code id} or {@code class}, or an id given twice
      */
     public static Map<String, String> refs(String origin, InputStream in) {
-        XMLInputFactory factory = XMLInputFactory.newFactory();
+        // the JDK's own parser: a build may run with another on its class path (Maven plugins bring Xerces)
+        XMLInputFactory factory = XMLInputFactory.newDefaultFactory();
         factory.setProperty(XMLInputFactory.SUPPORT_DTD, false);
         factory.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
         factory.setProperty(XMLConstants.ACCESS_EXTERNAL_DTD, "");
