@@ -172,6 +172,12 @@ public final class JslPlans {
         boolean catchAll = false;
         for (JslTransition transition : step.transitions()) {
             Optional<Edge> edge = edge(transition, problems);
+            if (edge.isPresent() && edge.get().kind() == JslTransition.Kind.STOP
+                    && edge.get().target().orElseThrow().equals(step.id())) {
+                // the kernel records a stop's target as the next node of the execution, which has run it already
+                problems.add(new JslProblem(transition.location(), "a <stop> that restarts at its own step is not "
+                        + "supported yet: restart=\"" + step.id() + "\" would name a node this execution has run"));
+            }
             if (edge.isPresent() && !(edge.get().on().equals(FAILED) && edge.get().kind() == JslTransition.Kind.FAIL)) {
                 edges.add(edge.get());
                 catchAll |= edge.get().on().equals("*");

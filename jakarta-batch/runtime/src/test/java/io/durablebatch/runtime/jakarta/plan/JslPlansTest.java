@@ -98,6 +98,13 @@ class JslPlansTest {
     }
 
     @Test
+    void aStopThatRestartsAtItsOwnStepIsRefused() {
+        assertTrue(refusal("""
+                <step id="a" allow-start-if-complete="true"><batchlet ref="x"/><stop on="PAUSE" restart="a"/></step>""")
+                .contains("a <stop> that restarts at its own step is not supported yet"));
+    }
+
+    @Test
     void startLimitAndAllowStartIfCompleteAreThePlans() {
         JobDefinition definition = JslPlans.plan(job("""
                 <step id="a" start-limit="3" allow-start-if-complete="true"><batchlet ref="x"/></step>"""));
