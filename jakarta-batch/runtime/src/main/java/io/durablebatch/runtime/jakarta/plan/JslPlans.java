@@ -1,11 +1,15 @@
 package io.durablebatch.runtime.jakarta.plan;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Deque;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.IntStream;
 
 import io.durablebatch.job.ExitCodePattern;
@@ -95,6 +99,7 @@ public final class JslPlans {
                 problems.add(unsupported(element.location(), "<" + elementName(element) + ">"));
             }
         }
+        checkStopTargets(job, edges, problems);
         if (!problems.isEmpty()) {
             throw new JslException(problems);
         }
@@ -172,12 +177,6 @@ public final class JslPlans {
         boolean catchAll = false;
         for (JslTransition transition : step.transitions()) {
             Optional<Edge> edge = edge(transition, problems);
-            if (edge.isPresent() && edge.get().kind() == JslTransition.Kind.STOP
-                    && edge.get().target().orElseThrow().equals(step.id())) {
-                // the kernel records a stop's target as the next node of the execution, which has run it already
-                problems.add(new JslProblem(transition.location(), "a <stop> that restarts at its own step is not "
-                        + "supported yet: restart=\"" + step.id() + "\" would name a node this execution has run"));
-            }
             if (edge.isPresent() && !(edge.get().on().equals(FAILED) && edge.get().kind() == JslTransition.Kind.FAIL)) {
                 edges.add(edge.get());
                 catchAll |= edge.get().on().equals("*");
@@ -242,6 +241,41 @@ public final class JslPlans {
                 }
             }
         }
+    }
+
+    /**
+     * Refuses a {@code <stop restart>} at the stopping step or at a step that leads to it: the kernel
+     * records a stop's target as the next node of the execution, and refuses a node the execution may
+     * have run already. A step that cannot lead to the stopping one cannot have run before it.
+     */
+    private static void checkStopTargets(JslJob job, Map<String, List<Edge>> edges, List<JslProblem> problems) {
+        for (JslExecutionElement element : job.elements()) {
+            for (Edge edge : edges.getOrDefault(element.id(), List.of())) {
+                if (edge.kind() == JslTransition.Kind.STOP && leadsTo(edge.target().orElseThrow(), element.id(), edges)) {
+                    problems.add(new JslProblem(edge.written().orElseThrow().location(), "restart=\""
+                            + edge.target().orElseThrow() + "\" is not supported yet: it names a step this execution "
+                            + "may have run (the stopping step or one before it), and a stop continues at a step "
+                            + "the execution has not run"));
+                }
+            }
+        }
+    }
+
+    /** Whether {@code from} is {@code to} or reaches it along the job's next transitions. */
+    private static boolean leadsTo(String from, String to, Map<String, List<Edge>> edges) {
+        Set<String> seen = new HashSet<>();
+        Deque<String> pending = new ArrayDeque<>(List.of(from));
+        while (!pending.isEmpty()) {
+            String node = pending.pop();
+            if (node.equals(to)) {
+                return true;
+            }
+            if (seen.add(node)) {
+                edges.getOrDefault(node, List.of()).stream().filter(e -> e.kind() == JslTransition.Kind.NEXT)
+                        .forEach(e -> pending.push(e.target().orElseThrow()));
+            }
+        }
+        return false;
     }
 
     private static Optional<String> literal(JslLocation at, String attribute, String value, List<JslProblem> problems) {

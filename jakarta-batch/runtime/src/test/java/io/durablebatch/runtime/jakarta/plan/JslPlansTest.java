@@ -98,10 +98,18 @@ class JslPlansTest {
     }
 
     @Test
-    void aStopThatRestartsAtItsOwnStepIsRefused() {
+    void aStopThatRestartsAtAStepThisExecutionMayHaveRunIsRefused() {
         assertTrue(refusal("""
                 <step id="a" allow-start-if-complete="true"><batchlet ref="x"/><stop on="PAUSE" restart="a"/></step>""")
-                .contains("a <stop> that restarts at its own step is not supported yet"));
+                .contains(": restart=\"a\" is not supported yet: it names a step this execution may have run"));
+        assertTrue(refusal("""
+                <step id="a" next="b"><batchlet ref="x"/></step>
+                <step id="b"><batchlet ref="x"/><stop on="PAUSE" restart="a"/></step>""")
+                .contains("restart=\"a\" is not supported yet: it names a step this execution may have run"));
+        JslPlans.plan(job("""
+                <step id="a"><batchlet ref="x"/><stop on="PAUSE" restart="b"/><next on="*" to="c"/></step>
+                <step id="b"><batchlet ref="x"/></step>
+                <step id="c"><batchlet ref="x"/></step>"""));
     }
 
     @Test
