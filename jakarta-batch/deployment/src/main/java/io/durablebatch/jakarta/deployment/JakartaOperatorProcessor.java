@@ -32,6 +32,7 @@ import io.durablebatch.runtime.jakarta.jsl.JslExecutionElement;
 import io.durablebatch.runtime.jakarta.jsl.JslJob;
 import io.durablebatch.runtime.jakarta.jsl.JslStep;
 import io.durablebatch.runtime.jakarta.jsl.Substitution;
+import io.durablebatch.runtime.jakarta.operator.BatchRuntimeJobOperator;
 import io.durablebatch.runtime.jakarta.operator.JakartaJobOperator;
 import io.durablebatch.runtime.jakarta.plan.JslPlans;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
@@ -46,6 +47,7 @@ import io.quarkus.deployment.builditem.AdditionalIndexedClassesBuildItem;
 import io.quarkus.deployment.builditem.ApplicationArchivesBuildItem;
 import io.quarkus.deployment.builditem.CombinedIndexBuildItem;
 import io.quarkus.deployment.builditem.nativeimage.ReflectiveClassBuildItem;
+import io.quarkus.deployment.builditem.nativeimage.ServiceProviderBuildItem;
 
 /**
  * Jakarta Batch at runtime: the {@code JobOperator} bean, the job XMLs that run as kernel job
@@ -73,6 +75,13 @@ class JakartaOperatorProcessor {
         return new AdditionalIndexedClassesBuildItem(BatchProperty.class.getName(), JobContext.class.getName(),
                 StepContext.class.getName(), Batchlet.class.getName(), AbstractBatchlet.class.getName(),
                 jakarta.batch.operations.JobOperator.class.getName());
+    }
+
+    /** {@code BatchRuntime.getJobOperator()} finds the runtime with a ServiceLoader, in a native image too. */
+    @BuildStep
+    ServiceProviderBuildItem batchRuntimeEntryPoint() {
+        return new ServiceProviderBuildItem(jakarta.batch.operations.JobOperator.class.getName(),
+                BatchRuntimeJobOperator.class.getName());
     }
 
     /** A job XML names its artifacts as strings, which no injection point shows Arc: keep every artifact bean. */

@@ -16,14 +16,15 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.quarkus.builder.BuildChainBuilder;
 import io.quarkus.deployment.builditem.FeatureBuildItem;
 import io.quarkus.deployment.builditem.nativeimage.ReflectiveClassBuildItem;
+import io.quarkus.deployment.builditem.nativeimage.ServiceProviderBuildItem;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**
- * The artifact classes the runtime creates by reflection, named by {@code batch.xml} or by a literal
- * class-name ref, are registered for reflection (a native image needs it); a ref that is no class of
- * the application is not.
+ * What a native image must be told of: the artifact classes the runtime creates by reflection, named
+ * by {@code batch.xml} or by a literal class-name ref (a ref that is no class of the application is
+ * not registered), and the ServiceLoader entry point of {@code BatchRuntime.getJobOperator()}.
  */
-class ArtifactClassesRegisteredForReflectionTest {
+class NativeRegistrationsTest {
 
     @RegisterExtension
     static final QuarkusUnitTest APP = new QuarkusUnitTest()
@@ -66,11 +67,16 @@ class ArtifactClassesRegisteredForReflectionTest {
         return chain -> chain.addBuildStep(context -> {
             Set<String> registered = new TreeSet<>();
             for (ReflectiveClassBuildItem item : context.consumeMulti(ReflectiveClassBuildItem.class)) {
-                item.getClassNames().stream().filter(name -> name.contains("ForReflectionTest"))
+                item.getClassNames().stream().filter(name -> name.contains("NativeRegistrationsTest"))
                         .forEach(registered::add);
             }
             assertEquals(new TreeSet<>(List.of(ByBatchXml.class.getName(), ByClassName.class.getName())), registered);
+            List<String> providers = context.consumeMulti(ServiceProviderBuildItem.class).stream()
+                    .filter(item -> item.serviceDescriptorFile().endsWith("/jakarta.batch.operations.JobOperator"))
+                    .flatMap(item -> item.providers().stream()).toList();
+            assertEquals(List.of("io.durablebatch.runtime.jakarta.operator.BatchRuntimeJobOperator"), providers);
             context.produce(new FeatureBuildItem("jsl-reflection-inspection"));
-        }).consumes(ReflectiveClassBuildItem.class).produces(FeatureBuildItem.class).build();
+        }).consumes(ReflectiveClassBuildItem.class).consumes(ServiceProviderBuildItem.class).produces(FeatureBuildItem.class)
+                .build();
     }
 }
