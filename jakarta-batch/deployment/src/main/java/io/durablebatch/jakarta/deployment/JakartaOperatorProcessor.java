@@ -6,6 +6,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 import jakarta.batch.api.AbstractBatchlet;
 import jakarta.batch.api.BatchProperty;
@@ -24,8 +26,13 @@ import io.durablebatch.runtime.jakarta.artifact.BatchArtifactProducers;
 import io.durablebatch.runtime.jakarta.artifact.BatchXml;
 import io.durablebatch.runtime.jakarta.execution.BatchletRuns;
 import io.durablebatch.runtime.jakarta.execution.ExecutionContexts;
+import io.durablebatch.runtime.jakarta.jsl.JslBatchlet;
 import io.durablebatch.runtime.jakarta.jsl.JslException;
+import io.durablebatch.runtime.jakarta.jsl.JslExecutionElement;
 import io.durablebatch.runtime.jakarta.jsl.JslJob;
+import io.durablebatch.runtime.jakarta.jsl.JslStep;
+import io.durablebatch.runtime.jakarta.jsl.Substitution;
+import io.durablebatch.runtime.jakarta.operator.BatchRuntimeJobOperator;
 import io.durablebatch.runtime.jakarta.operator.JakartaJobOperator;
 import io.durablebatch.runtime.jakarta.plan.JslPlans;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
@@ -38,6 +45,9 @@ import io.quarkus.deployment.annotations.ExecutionTime;
 import io.quarkus.deployment.annotations.Record;
 import io.quarkus.deployment.builditem.AdditionalIndexedClassesBuildItem;
 import io.quarkus.deployment.builditem.ApplicationArchivesBuildItem;
+import io.quarkus.deployment.builditem.CombinedIndexBuildItem;
+import io.quarkus.deployment.builditem.nativeimage.ReflectiveClassBuildItem;
+import io.quarkus.deployment.builditem.nativeimage.ServiceProviderBuildItem;
 
 /**
  * Jakarta Batch at runtime: the {@code JobOperator} bean, the job XMLs that run as kernel job
@@ -65,6 +75,13 @@ class JakartaOperatorProcessor {
         return new AdditionalIndexedClassesBuildItem(BatchProperty.class.getName(), JobContext.class.getName(),
                 StepContext.class.getName(), Batchlet.class.getName(), AbstractBatchlet.class.getName(),
                 jakarta.batch.operations.JobOperator.class.getName());
+    }
+
+    /** {@code BatchRuntime.getJobOperator()} finds the runtime with a ServiceLoader, in a native image too. */
+    @BuildStep
+    ServiceProviderBuildItem batchRuntimeEntryPoint() {
+        return new ServiceProviderBuildItem(jakarta.batch.operations.JobOperator.class.getName(),
+                BatchRuntimeJobOperator.class.getName());
     }
 
     /** A job XML names its artifacts as strings, which no injection point shows Arc: keep every artifact bean. */
@@ -100,6 +117,35 @@ class JakartaOperatorProcessor {
             }));
         }
         return new BatchXmlRefsBuildItem(refs);
+    }
+
+    /**
+     * The artifact classes the runtime creates itself (no CDI bean answers to their ref): named by
+     * {@code batch.xml} or by a literal ref that is a class of the application. They are created and
+     * injected by reflection, which a native image must be told of. A ref that is a substitution names
+     * its class only at run time; such a class must be registered by the application.
+     */
+    @BuildStep
+    void artifactClasses(JslJobsBuildItem jobXmls, BatchXmlRefsBuildItem batchXml, CombinedIndexBuildItem index,
+            BuildProducer<ReflectiveClassBuildItem> reflective) {
+        Map<String, String> refs = batchXml.refs();
+        Set<String> classes = new TreeSet<>();
+        for (JslJob job : jobXmls.jobs().values()) {
+            for (JslExecutionElement element : job.elements()) {
+                if (element instanceof JslStep step && step.work().orElse(null) instanceof JslBatchlet batchlet
+                        && Substitution.parse(batchlet.artifact().ref()).isLiteral()) {
+                    String ref = batchlet.artifact().ref();
+                    String className = refs.getOrDefault(ref, ref);
+                    if (index.getIndex().getClassByName(DotName.createSimple(className)) != null) {
+                        classes.add(className);
+                    }
+                }
+            }
+        }
+        if (!classes.isEmpty()) {
+            reflective.produce(ReflectiveClassBuildItem.builder(classes.toArray(String[]::new)).constructors().fields()
+                    .reason(getClass().getName()).build());
+        }
     }
 
     /**

@@ -1,11 +1,15 @@
 package io.durablebatch.runtime.jakarta.plan;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Deque;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.IntStream;
 
 import io.durablebatch.job.ExitCodePattern;
@@ -47,9 +51,11 @@ import io.durablebatch.runtime.jakarta.jsl.Substitution;
  * <b>Transitions.</b> JSL takes the first transition element whose {@code on} matches the exit
  * status, in document order; the kernel takes the most specific pattern. The translation keeps
  * document order and refuses a step where the two could disagree: an earlier pattern that overlaps a
- * later, more specific one. It also writes out what JSL leaves implicit: a failed step fails the job
- * whatever its transitions say ({@code FAILED} is matched first), {@code next="s"} is taken on any
- * other exit status, and an exit status no transition matches ends the job COMPLETED.
+ * later, more specific one. It also writes out what JSL leaves implicit: after the transition
+ * elements, a step that failed (its exit status is {@code FAILED}) fails the job, and any other exit
+ * status takes {@code next="s"}, or else ends the job COMPLETED. A failed step does take a transition
+ * element that matches {@code FAILED} (as the JSL implementations do), but never {@code next=}. A
+ * batchlet that completes with the exit status {@code FAILED} is taken as failed.
  */
 public final class JslPlans {
 
@@ -95,6 +101,7 @@ public final class JslPlans {
                 problems.add(unsupported(element.location(), "<" + elementName(element) + ">"));
             }
         }
+        checkStopTargets(job, edges, problems);
         if (!problems.isEmpty()) {
             throw new JslException(problems);
         }
@@ -161,23 +168,22 @@ public final class JslPlans {
         return Optional.of(node.withAllowStartIfComplete(allow.map(v -> Boolean.parseBoolean(v.trim())).orElse(false)));
     }
 
+    /**
+     * The step's transitions as JSL takes them: the transition elements in document order; then, for a
+     * step that failed and matched none of them, the job fails; for any other exit status the
+     * {@code next} attribute, or else the end of the job.
+     */
     private static List<Edge> edges(JslStep step, List<JslProblem> problems) {
         List<Edge> edges = new ArrayList<>();
-        edges.add(new Edge(JslTransition.Kind.FAIL, FAILED, Optional.empty(), Optional.empty()));
         Optional<String> next = step.next().flatMap(v -> literal(step.location(), "next", v, problems));
-        if (next.isPresent() && !step.transitions().isEmpty()) {
-            problems.add(new JslProblem(step.location(), "next=\"" + next.get() + "\" beside transition elements is "
-                    + "not supported yet: write the default route as the last transition element"));
-        }
-        boolean catchAll = false;
         for (JslTransition transition : step.transitions()) {
-            Optional<Edge> edge = edge(transition, problems);
-            if (edge.isPresent() && !(edge.get().on().equals(FAILED) && edge.get().kind() == JslTransition.Kind.FAIL)) {
-                edges.add(edge.get());
-                catchAll |= edge.get().on().equals("*");
-            }
+            edge(transition, problems).ifPresent(edges::add);
         }
-        if (!catchAll) {
+        // a failed step's exit status is FAILED: only a transition element matching it goes on
+        if (edges.stream().noneMatch(edge -> ExitCodePattern.of(edge.on()).matches(FAILED))) {
+            edges.add(new Edge(JslTransition.Kind.FAIL, FAILED, Optional.empty(), Optional.empty()));
+        }
+        if (edges.stream().noneMatch(edge -> edge.on().equals("*"))) {
             edges.add(next.map(target -> new Edge(JslTransition.Kind.NEXT, "*", Optional.of(target), Optional.empty()))
                     .orElse(new Edge(JslTransition.Kind.END, "*", Optional.empty(), Optional.empty())));
         }
@@ -204,10 +210,6 @@ public final class JslPlans {
                 ExitCodePattern.of(on.get());
             } catch (IllegalArgumentException e) {
                 problems.add(new JslProblem(at, "on=\"" + on.get() + "\": " + e.getMessage()));
-            }
-            if (on.get().equals(FAILED) && transition.kind() != JslTransition.Kind.FAIL) {
-                problems.add(new JslProblem(at, "on=\"FAILED\" cannot be told apart from a failed step, which always "
-                        + "fails the job; use another exit status"));
             }
         }
         if (problems.size() > before) {
@@ -236,6 +238,41 @@ public final class JslPlans {
                 }
             }
         }
+    }
+
+    /**
+     * Refuses a {@code <stop restart>} at the stopping step or at a step that leads to it: the kernel
+     * records a stop's target as the next node of the execution, and refuses a node the execution may
+     * have run already. A step that cannot lead to the stopping one cannot have run before it.
+     */
+    private static void checkStopTargets(JslJob job, Map<String, List<Edge>> edges, List<JslProblem> problems) {
+        for (JslExecutionElement element : job.elements()) {
+            for (Edge edge : edges.getOrDefault(element.id(), List.of())) {
+                if (edge.kind() == JslTransition.Kind.STOP && leadsTo(edge.target().orElseThrow(), element.id(), edges)) {
+                    problems.add(new JslProblem(edge.written().orElseThrow().location(), "restart=\""
+                            + edge.target().orElseThrow() + "\" is not supported yet: it names a step this execution "
+                            + "may have run (the stopping step or one before it), and a stop continues at a step "
+                            + "the execution has not run"));
+                }
+            }
+        }
+    }
+
+    /** Whether {@code from} is {@code to} or reaches it along the job's next transitions. */
+    private static boolean leadsTo(String from, String to, Map<String, List<Edge>> edges) {
+        Set<String> seen = new HashSet<>();
+        Deque<String> pending = new ArrayDeque<>(List.of(from));
+        while (!pending.isEmpty()) {
+            String node = pending.pop();
+            if (node.equals(to)) {
+                return true;
+            }
+            if (seen.add(node)) {
+                edges.getOrDefault(node, List.of()).stream().filter(e -> e.kind() == JslTransition.Kind.NEXT)
+                        .forEach(e -> pending.push(e.target().orElseThrow()));
+            }
+        }
+        return false;
     }
 
     private static Optional<String> literal(JslLocation at, String attribute, String value, List<JslProblem> problems) {

@@ -36,12 +36,31 @@ class JslPlansTest {
     }
 
     @Test
-    void aFailedStepFailsTheJobWhateverItsTransitionsSay() {
-        JobDefinition definition = JslPlans.plan(job("""
+    void aFailedStepTakesOnlyATransitionElementMatchingFailed() {
+        JobDefinition continuing = JslPlans.plan(job("""
                 <step id="a"><batchlet ref="x"/><next on="*" to="b"/></step>
                 <step id="b"><batchlet ref="x"/></step>"""));
+        assertEquals("NEXT b", route(continuing, "a", "FAILED"), "on=\"*\" matches a failed step too");
+        JobDefinition recovering = JslPlans.plan(job("""
+                <step id="a" next="c"><batchlet ref="x"/><next on="FAILED" to="b"/></step>
+                <step id="b"><batchlet ref="x"/></step>
+                <step id="c"><batchlet ref="x"/></step>"""));
+        assertEquals("NEXT b", route(recovering, "a", "FAILED"));
+        JobDefinition failing = JslPlans.plan(job("""
+                <step id="a" next="b"><batchlet ref="x"/><next on="OK" to="b"/></step>
+                <step id="b"><batchlet ref="x"/></step>"""));
+        assertEquals("FAIL", route(failing, "a", "FAILED"), "a failed step never takes next=");
+        assertEquals("NEXT b", route(failing, "a", "OK"));
+    }
+
+    @Test
+    void theNextAttributeBesideTransitionElementsIsTakenWhenNoneMatches() {
+        JobDefinition definition = JslPlans.plan(job("""
+                <step id="a" next="c"><batchlet ref="x"/><end on="EARLY"/></step>
+                <step id="c"><batchlet ref="x"/></step>"""));
+        assertEquals("END", route(definition, "a", "EARLY"));
+        assertEquals("NEXT c", route(definition, "a", "OTHER"));
         assertEquals("FAIL", route(definition, "a", "FAILED"));
-        assertEquals("NEXT b", route(definition, "a", "ANY"));
     }
 
     @Test
@@ -89,12 +108,18 @@ class JslPlansTest {
     }
 
     @Test
-    void onFailedIsRefusedUnlessItFails() {
-        String refusal = refusal("""
-                <step id="a"><batchlet ref="x"/><end on="FAILED"/></step>""");
-        assertTrue(refusal.contains("on=\"FAILED\" cannot be told apart from a failed step"), refusal);
+    void aStopThatRestartsAtAStepThisExecutionMayHaveRunIsRefused() {
+        assertTrue(refusal("""
+                <step id="a" allow-start-if-complete="true"><batchlet ref="x"/><stop on="PAUSE" restart="a"/></step>""")
+                .contains(": restart=\"a\" is not supported yet: it names a step this execution may have run"));
+        assertTrue(refusal("""
+                <step id="a" next="b"><batchlet ref="x"/></step>
+                <step id="b"><batchlet ref="x"/><stop on="PAUSE" restart="a"/></step>""")
+                .contains("restart=\"a\" is not supported yet: it names a step this execution may have run"));
         JslPlans.plan(job("""
-                <step id="a"><batchlet ref="x"/><fail on="FAILED"/></step>"""));
+                <step id="a"><batchlet ref="x"/><stop on="PAUSE" restart="b"/><next on="*" to="c"/></step>
+                <step id="b"><batchlet ref="x"/></step>
+                <step id="c"><batchlet ref="x"/></step>"""));
     }
 
     @Test

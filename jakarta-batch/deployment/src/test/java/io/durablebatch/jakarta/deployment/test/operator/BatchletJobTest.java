@@ -59,6 +59,17 @@ class BatchletJobTest {
                                 </step>
                             </job>
                             """.formatted(NS)), "META-INF/batch-jobs/rules.xml")
+                    .addAsResource(new StringAsset("""
+                            <job id="recovering" %s>
+                                <step id="risky">
+                                    <batchlet ref="ruleBatchlet">
+                                        <properties><property name="action" value="job-exit-status"/></properties>
+                                    </batchlet>
+                                    <next on="FAILED" to="cleanup"/>
+                                </step>
+                                <step id="cleanup"><batchlet ref="recordingBatchlet"/></step>
+                            </job>
+                            """.formatted(NS)), "META-INF/batch-jobs/recovering.xml")
                     .addAsResource(new StringAsset(
                             """
                                     <job id="twoSteps" %s>
@@ -327,6 +338,14 @@ class BatchletJobTest {
         JobExecution resumed = Executions.ended(operator().restart(paused.getExecutionId(), properties("run", "resumed")));
         assertEquals(BatchStatus.COMPLETED, resumed.getBatchStatus());
         assertEquals(List.of("right"), stepNames(resumed.getExecutionId()), "a restart continues at restart=\"right\"");
+    }
+
+    @Test
+    void aFailedStepTakesATransitionElementMatchingFailed() {
+        JobExecution execution = run("recovering", properties("run", "recovering"));
+        assertEquals(BatchStatus.FAILED, step(execution.getExecutionId(), "risky").getBatchStatus());
+        assertEquals(BatchStatus.COMPLETED, step(execution.getExecutionId(), "cleanup").getBatchStatus());
+        assertEquals(BatchStatus.COMPLETED, execution.getBatchStatus(), "the job went on after the failed step");
     }
 
     @Test
