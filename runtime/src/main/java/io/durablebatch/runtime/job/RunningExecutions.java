@@ -162,18 +162,18 @@ public class RunningExecutions {
         ManagedContext requestContext = Arc.container().requestContext();
         requestContext.activate();
         metrics.executionStarted(job);
-        ExecutionStatus status = ExecutionStatus.UNKNOWN;
         try {
             JobExecution ended = runner.run();
-            status = ended.status();
+            // counted before the end is handed to whoever awaits it, so that what they read next counts it
+            metrics.executionEnded(job, ended.status());
             handle.ended(ended);
         } catch (Throwable e) {
             // the heartbeat no longer renews its lease: once it runs out, any node recovers it
             LOG.errorf(e, "Job execution %s could not record its end: it is left to recovery once its lease runs out",
                     handle.id());
+            metrics.executionEnded(job, ExecutionStatus.UNKNOWN);
             handle.crashed(e);
         } finally {
-            metrics.executionEnded(job, status);
             requestContext.terminate();
             running.remove(handle.id(), handle);
         }
