@@ -32,7 +32,6 @@ import io.durablebatch.runtime.jakarta.jsl.JslProblem;
 import io.durablebatch.runtime.jakarta.jsl.JslSplit;
 import io.durablebatch.runtime.jakarta.jsl.JslStep;
 import io.durablebatch.runtime.jakarta.jsl.JslTransition;
-import io.durablebatch.runtime.jakarta.jsl.Substitution;
 
 /**
  * A JSL job as a kernel {@link JobDefinition}, or the reasons it cannot be one yet.
@@ -43,8 +42,9 @@ import io.durablebatch.runtime.jakarta.jsl.Substitution;
  * the steps, transitions and start limits its checkpoints were made under). Only what cannot change
  * the plan is resolved per execution: artifact refs and {@code <properties>}. An attribute that
  * shapes the plan ({@code next}, {@code on}, {@code to}, {@code restart}, {@code start-limit},
- * {@code allow-start-if-complete}, {@code restartable}) must therefore be a literal here; a
- * substitution in one is refused at start. So the fingerprint is the job XML's structure, and
+ * {@code allow-start-if-complete}, {@code restartable}) must therefore be written out here, or refer
+ * only to job and step properties that are ({@link FixedProperties}); any other substitution in one
+ * is refused at start. So the fingerprint is the job XML's structure, and
  * editing an artifact or property between a failure and its restart is allowed, while changing the
  * structure makes the restart refused as incompatible.
  * <p>
@@ -85,7 +85,8 @@ public final class JslPlans {
      */
     public static JobDefinition plan(JslJob job) {
         List<JslProblem> problems = new ArrayList<>();
-        job.restartable().ifPresent(value -> literal(job.location(), "restartable", value, problems));
+        FixedProperties jobProperties = FixedProperties.NONE.enter(job.properties());
+        job.restartable().ifPresent(value -> literal(job.location(), "restartable", value, jobProperties, problems));
         if (!job.listeners().isEmpty()) {
             problems.add(unsupported(job.location(), "job <listeners>"));
         }
@@ -93,9 +94,10 @@ public final class JslPlans {
         Map<String, List<Edge>> edges = new LinkedHashMap<>();
         for (JslExecutionElement element : job.elements()) {
             if (element instanceof JslStep step) {
-                step(job, step, problems).ifPresent(node -> {
+                FixedProperties stepProperties = jobProperties.enter(step.properties());
+                step(job, step, stepProperties, problems).ifPresent(node -> {
                     nodes.put(step.id(), node);
-                    edges.put(step.id(), edges(step, problems));
+                    edges.put(step.id(), edges(step, stepProperties, problems));
                 });
             } else {
                 problems.add(unsupported(element.location(), "<" + elementName(element) + ">"));
@@ -130,7 +132,8 @@ public final class JslPlans {
         return flow.build();
     }
 
-    private static Optional<TaskletStep> step(JslJob job, JslStep step, List<JslProblem> problems) {
+    private static Optional<TaskletStep> step(JslJob job, JslStep step, FixedProperties properties,
+            List<JslProblem> problems) {
         int before = problems.size();
         if (step.partition().isPresent()) {
             problems.add(unsupported(step.location(), "<partition>"));
@@ -144,9 +147,10 @@ public final class JslPlans {
         if (!isId(step.id())) {
             problems.add(new JslProblem(step.location(), "the step id may contain only letters, digits and _-.:/@ here"));
         }
-        Optional<String> startLimit = step.startLimit().flatMap(v -> literal(step.location(), "start-limit", v, problems));
+        Optional<String> startLimit = step.startLimit()
+                .flatMap(v -> literal(step.location(), "start-limit", v, properties, problems));
         Optional<String> allow = step.allowStartIfComplete()
-                .flatMap(v -> literal(step.location(), "allow-start-if-complete", v, problems));
+                .flatMap(v -> literal(step.location(), "allow-start-if-complete", v, properties, problems));
         int limit = 0;
         if (startLimit.isPresent()) {
             try {
@@ -173,11 +177,11 @@ public final class JslPlans {
      * step that failed and matched none of them, the job fails; for any other exit status the
      * {@code next} attribute, or else the end of the job.
      */
-    private static List<Edge> edges(JslStep step, List<JslProblem> problems) {
+    private static List<Edge> edges(JslStep step, FixedProperties properties, List<JslProblem> problems) {
         List<Edge> edges = new ArrayList<>();
-        Optional<String> next = step.next().flatMap(v -> literal(step.location(), "next", v, problems));
+        Optional<String> next = step.next().flatMap(v -> literal(step.location(), "next", v, properties, problems));
         for (JslTransition transition : step.transitions()) {
-            edge(transition, problems).ifPresent(edges::add);
+            edge(transition, properties, problems).ifPresent(edges::add);
         }
         // a failed step's exit status is FAILED: only a transition element matching it goes on
         if (edges.stream().noneMatch(edge -> ExitCodePattern.of(edge.on()).matches(FAILED))) {
@@ -191,13 +195,13 @@ public final class JslPlans {
         return edges;
     }
 
-    private static Optional<Edge> edge(JslTransition transition, List<JslProblem> problems) {
+    private static Optional<Edge> edge(JslTransition transition, FixedProperties properties, List<JslProblem> problems) {
         JslLocation at = transition.location();
         int before = problems.size();
-        Optional<String> on = literal(at, "on", transition.on(), problems);
+        Optional<String> on = literal(at, "on", transition.on(), properties, problems);
         Optional<String> target = transition.kind() == JslTransition.Kind.STOP
-                ? transition.restart().flatMap(v -> literal(at, "restart", v, problems))
-                : transition.to().flatMap(v -> literal(at, "to", v, problems));
+                ? transition.restart().flatMap(v -> literal(at, "restart", v, properties, problems))
+                : transition.to().flatMap(v -> literal(at, "to", v, properties, problems));
         if (transition.exitStatus().isPresent()) {
             problems.add(new JslProblem(at, "exit-status is not supported yet: the job ends with the exit status "
                     + "of its batch status"));
@@ -275,20 +279,21 @@ public final class JslPlans {
         return false;
     }
 
-    private static Optional<String> literal(JslLocation at, String attribute, String value, List<JslProblem> problems) {
-        Substitution substitution;
+    private static Optional<String> literal(JslLocation at, String attribute, String value, FixedProperties properties,
+            List<JslProblem> problems) {
+        Optional<String> fixed;
         try {
-            substitution = Substitution.parse(value);
+            fixed = properties.resolve(value);
         } catch (IllegalArgumentException e) {
             problems.add(new JslProblem(at, attribute + "=\"" + value + "\": " + e.getMessage()));
             return Optional.empty();
         }
-        if (!substitution.isLiteral()) {
+        if (fixed.isEmpty()) {
             problems.add(new JslProblem(at, attribute + "=\"" + value + "\" is a substitution; it shapes the job's "
-                    + "plan, which is fixed when the application starts, so it must be written out here"));
-            return Optional.empty();
+                    + "plan, which is fixed when the application starts, so it must be written out here (or refer "
+                    + "only to job and step properties that are)"));
         }
-        return Optional.of(substitution.resolve((operator, name) -> null));
+        return fixed;
     }
 
     private static JslProblem unsupported(JslLocation at, String what) {

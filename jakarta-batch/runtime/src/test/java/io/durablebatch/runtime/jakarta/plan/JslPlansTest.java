@@ -145,6 +145,43 @@ class JslPlansTest {
     }
 
     @Test
+    void aPlanAttributeMayReferToJobAndStepPropertiesTheJobXmlFixes() {
+        JobDefinition definition = JslPlans.plan(job("""
+                <properties>
+                    <property name="then" value="b"/>
+                    <property name="alias" value="#{jobProperties['then']}"/>
+                    <property name="limit" value="#{jobProperties['undefined']}?:3;"/>
+                </properties>
+                <step id="a" next="#{jobProperties['alias']}" start-limit="#{jobProperties['limit']}">
+                    <properties><property name="stop" value="HALT"/></properties>
+                    <batchlet ref="x"/><end on="#{jobProperties['stop']}"/>
+                </step>
+                <step id="b"><batchlet ref="x"/></step>"""));
+        assertEquals("NEXT b", route(definition, "a", "OK"), "a property that refers to a written-out one is fixed");
+        assertEquals("END", route(definition, "a", "HALT"), "the step's own properties are in scope");
+        assertEquals(3, definition.plan().nodes().get(0).startLimit(), "an undefined property takes its default");
+    }
+
+    @Test
+    void aPropertyAnExecutionDecidesCannotShapeThePlanNorCanOneReferringToIt() {
+        assertTrue(refusal("""
+                <properties>
+                    <property name="then" value="#{jobParameters['then']}"/>
+                    <property name="alias" value="#{jobProperties['then']}"/>
+                </properties>
+                <step id="a" next="#{jobProperties['alias']}"><batchlet ref="x"/></step>
+                <step id="b"><batchlet ref="x"/></step>""").contains("next=\"#{jobProperties['alias']}\" is a substitution"));
+        assertTrue(refusal("""
+                <properties><property name="then" value="b"/></properties>
+                <step id="a" next="#{jobProperties['then']}">
+                    <properties><property name="then" value="#{systemProperties['user.name']}"/></properties>
+                    <batchlet ref="x"/>
+                </step>
+                <step id="b"><batchlet ref="x"/></step>""").contains("is a substitution"),
+                "a step property that an execution decides overrides the job's fixed one");
+    }
+
+    @Test
     void whatTheSliceLacksIsRefusedElementByElement() {
         String refusal = refusal("""
                 <listeners><listener ref="l"/></listeners>

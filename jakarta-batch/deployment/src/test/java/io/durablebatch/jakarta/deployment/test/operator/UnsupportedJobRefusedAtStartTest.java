@@ -101,7 +101,7 @@ class UnsupportedJobRefusedAtStartTest {
     void aSubstitutionThatShapesThePlanIsRefused() {
         assertRefused("steered", "job XML steered cannot run: META-INF/batch-jobs/steered.xml line 2: <step id=\"first\">: "
                 + "next=\"#{jobParameters['then']}\" is a substitution; it shapes the job's plan, which is fixed when the "
-                + "application starts, so it must be written out here");
+                + "application starts, so it must be written out here (or refer only to job and step properties that are)");
     }
 
     private void assertRefused(String job, String message) {
