@@ -4,6 +4,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 /**
@@ -16,14 +17,20 @@ import java.util.function.UnaryOperator;
  */
 public final class PropertyScope {
 
-    private final Map<String, String> jobParameters;
+    /**
+     * What no job XML can hold (XML 1.0 excludes U+FFFF): the value of a reference only an execution
+     * can resolve, in the scope of the job XML alone. It carries over into every value built from it.
+     */
+    private static final String DECIDED_PER_EXECUTION = "\uFFFF";
+
+    private final UnaryOperator<String> jobParameters;
     private final UnaryOperator<String> systemProperties;
-    private final Map<String, String> partitionPlan;
+    private final UnaryOperator<String> partitionPlan;
     private final PropertyScope enclosing;
     private final Map<String, String> properties;
 
-    private PropertyScope(Map<String, String> jobParameters, UnaryOperator<String> systemProperties,
-            Map<String, String> partitionPlan, PropertyScope enclosing, Map<String, String> properties) {
+    private PropertyScope(UnaryOperator<String> jobParameters, UnaryOperator<String> systemProperties,
+            UnaryOperator<String> partitionPlan, PropertyScope enclosing, Map<String, String> properties) {
         this.jobParameters = jobParameters;
         this.systemProperties = systemProperties;
         this.partitionPlan = partitionPlan;
@@ -37,13 +44,23 @@ public final class PropertyScope {
     }
 
     public static PropertyScope of(Map<String, String> jobParameters, UnaryOperator<String> systemProperties) {
-        return new PropertyScope(Map.copyOf(jobParameters), Objects.requireNonNull(systemProperties), Map.of(), null,
-                Map.of());
+        return new PropertyScope(Map.copyOf(jobParameters)::get, Objects.requireNonNull(systemProperties), name -> null,
+                null, Map.of());
+    }
+
+    /**
+     * The outermost scope of the job XML alone, before any execution: what {@link #resolveFixed}
+     * resolves here is the same in every execution. Job parameters, system properties and partition
+     * plans are not known yet, nor is any property that reads them, directly or through another.
+     */
+    public static PropertyScope ofJobXml() {
+        UnaryOperator<String> perExecution = name -> DECIDED_PER_EXECUTION;
+        return new PropertyScope(perExecution, perExecution, perExecution, null, Map.of());
     }
 
     /** This scope inside one partition, whose plan properties {@code #{partitionPlan[...]}} reads. */
     public PropertyScope inPartition(Map<String, String> plan) {
-        return new PropertyScope(jobParameters, systemProperties, Map.copyOf(plan), enclosing, properties);
+        return new PropertyScope(jobParameters, systemProperties, Map.copyOf(plan)::get, enclosing, properties);
     }
 
     /** The scope of an element with these properties, resolved here in document order. */
@@ -66,11 +83,21 @@ public final class PropertyScope {
         return Substitution.parse(value).resolve(this::find);
     }
 
+    /**
+     * What {@code value} resolves to in every execution, in a scope of {@link #ofJobXml}; empty when
+     * it reads something only an execution knows (an undefined job property is known: it is undefined
+     * in every execution, so its default applies).
+     */
+    public Optional<String> resolveFixed(String value) {
+        String resolved = resolve(value);
+        return resolved.contains(DECIDED_PER_EXECUTION) ? Optional.empty() : Optional.of(resolved);
+    }
+
     private String find(Substitution.Operator operator, String name) {
         return switch (operator) {
-            case JOB_PARAMETERS -> jobParameters.get(name);
+            case JOB_PARAMETERS -> jobParameters.apply(name);
             case SYSTEM_PROPERTIES -> systemProperties.apply(name);
-            case PARTITION_PLAN -> partitionPlan.get(name);
+            case PARTITION_PLAN -> partitionPlan.apply(name);
             case JOB_PROPERTIES -> jobProperty(name);
         };
     }

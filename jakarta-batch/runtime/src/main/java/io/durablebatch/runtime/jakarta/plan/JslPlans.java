@@ -32,6 +32,7 @@ import io.durablebatch.runtime.jakarta.jsl.JslProblem;
 import io.durablebatch.runtime.jakarta.jsl.JslSplit;
 import io.durablebatch.runtime.jakarta.jsl.JslStep;
 import io.durablebatch.runtime.jakarta.jsl.JslTransition;
+import io.durablebatch.runtime.jakarta.jsl.PropertyScope;
 
 /**
  * A JSL job as a kernel {@link JobDefinition}, or the reasons it cannot be one yet.
@@ -43,7 +44,7 @@ import io.durablebatch.runtime.jakarta.jsl.JslTransition;
  * the plan is resolved per execution: artifact refs and {@code <properties>}. An attribute that
  * shapes the plan ({@code next}, {@code on}, {@code to}, {@code restart}, {@code start-limit},
  * {@code allow-start-if-complete}, {@code restartable}) must therefore be written out here, or refer
- * only to job and step properties that are ({@link FixedProperties}); any other substitution in one
+ * only to job and step properties that are ({@link PropertyScope#ofJobXml}); any other substitution in one
  * is refused at start. So the fingerprint is the job XML's structure, and
  * editing an artifact or property between a failure and its restart is allowed, while changing the
  * structure makes the restart refused as incompatible.
@@ -85,7 +86,7 @@ public final class JslPlans {
      */
     public static JobDefinition plan(JslJob job) {
         List<JslProblem> problems = new ArrayList<>();
-        FixedProperties jobProperties = FixedProperties.NONE.enter(job.properties());
+        PropertyScope jobProperties = PropertyScope.ofJobXml().enter(job.properties());
         job.restartable().ifPresent(value -> literal(job.location(), "restartable", value, jobProperties, problems));
         if (!job.listeners().isEmpty()) {
             problems.add(unsupported(job.location(), "job <listeners>"));
@@ -94,7 +95,7 @@ public final class JslPlans {
         Map<String, List<Edge>> edges = new LinkedHashMap<>();
         for (JslExecutionElement element : job.elements()) {
             if (element instanceof JslStep step) {
-                FixedProperties stepProperties = jobProperties.enter(step.properties());
+                PropertyScope stepProperties = jobProperties.enter(step.properties());
                 step(job, step, stepProperties, problems).ifPresent(node -> {
                     nodes.put(step.id(), node);
                     edges.put(step.id(), edges(step, stepProperties, problems));
@@ -132,7 +133,7 @@ public final class JslPlans {
         return flow.build();
     }
 
-    private static Optional<TaskletStep> step(JslJob job, JslStep step, FixedProperties properties,
+    private static Optional<TaskletStep> step(JslJob job, JslStep step, PropertyScope properties,
             List<JslProblem> problems) {
         int before = problems.size();
         if (step.partition().isPresent()) {
@@ -177,7 +178,7 @@ public final class JslPlans {
      * step that failed and matched none of them, the job fails; for any other exit status the
      * {@code next} attribute, or else the end of the job.
      */
-    private static List<Edge> edges(JslStep step, FixedProperties properties, List<JslProblem> problems) {
+    private static List<Edge> edges(JslStep step, PropertyScope properties, List<JslProblem> problems) {
         List<Edge> edges = new ArrayList<>();
         Optional<String> next = step.next().flatMap(v -> literal(step.location(), "next", v, properties, problems));
         for (JslTransition transition : step.transitions()) {
@@ -195,7 +196,7 @@ public final class JslPlans {
         return edges;
     }
 
-    private static Optional<Edge> edge(JslTransition transition, FixedProperties properties, List<JslProblem> problems) {
+    private static Optional<Edge> edge(JslTransition transition, PropertyScope properties, List<JslProblem> problems) {
         JslLocation at = transition.location();
         int before = problems.size();
         Optional<String> on = literal(at, "on", transition.on(), properties, problems);
@@ -279,11 +280,11 @@ public final class JslPlans {
         return false;
     }
 
-    private static Optional<String> literal(JslLocation at, String attribute, String value, FixedProperties properties,
+    private static Optional<String> literal(JslLocation at, String attribute, String value, PropertyScope properties,
             List<JslProblem> problems) {
         Optional<String> fixed;
         try {
-            fixed = properties.resolve(value);
+            fixed = properties.resolveFixed(value);
         } catch (IllegalArgumentException e) {
             problems.add(new JslProblem(at, attribute + "=\"" + value + "\": " + e.getMessage()));
             return Optional.empty();
