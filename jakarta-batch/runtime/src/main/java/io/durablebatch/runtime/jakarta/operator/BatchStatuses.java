@@ -1,5 +1,10 @@
 package io.durablebatch.runtime.jakarta.operator;
 
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.Set;
+
 import jakarta.batch.runtime.BatchStatus;
 
 import io.durablebatch.execution.ExecutionStatus;
@@ -29,8 +34,12 @@ final class BatchStatuses {
         };
     }
 
-    /** Whether the execution counts as running: active, or UNKNOWN (shown STARTED). */
+    /** The statuses that count as running: the active ones, and UNKNOWN (shown STARTED). */
+    static final Set<ExecutionStatus> RUNNING = Collections.unmodifiableSet(EnumSet.copyOf(
+            Arrays.stream(ExecutionStatus.values()).filter(s -> s.isActive() || s == ExecutionStatus.UNKNOWN).toList()));
+
+    /** Whether the execution counts as running: see {@link #RUNNING}. */
     static boolean running(ExecutionStatus status) {
-        return status.isActive() || status == ExecutionStatus.UNKNOWN;
+        return RUNNING.contains(status);
     }
 }

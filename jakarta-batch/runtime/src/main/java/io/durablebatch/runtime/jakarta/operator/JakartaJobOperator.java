@@ -1,7 +1,6 @@
 package io.durablebatch.runtime.jakarta.operator;
 
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
@@ -53,9 +52,6 @@ public class JakartaJobOperator implements JobOperator {
 
     /** The actor the kernel's operator audit records for every request made through this API. */
     static final String ACTOR = "jakarta-batch";
-
-    private static final Set<ExecutionStatus> RUNNING = EnumSet.of(ExecutionStatus.STARTING, ExecutionStatus.STARTED,
-            ExecutionStatus.STOPPING, ExecutionStatus.UNKNOWN);
 
     private final io.durablebatch.job.JobOperator kernel;
     private final JobRepository repository;
@@ -213,7 +209,7 @@ public class JakartaJobOperator implements JobOperator {
         return read(() -> {
             Set<String> names = new TreeSet<>();
             for (String name : jobs.names()) {
-                if (hasInstances(name)) {
+                if (kernelName(name).filter(this::hasInstances).isPresent()) {
                     names.add(name);
                 }
             }
@@ -237,7 +233,7 @@ public class JakartaJobOperator implements JobOperator {
         return read(() -> {
             JobName name = knownJob(jobName);
             List<Long> running = new ArrayList<>();
-            ExecutionQuery query = ExecutionQuery.all().job(name).statuses(RUNNING);
+            ExecutionQuery query = ExecutionQuery.all().job(name).statuses(BatchStatuses.RUNNING);
             Page<io.durablebatch.execution.JobExecution> page = repository.findJobExecutions(query,
                     PageRequest.first(PageRequest.MAX_SIZE));
             while (true) {
@@ -288,11 +284,14 @@ public class JakartaJobOperator implements JobOperator {
 
     /** The instances of a job XML, newest first, from {@code start}; refused if it has none. */
     private List<JobInstance> instances(String jobName, int start, int count) {
-        JobName name = knownJob(jobName);
-        List<JobInstance> instances = new ArrayList<>();
-        int skipped = 0;
+        JobName name = jobNameOf(jobName);
         Page<io.durablebatch.execution.JobInstance> page = repository.findJobInstances(name,
                 PageRequest.first(PageRequest.MAX_SIZE));
+        if (page.items().isEmpty()) {
+            throw unknownJob(jobName);
+        }
+        List<JobInstance> instances = new ArrayList<>();
+        int skipped = 0;
         while (instances.size() < count) {
             for (io.durablebatch.execution.JobInstance instance : page.items()) {
                 if (skipped++ >= start && instances.size() < count) {
@@ -309,20 +308,35 @@ public class JakartaJobOperator implements JobOperator {
 
     /** A job XML with at least one instance, as the specification's "known job"; in a transaction. */
     private JobName knownJob(String jobName) {
-        if (jobName == null || !jobs.names().contains(jobName) || !hasInstances(jobName)) {
-            throw new NoSuchJobException("no job " + jobName + " is known: it has no job instance");
+        JobName name = jobNameOf(jobName);
+        if (!hasInstances(name)) {
+            throw unknownJob(jobName);
         }
-        return JobName.of(jobName);
+        return name;
     }
 
-    /** Whether the job XML has an instance; one whose name the kernel cannot hold has none. */
-    private boolean hasInstances(String jobName) {
-        JobName name;
-        try {
-            name = JobName.of(jobName);
-        } catch (IllegalArgumentException e) {
-            return false;
+    /** The kernel's name of a job XML, refused as unknown where there is none. */
+    private JobName jobNameOf(String jobName) {
+        return kernelName(jobName).orElseThrow(() -> unknownJob(jobName));
+    }
+
+    /** The kernel's name of a job XML; none for another name, or one the kernel cannot hold (it has no instance). */
+    private Optional<JobName> kernelName(String jobName) {
+        if (jobName == null || !jobs.names().contains(jobName)) {
+            return Optional.empty();
         }
+        try {
+            return Optional.of(JobName.of(jobName));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static NoSuchJobException unknownJob(String jobName) {
+        return new NoSuchJobException("no job " + jobName + " is known: it has no job instance");
+    }
+
+    private boolean hasInstances(JobName name) {
         return !repository.findJobInstances(name, PageRequest.first(1)).items().isEmpty();
     }
 
