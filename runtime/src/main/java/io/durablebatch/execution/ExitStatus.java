@@ -4,7 +4,9 @@ import io.durablebatch.Checks;
 
 /**
  * The outcome code of an execution, which flows branch on, and a free-form description.
- * Unlike the status, the exit code is the user's vocabulary.
+ * Unlike the status, the exit code is the user's vocabulary: any printable text of at most
+ * {@value #MAX_CODE_LENGTH} characters ({@code EMPTY_INPUT}, {@code VERY GOOD INVOCATION}), without
+ * control characters or surrounding white space, as Jakarta Batch exit statuses are free text.
  */
 public record ExitStatus(String code, String description) {
 
@@ -15,7 +17,7 @@ public record ExitStatus(String code, String description) {
     public static final ExitStatus EXECUTING = new ExitStatus("EXECUTING");
 
     public ExitStatus {
-        Checks.token(code, "exitStatus.code", MAX_CODE_LENGTH);
+        Checks.text(code, "exitStatus.code", MAX_CODE_LENGTH);
         Checks.notNull(description, "exitStatus.description");
         if (description.length() > MAX_DESCRIPTION_LENGTH) {
             throw new IllegalArgumentException("exitStatus.description must be at most "

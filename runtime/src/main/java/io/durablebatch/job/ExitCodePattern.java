@@ -14,9 +14,8 @@ import io.durablebatch.execution.ExitStatus;
 public record ExitCodePattern(String value) implements Comparable<ExitCodePattern> {
 
     public ExitCodePattern {
+        // an exit code's text, in which '*' and '?' are wildcards
         Checks.text(value, "pattern", ExitStatus.MAX_CODE_LENGTH);
-        // Exit codes are tokens; a pattern is a token that may also contain the two wildcards.
-        Checks.token(value.replace('*', 'x').replace('?', 'x'), "pattern", ExitStatus.MAX_CODE_LENGTH);
     }
 
     public static ExitCodePattern of(String value) {

@@ -23,7 +23,18 @@ public record Transition(String from, ExitCodePattern on, TransitionKind kind, O
 
     /** This transition as one line of the canonical plan. */
     String canonicalLine() {
-        return "transition " + from + " " + on + " " + kind.name().toLowerCase(java.util.Locale.ROOT)
+        return "transition " + from + " " + canonical(on.value()) + " " + kind.name().toLowerCase(java.util.Locale.ROOT)
                 + to.map(target -> " " + target).orElse("");
+    }
+
+    /**
+     * A pattern as the canonical plan writes it: as it is when it is a token (letters, digits and
+     * {@code _-.:/@*?}, as every pattern once was, so their plans keep their fingerprints), else
+     * quoted, with {@code \} and {@code "} escaped, so that a space in it cannot make two plans one text.
+     */
+    static String canonical(String text) {
+        boolean token = text.chars().allMatch(c -> (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+                || (c >= '0' && c <= '9') || "_-.:/@*?".indexOf(c) >= 0);
+        return token ? text : '"' + text.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
     }
 }

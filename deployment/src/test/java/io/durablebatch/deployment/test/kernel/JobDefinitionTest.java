@@ -142,7 +142,35 @@ class JobDefinitionTest {
         assertFalse(ExitCodePattern.of("COMPLETED").matches("COMPLETED_WITH_SKIPS"));
         assertTrue(ExitCodePattern.of("COMPLETED*").matches("COMPLETED_WITH_SKIPS"));
         assertTrue(ExitCodePattern.of("A*B*C").matches("AxxBxxBxC"));
-        assertThrows(IllegalArgumentException.class, () -> ExitCodePattern.of("has space"));
+    }
+
+    @Test
+    void patternsAreFreeTextAsExitCodesAre() {
+        assertTrue(ExitCodePattern.of("VERY GOOD INVOCATION").matches("VERY GOOD INVOCATION"));
+        assertFalse(ExitCodePattern.of("VERY GOOD INVOCATION").matches("VERY GOOD"));
+        assertTrue(ExitCodePattern.of("DECIDER_EXIT_STATUS*VERY GOOD INVOCATION")
+                .matches("DECIDER_EXIT_STATUS_2 VERY GOOD INVOCATION"));
+        assertTrue(ExitCodePattern.of("FAIL: ?").matches("FAIL: x"));
+        assertThrows(IllegalArgumentException.class, () -> ExitCodePattern.of("a\u0007b"), "control character");
+        assertThrows(IllegalArgumentException.class, () -> ExitCodePattern.of("a\nb"), "line break");
+        assertThrows(IllegalArgumentException.class, () -> ExitCodePattern.of("x".repeat(101)), "too long");
+        assertThrows(IllegalArgumentException.class, () -> ExitCodePattern.of("   "), "blank");
+        assertThrows(IllegalArgumentException.class, () -> ExitCodePattern.of(""), "empty");
+        assertEquals(100, ExitCodePattern.of("x".repeat(100)).value().length());
+    }
+
+    @Test
+    void aPatternWithSpacesCannotMakeTwoPlansOneCanonicalText() {
+        // a pattern with a space is quoted: a line "transition a X end end" would not say where the pattern ends
+        JobDefinition spaced = Job.named("shape").start(step("a")).on("X end").end().build();
+        JobDefinition plain = Job.named("shape").start(step("a")).on("X").end().build();
+        assertTrue(spaced.plan().canonicalText().contains("transition a \"X end\" end\n"),
+                spaced.plan().canonicalText());
+        assertTrue(plain.plan().canonicalText().contains("transition a X end\n"), plain.plan().canonicalText());
+        JobDefinition quoted = Job.named("shape").start(step("a")).on("say \"hi\\\"").end().build();
+        assertTrue(quoted.plan().canonicalText().contains("transition a \"say \\\"hi\\\\\\\"\" end\n"),
+                quoted.plan().canonicalText());
+        assertNotEquals(spaced.identity().fingerprint(), plain.identity().fingerprint());
     }
 
     @Test

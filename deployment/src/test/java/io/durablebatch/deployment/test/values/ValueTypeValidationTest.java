@@ -55,7 +55,7 @@ class ValueTypeValidationTest {
                 texts("actor", ActorRef.MAX_LENGTH, ActorRef::new),
                 tokens("operationId", OperationId.MAX_LENGTH, OperationId::new),
                 tokens("reason", ReasonCode.MAX_LENGTH, ReasonCode::new),
-                tokens("exitStatus.code", ExitStatus.MAX_CODE_LENGTH, ExitStatus::new),
+                texts("exitStatus.code", ExitStatus.MAX_CODE_LENGTH, ExitStatus::new),
                 Stream.of(
                         bad("exitStatus.description", "null", () -> new ExitStatus("OK", null)),
                         bad("exitStatus.description", "over-long",
@@ -155,6 +155,11 @@ class ValueTypeValidationTest {
         assertEquals(1, JobInstanceId.of(1).value());
         assertEquals(0, ExecutionVersion.INITIAL.value());
         assertEquals("COMPLETED_WITH-SKIPS.v2:x/y@z", ExitStatus.of("COMPLETED_WITH-SKIPS.v2:x/y@z").code());
+        // exit codes are free text, as Jakarta Batch's are
+        assertEquals("VERY GOOD INVOCATION", ExitStatus.of("VERY GOOD INVOCATION").code());
+        assertEquals("FAIL: ids don't match, found: 4 (étape \uD83C\uDF89)",
+                ExitStatus.of("FAIL: ids don't match, found: 4 (étape \uD83C\uDF89)").code());
+        assertEquals(ExitStatus.MAX_CODE_LENGTH, ExitStatus.of("x y".repeat(40).substring(0, 100)).code().length());
     }
 
     @Test
