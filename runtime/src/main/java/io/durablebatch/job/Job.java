@@ -9,10 +9,12 @@ import java.util.OptionalInt;
 
 import io.durablebatch.Checks;
 import io.durablebatch.execution.DefinitionIdentity;
+import io.durablebatch.execution.ExitStatus;
 import io.durablebatch.execution.JobName;
 import io.durablebatch.execution.PlanFingerprint;
 import io.durablebatch.listener.BatchListener;
 import io.durablebatch.listener.ChunkListener;
+import io.durablebatch.listener.JobEndListener;
 import io.durablebatch.listener.JobListener;
 import io.durablebatch.listener.Listeners;
 import io.durablebatch.listener.SkipListener;
@@ -46,6 +48,7 @@ public final class Job {
     private static List<Class<? extends BatchListener>> listened() {
         List<Class<? extends BatchListener>> kinds = new ArrayList<>(ChunkStep.LISTENED);
         kinds.add(0, JobListener.class);
+        kinds.add(1, JobEndListener.class);
         return List.copyOf(kinds);
     }
 
@@ -183,7 +186,11 @@ public final class Job {
         }
 
         private Flow add(ExitCodePattern on, TransitionKind kind, Optional<String> to) {
-            transitions.add(new Transition(current, on, kind, to));
+            return add(on, kind, to, Optional.empty());
+        }
+
+        private Flow add(ExitCodePattern on, TransitionKind kind, Optional<String> to, Optional<ExitStatus> exitStatus) {
+            transitions.add(new Transition(current, on, kind, to, exitStatus));
             return this;
         }
     }
@@ -219,9 +226,19 @@ public final class Job {
             return flow.add(on, TransitionKind.END, Optional.empty());
         }
 
+        /** End the job COMPLETED with the exit code {@code exitCode} (as if the job's context had set it last). */
+        public Flow end(String exitCode) {
+            return flow.add(on, TransitionKind.END, Optional.empty(), Optional.of(ExitStatus.of(exitCode)));
+        }
+
         /** End the job FAILED. */
         public Flow fail() {
             return flow.add(on, TransitionKind.FAIL, Optional.empty());
+        }
+
+        /** End the job FAILED with the exit code {@code exitCode} (as if the job's context had set it last). */
+        public Flow fail(String exitCode) {
+            return flow.add(on, TransitionKind.FAIL, Optional.empty(), Optional.of(ExitStatus.of(exitCode)));
         }
 
         /** End the job STOPPED; a restart continues with {@code node}. */
@@ -230,10 +247,22 @@ public final class Job {
             return flow.add(on, TransitionKind.STOP, Optional.of(target));
         }
 
+        /** End the job STOPPED with the exit code {@code exitCode}; a restart continues with {@code node}. */
+        public Flow stopAndRestart(Node node, String exitCode) {
+            String target = flow.register(Checks.notNull(node, "node"));
+            return flow.add(on, TransitionKind.STOP, Optional.of(target), Optional.of(ExitStatus.of(exitCode)));
+        }
+
         /** End the job STOPPED; a restart continues with the node of this id. */
         public Flow stopAndRestart(String nodeId) {
             flow.referencedIds.add(nodeId);
             return flow.add(on, TransitionKind.STOP, Optional.of(nodeId));
+        }
+
+        /** End the job STOPPED with the exit code {@code exitCode}; a restart continues with the node of this id. */
+        public Flow stopAndRestart(String nodeId, String exitCode) {
+            flow.referencedIds.add(nodeId);
+            return flow.add(on, TransitionKind.STOP, Optional.of(nodeId), Optional.of(ExitStatus.of(exitCode)));
         }
     }
 }

@@ -30,6 +30,9 @@ public interface StepContext {
     /** The partition this attempt runs, when it is a worker of a partitioned step. */
     java.util.Optional<PartitionContext> partition();
 
+    /** The context of the job execution this attempt belongs to, where the job's exit status is set. */
+    JobContext job();
+
     /**
      * Sets the exit status the step ends with if it completes, e.g. to let a flow branch on
      * {@code EMPTY_INPUT}. Without it a completed step exits {@code COMPLETED}.

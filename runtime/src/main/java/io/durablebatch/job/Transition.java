@@ -3,28 +3,46 @@ package io.durablebatch.job;
 import java.util.Optional;
 
 import io.durablebatch.Checks;
+import io.durablebatch.execution.ExitStatus;
 
 /**
  * One edge of a job's flow: when the node {@code from} ends with an exit code matching {@code on},
- * do {@code kind}, continuing with (or, for a stop, restarting at) node {@code to}.
+ * do {@code kind}, continuing with (or, for a stop, restarting at) node {@code to}. An edge that
+ * ends the job (END, FAIL, STOP) may set the exit status the job ends with: taking it sets the
+ * job's exit status ({@link JobContext#setExitStatus}), over any set before.
  */
-public record Transition(String from, ExitCodePattern on, TransitionKind kind, Optional<String> to) {
+public record Transition(String from, ExitCodePattern on, TransitionKind kind, Optional<String> to,
+        Optional<ExitStatus> exitStatus) {
 
     public Transition {
         Checks.notNull(from, "transition.from");
         Checks.notNull(on, "transition.on");
         Checks.notNull(kind, "transition.kind");
         Checks.notNull(to, "transition.to");
+        Checks.notNull(exitStatus, "transition.exitStatus");
         if (kind.hasTarget() != to.isPresent()) {
             throw new IllegalArgumentException("transition.to must be " + (kind.hasTarget() ? "given" : "empty")
                     + " for a " + kind + " transition from '" + from + "'");
         }
+        if (kind == TransitionKind.NEXT && exitStatus.isPresent()) {
+            throw new IllegalArgumentException("transition.exitStatus must be empty for a NEXT transition from '"
+                    + from + "': only an end of the job has an exit status");
+        }
     }
 
-    /** This transition as one line of the canonical plan. */
+    /** An edge that leaves the job's exit status as it is. */
+    public Transition(String from, ExitCodePattern on, TransitionKind kind, Optional<String> to) {
+        this(from, on, kind, to, Optional.empty());
+    }
+
+    /**
+     * This transition as one line of the canonical plan; the exit status is written only when set, so plans without keep their
+     * fingerprints.
+     */
     String canonicalLine() {
         return "transition " + from + " " + canonical(on.value()) + " " + kind.name().toLowerCase(java.util.Locale.ROOT)
-                + to.map(target -> " " + target).orElse("");
+                + to.map(target -> " " + target).orElse("")
+                + exitStatus.map(status -> " exit " + canonical(status.code())).orElse("");
     }
 
     /**

@@ -15,7 +15,8 @@ public final class Listeners {
     /** No listener. */
     public static final Listeners NONE = new Listeners(List.of());
 
-    private static final List<Class<? extends BatchListener>> KINDS = List.of(JobListener.class, StepListener.class,
+    private static final List<Class<? extends BatchListener>> KINDS = List.of(JobListener.class, JobEndListener.class,
+            StepListener.class,
             ChunkListener.class, SkipListener.class, ItemReadListener.class, ItemProcessListener.class,
             ItemWriteListener.class);
 

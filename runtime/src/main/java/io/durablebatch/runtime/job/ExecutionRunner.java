@@ -19,6 +19,7 @@ import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.JobParameters;
 import io.durablebatch.job.Node;
 import io.durablebatch.job.Step;
+import io.durablebatch.listener.JobEnding;
 import io.durablebatch.listener.JobEvent;
 import io.durablebatch.operator.ExecutionControl;
 import io.durablebatch.operator.OwnerToken;
@@ -35,8 +36,9 @@ import io.quarkus.narayana.jta.QuarkusTransaction;
  * records the route; a node runs at most once per execution. A step's completion carries the route
  * after it, and the start of the next step or the job's end where they can join it
  * ({@link StepBoundary}): a job of one step commits twice, at its launch and at its end. The job listeners are called once the
- * start is recorded and once the
- * end is (a {@code beforeJob} that throws fails the execution before its first node).
+ * start is recorded and once the end is (a {@code beforeJob} that throws fails the execution before its first node); the
+ * job end listeners between the flow's end and its record, which then has a transaction of its own. The end records the
+ * exit status the job's context holds, if one was set, else the flow's.
  */
 final class ExecutionRunner {
 
@@ -85,10 +87,11 @@ final class ExecutionRunner {
         }
         LOG.infof("Job '%s' execution %s (attempt %d) started", definition.name(), execution.id(), execution.attempt());
         JobCallbacks callbacks = steps.listeners().forJob(definition);
+        JobContextImpl job = JobContextImpl.running(definition.name(), parameters, execution);
         JobEnd end;
         try {
-            callbacks.beforeJob(new JobEvent(definition.name(), parameters, execution));
-            end = walk();
+            callbacks.beforeJob(new JobEvent(definition.name(), parameters, execution, job));
+            end = walk(job, callbacks);
         } catch (Throwable e) {
             // an Error of user code fails the job like an exception: nothing may escape unrecorded
             end = JobEnd.failed(ExitStatus.defaultFor(ExecutionStatus.FAILED), ExecutionFailure.of(e));
@@ -100,10 +103,11 @@ final class ExecutionRunner {
                 LOG.errorf(e, "Job '%s' execution %s failed", definition.name(), execution.id());
             }
         }
-        JobExecution ended = finish(end);
+        JobExecution ended = finish(ending(end, job, callbacks));
+        job.endRecorded();
         if (!ended.status().isActive()) {
             // an end this process could not record is left to recovery: there is no end to tell of
-            callbacks.afterJob(new JobEvent(definition.name(), parameters, ended));
+            callbacks.afterJob(new JobEvent(definition.name(), parameters, ended, job));
         }
         if (ended.status().isActive() || control.lostBecause().isPresent() && ended.status() != end.status()) {
             return ended;
@@ -113,7 +117,24 @@ final class ExecutionRunner {
         return ended;
     }
 
-    private JobEnd walk() {
+    /**
+     * The end to record: with the exit status the job's context holds, after the job end listeners
+     * had their say (unless it was recorded with the last step's completion, which there are none for).
+     */
+    private JobEnd ending(JobEnd flowEnd, JobContextImpl job, JobCallbacks callbacks) {
+        if (endedWithStep.isPresent() && endedWithStep.get().status() == flowEnd.status()) {
+            return flowEnd;
+        }
+        JobEnd end = flowEnd.settledBy(job);
+        if (!callbacks.listensBeforeEnd() || control.lostBecause().isPresent()) {
+            return end;
+        }
+        Throwable failure = callbacks.beforeJobEnd(new JobEnding(definition.name(), parameters, execution, end.status(),
+                end.failure(), job));
+        return (failure == null ? end : end.failedBy(failure)).settledBy(job);
+    }
+
+    private JobEnd walk(JobContextImpl job, JobCallbacks callbacks) {
         Node node = definition.startNode();
         Optional<FlowRoutes.Previous> previous = Optional.empty();
         Set<String> visited = new HashSet<>();
@@ -129,8 +150,8 @@ final class ExecutionRunner {
             Route route;
             if (node instanceof Step step) {
                 StepBoundary boundary = new StepBoundary(repository, routes, steps, definition, execution, step, visited,
-                        newInstance, owner, control);
-                StepOutcome outcome = steps.run(step, definition.name(), parameters, execution, control, begun, boundary);
+                        newInstance, owner, control, job, !callbacks.listensBeforeEnd());
+                StepOutcome outcome = steps.run(step, job, execution, control, begun, boundary);
                 begun = Optional.empty();
                 if (outcome.status() == ExecutionStatus.STOPPED) {
                     return JobEnd.stopped();

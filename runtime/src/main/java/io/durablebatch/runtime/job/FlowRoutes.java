@@ -169,7 +169,7 @@ public class FlowRoutes {
             case STOP:
                 // a stop taken on an outcome of an earlier execution already happened: continue at its target
                 return outcome.reused() ? Route.to(FlowTransitionKind.NEXT, transition.to().orElseThrow())
-                        : Route.stop(transition.to().orElseThrow());
+                        : Route.stop(transition.to().orElseThrow(), transition.exitStatus());
             default:
                 return terminal(step, transition, outcome.exitStatus(), outcome.failure());
         }
@@ -187,7 +187,7 @@ public class FlowRoutes {
             case NEXT:
                 return Route.to(FlowTransitionKind.DECISION, transition.to().orElseThrow());
             case STOP:
-                return Route.stop(transition.to().orElseThrow());
+                return Route.stop(transition.to().orElseThrow(), transition.exitStatus());
             default:
                 return terminal(decision, transition, outcome, Optional.empty());
         }
@@ -195,11 +195,13 @@ public class FlowRoutes {
 
     private static Route terminal(Node node, Transition transition, ExitStatus outcome, Optional<ExecutionFailure> failure) {
         if (transition.kind() == io.durablebatch.job.TransitionKind.END) {
-            return Route.end(FlowTransitionKind.END, JobEnd.completed(ExitStatus.defaultFor(ExecutionStatus.COMPLETED)));
+            return Route.end(FlowTransitionKind.END, JobEnd.completed(ExitStatus.defaultFor(ExecutionStatus.COMPLETED))
+                    .declaring(transition.exitStatus()));
         }
         return Route.end(FlowTransitionKind.FAIL, JobEnd.failed(ExitStatus.defaultFor(ExecutionStatus.FAILED),
                 failure.orElse(new ExecutionFailure("FlowFailure", "node '" + node.id() + "' exited " + outcome.code()
-                        + ", which the flow fails on (pattern " + transition.on() + ")"))));
+                        + ", which the flow fails on (pattern " + transition.on() + ")")))
+                .declaring(transition.exitStatus()));
     }
 
     private void append(JobDefinition definition, JobExecution execution, Node from, Route route, InputDigest input,

@@ -20,6 +20,7 @@ import io.durablebatch.listener.ChunkListener;
 import io.durablebatch.listener.ItemProcessListener;
 import io.durablebatch.listener.ItemReadListener;
 import io.durablebatch.listener.ItemWriteListener;
+import io.durablebatch.listener.JobEndListener;
 import io.durablebatch.listener.JobListener;
 import io.durablebatch.listener.Listeners;
 import io.durablebatch.listener.SkipListener;
@@ -39,6 +40,7 @@ import io.quarkus.arc.InstanceHandle;
 public class KernelListeners {
 
     private final List<JobListener> jobBeans;
+    private final List<JobEndListener> jobEndBeans;
     private final List<StepListener> stepBeans;
     private final List<ChunkListener> chunkBeans;
     private final List<SkipListener> skipBeans;
@@ -48,12 +50,14 @@ public class KernelListeners {
     private final Optional<SkipListener> skipLog;
     private final JobRegistry registry;
 
-    KernelListeners(@All List<InstanceHandle<JobListener>> jobs, @All List<InstanceHandle<StepListener>> steps,
+    KernelListeners(@All List<InstanceHandle<JobListener>> jobs, @All List<InstanceHandle<JobEndListener>> jobEnds,
+            @All List<InstanceHandle<StepListener>> steps,
             @All List<InstanceHandle<ChunkListener>> chunks, @All List<InstanceHandle<SkipListener>> skips,
             @All List<InstanceHandle<ItemReadListener>> reads, @All List<InstanceHandle<ItemProcessListener>> processes,
             @All List<InstanceHandle<ItemWriteListener>> writes, TransactionSynchronizationRegistry transactions,
             DurableBatchConfig config, JobRegistry registry) {
         this.jobBeans = byPriority(jobs);
+        this.jobEndBeans = byPriority(jobEnds);
         this.stepBeans = byPriority(steps);
         this.chunkBeans = byPriority(chunks);
         this.skipBeans = byPriority(skips);
@@ -74,7 +78,9 @@ public class KernelListeners {
 
     /** The job listeners of an execution of {@code definition}. */
     JobCallbacks forJob(JobDefinition definition) {
-        return new JobCallbacks(applying(jobBeans, definition.name(), JobListener.class, List.of(definition.listeners())));
+        List<Listeners> declared = List.of(definition.listeners());
+        return new JobCallbacks(applying(jobBeans, definition.name(), JobListener.class, declared),
+                applying(jobEndBeans, definition.name(), JobEndListener.class, declared));
     }
 
     /** The listeners of an attempt of {@code step} (a node, or a partitioned step's worker) of job {@code jobName}. */

@@ -18,8 +18,8 @@ record Route(FlowTransitionKind kind, Optional<String> target, Optional<JobEnd> 
         return new Route(kind, Optional.empty(), Optional.of(end));
     }
 
-    static Route stop(String restartAt) {
-        return new Route(FlowTransitionKind.STOP, Optional.of(restartAt), Optional.of(JobEnd.stopped()));
+    static Route stop(String restartAt, Optional<io.durablebatch.execution.ExitStatus> exitStatus) {
+        return new Route(FlowTransitionKind.STOP, Optional.of(restartAt), Optional.of(JobEnd.stopped().declaring(exitStatus)));
     }
 
     boolean continues() {

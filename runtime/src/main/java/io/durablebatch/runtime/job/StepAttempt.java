@@ -44,7 +44,7 @@ final class StepAttempt {
     @FunctionalInterface
     interface Completion {
 
-        Completion NONE = (running, exitStatus) -> {
+        Completion NONE = (running, exitStatus, lastWord) -> {
         };
 
         /**
@@ -52,8 +52,10 @@ final class StepAttempt {
          * running snapshot and the exit status it completes with: what it records locks the job
          * execution's row before the completion locks the step's, the order in which every other
          * transaction of the kernel, the heartbeat's included, takes them, so that none deadlocks.
+         * {@code lastWord} says that nothing of the attempt runs after its completion commits (no step
+         * or chunk listener), so nothing it could set then is lost to what commits with it.
          */
-        void recordWith(StepExecution running, ExitStatus exitStatus);
+        void recordWith(StepExecution running, ExitStatus exitStatus, boolean lastWord);
     }
 
     /** An attempt of a flow node, resuming the node's unfinished latest attempt if there is one. */
@@ -152,7 +154,7 @@ final class StepAttempt {
      */
     StepExecution recordCompletion(Optional<Checkpoint> checkpoint, StepCounters total) {
         ExitStatus exitStatus = context.exitStatus().orElse(ExitStatus.defaultFor(ExecutionStatus.COMPLETED));
-        completion.recordWith(snapshot, exitStatus);
+        completion.recordWith(snapshot, exitStatus, !callbacks.listensAfterCompletion());
         LifecycleTransition completed = LifecycleTransition.to(ExecutionStatus.COMPLETED, Instant.now())
                 .withCounters(total).withExitStatus(exitStatus);
         try {

@@ -26,7 +26,9 @@ import io.durablebatch.repository.spi.KernelRepository;
  * Whatever cannot join that transaction is left to its own, as when nothing joins it: a decision
  * next (it runs user code), a partitioned step, a start the start limit refuses, a stop route, an
  * end after the repository was lost (its restart is prepared with it) or one the owner may no
- * longer record. What was taken counts only once the completion it was taken with committed: the
+ * longer record, and an end that user code may still give an exit status after the completion
+ * commits (a step or chunk listener of the step, a job end listener). What was taken counts only once the completion it was
+ * taken with committed: the
  * runner adopts it for the very snapshot that completion recorded.
  */
 final class StepBoundary implements StepAttempt.Completion {
@@ -46,11 +48,19 @@ final class StepBoundary implements StepAttempt.Completion {
     private final boolean newInstance;
     private final OwnerToken owner;
     private final ExecutionHandle control;
+    private final JobContextImpl job;
+    private final boolean endMayJoin;
     private Taken taken;
 
+    /**
+     * @param endMayJoin whether nothing runs between the flow's end and its record (no job end
+     *        listener), so the job's end may commit with the step's completion
+     */
     StepBoundary(KernelRepository repository, FlowRoutes routes, StepRunners steps, JobDefinition definition,
             JobExecution execution, Step step, Set<String> visited, boolean newInstance, OwnerToken owner,
-            ExecutionHandle control) {
+            ExecutionHandle control, JobContextImpl job, boolean endMayJoin) {
+        this.job = job;
+        this.endMayJoin = endMayJoin;
         this.repository = repository;
         this.routes = routes;
         this.steps = steps;
@@ -68,7 +78,7 @@ final class StepBoundary implements StepAttempt.Completion {
      * step and the next step's start or the job's end.
      */
     @Override
-    public void recordWith(StepExecution running, ExitStatus exitStatus) {
+    public void recordWith(StepExecution running, ExitStatus exitStatus, boolean lastWord) {
         taken = null; // a try that rolled back took nothing
         Route route = routes.recordAfterStep(definition, execution, step,
                 new StepOutcome(ExecutionStatus.COMPLETED, exitStatus, Optional.empty(), false, running));
@@ -80,8 +90,9 @@ final class StepBoundary implements StepAttempt.Completion {
                 // in an instance this execution created, a node not visited yet has no history
                 next = steps.startEagerly(following, execution, newInstance);
             }
-        } else if (route.end().orElseThrow().status() != ExecutionStatus.STOPPED && !control.repositoryLost()) {
-            ended = end(route.end().orElseThrow());
+        } else if (endMayJoin && lastWord && route.end().orElseThrow().status() != ExecutionStatus.STOPPED
+                && !control.repositoryLost()) {
+            ended = end(route.end().orElseThrow().settledBy(job));
         }
         taken = new Taken(running.id(), running.version().next(), route, next, ended);
     }

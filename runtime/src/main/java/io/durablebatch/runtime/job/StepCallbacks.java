@@ -41,6 +41,11 @@ final class StepCallbacks {
         return items;
     }
 
+    /** Whether a listener of the attempt is called after its completion commits (an afterStep, an afterChunk). */
+    boolean listensAfterCompletion() {
+        return steps.length > 0 || chunks.length > 0;
+    }
+
     boolean hasChunkListeners() {
         return chunks.length > 0;
     }

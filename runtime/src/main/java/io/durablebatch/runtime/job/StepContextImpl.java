@@ -10,6 +10,7 @@ import io.durablebatch.execution.JobName;
 import io.durablebatch.execution.StepExecution;
 import io.durablebatch.execution.StepExecutionId;
 import io.durablebatch.execution.StepName;
+import io.durablebatch.job.JobContext;
 import io.durablebatch.job.JobParameters;
 import io.durablebatch.job.PartitionContext;
 import io.durablebatch.job.Step;
@@ -25,18 +26,20 @@ final class StepContextImpl implements StepContext {
     private final Step step;
     private final boolean restart;
     private final Optional<PartitionContext> partition;
+    private final JobContextImpl job;
     private volatile ExitStatus exitStatus;
 
-    StepContextImpl(JobName jobName, JobParameters parameters, JobExecution jobExecution, StepExecution stepExecution,
-            Step step, boolean restart) {
-        this(jobName, parameters, jobExecution, stepExecution, step, restart, Optional.empty());
+    StepContextImpl(JobContextImpl job, JobExecution jobExecution, StepExecution stepExecution, Step step,
+            boolean restart) {
+        this(job, jobExecution, stepExecution, step, restart, Optional.empty());
     }
 
-    StepContextImpl(JobName jobName, JobParameters parameters, JobExecution jobExecution, StepExecution stepExecution,
-            Step step, boolean restart, Optional<PartitionContext> partition) {
+    private StepContextImpl(JobContextImpl job, JobExecution jobExecution, StepExecution stepExecution, Step step,
+            boolean restart, Optional<PartitionContext> partition) {
+        this.job = job;
         this.partition = partition;
-        this.jobName = jobName;
-        this.parameters = parameters;
+        this.jobName = job.jobName();
+        this.parameters = job.parameters();
         this.jobExecution = jobExecution;
         this.stepExecution = stepExecution;
         this.step = step;
@@ -90,8 +93,12 @@ final class StepContextImpl implements StepContext {
 
     /** The context of a worker of this step, running {@code partition} as {@code workerExecution}. */
     StepContextImpl forWorker(Step worker, StepExecution workerExecution, boolean resumes, PartitionContext partition) {
-        return new StepContextImpl(jobName, parameters, jobExecution, workerExecution, worker, resumes,
-                Optional.of(partition));
+        return new StepContextImpl(job, jobExecution, workerExecution, worker, resumes, Optional.of(partition));
+    }
+
+    @Override
+    public JobContext job() {
+        return job;
     }
 
     @Override

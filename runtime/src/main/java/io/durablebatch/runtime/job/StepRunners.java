@@ -16,7 +16,6 @@ import io.durablebatch.execution.JobName;
 import io.durablebatch.execution.StepExecution;
 import io.durablebatch.execution.StepExecutionId;
 import io.durablebatch.job.ChunkStep;
-import io.durablebatch.job.JobParameters;
 import io.durablebatch.job.PartitionedStep;
 import io.durablebatch.job.Step;
 import io.durablebatch.job.TaskletStep;
@@ -93,8 +92,9 @@ public class StepRunners {
      * Runs a step node to its end: started here in its own transaction, or {@code begun} already in
      * the transaction that led to it. {@code completion} joins the transaction of its completion.
      */
-    StepOutcome run(Step step, JobName jobName, JobParameters parameters, JobExecution execution, StopSignal control,
+    StepOutcome run(Step step, JobContextImpl job, JobExecution execution, StopSignal control,
             Optional<StepStart> begun, StepAttempt.Completion completion) {
+        JobName jobName = job.jobName();
         StepStart start = begun.filter(started -> started.step() == step).orElseGet(() -> bookkeeping
                 .record("the start of step '" + step.name() + "'", () -> start(step, execution, false)));
         if (start.reused().isPresent()) {
@@ -103,8 +103,7 @@ public class StepRunners {
             return StepOutcome.reusedFrom(start.reused().get());
         }
         StepExecution running = start.running().orElseThrow();
-        StepContextImpl context = new StepContextImpl(jobName, parameters, execution, running, step,
-                start.resumes().isPresent());
+        StepContextImpl context = new StepContextImpl(job, execution, running, step, start.resumes().isPresent());
         LOG.debugf("Step '%s' of job '%s' starts as step execution %s%s", step.name(), jobName, running.id(),
                 start.resumes().map(previous -> ", resuming step execution " + previous.id()).orElse(""));
         StepAttempt attempt = new StepAttempt(repository, bookkeeping, step, context, start.resumes(), control, running);

@@ -1,0 +1,93 @@
+package io.durablebatch.runtime.job;
+
+import java.util.Optional;
+
+import io.durablebatch.Checks;
+import io.durablebatch.execution.ExitStatus;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobExecutionId;
+import io.durablebatch.execution.JobInstanceId;
+import io.durablebatch.execution.JobName;
+import io.durablebatch.job.JobContext;
+import io.durablebatch.job.JobParameters;
+
+/**
+ * The context of one job execution run here: the exit status set for its end, which the runner
+ * records with the end. A remote partition worker gets one that refuses it: the execution's end is
+ * recorded by another process.
+ */
+final class JobContextImpl implements JobContext {
+
+    private final JobName jobName;
+    private final JobParameters parameters;
+    private final JobExecution execution;
+    private final boolean local;
+    private volatile ExitStatus exitStatus;
+    private volatile boolean recorded;
+
+    private JobContextImpl(JobName jobName, JobParameters parameters, JobExecution execution, boolean local) {
+        this.jobName = jobName;
+        this.parameters = parameters;
+        this.execution = execution;
+        this.local = local;
+    }
+
+    /** The context of an execution this process runs and ends. */
+    static JobContextImpl running(JobName jobName, JobParameters parameters, JobExecution execution) {
+        return new JobContextImpl(jobName, parameters, execution, true);
+    }
+
+    /** The context a partition worker of another process's execution sees. */
+    static JobContextImpl remote(JobName jobName, JobParameters parameters, JobExecution execution) {
+        return new JobContextImpl(jobName, parameters, execution, false);
+    }
+
+    @Override
+    public JobName jobName() {
+        return jobName;
+    }
+
+    @Override
+    public JobParameters parameters() {
+        return parameters;
+    }
+
+    @Override
+    public JobInstanceId jobInstanceId() {
+        return execution.jobInstanceId();
+    }
+
+    @Override
+    public JobExecutionId jobExecutionId() {
+        return execution.id();
+    }
+
+    @Override
+    public Optional<ExitStatus> exitStatus() {
+        return Optional.ofNullable(exitStatus);
+    }
+
+    @Override
+    public void setExitStatus(ExitStatus exitStatus) {
+        Checks.notNull(exitStatus, "exitStatus");
+        if (!local) {
+            throw new IllegalStateException("job execution " + execution.id() + " of job '" + jobName
+                    + "' is run by another process: a partition worker here cannot set the exit status its end records");
+        }
+        if (recorded) {
+            throw new IllegalStateException("the end of job execution " + execution.id() + " of job '" + jobName
+                    + "' is recorded already: set its exit status before (a JobEndListener is the last moment)");
+        }
+        this.exitStatus = exitStatus;
+    }
+
+    /** The end is recorded: what is set from now on could not be recorded with it, and is refused. */
+    void endRecorded() {
+        recorded = true;
+    }
+
+    @Override
+    public String toString() {
+        return "JobContext[" + jobName + " execution " + execution.id() + "]";
+    }
+}
