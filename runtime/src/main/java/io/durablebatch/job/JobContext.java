@@ -40,4 +40,12 @@ public interface JobContext {
      *         or from a partition worker in another process than the execution's
      */
     void setExitStatus(ExitStatus exitStatus);
+
+    /**
+     * Takes back the exit status set so far: unless one is set again, the end records the one the
+     * flow's end gives, as if none had been set.
+     *
+     * @throws IllegalStateException where {@link #setExitStatus} would
+     */
+    void clearExitStatus();
 }

@@ -70,6 +70,17 @@ final class JobContextImpl implements JobContext {
     @Override
     public void setExitStatus(ExitStatus exitStatus) {
         Checks.notNull(exitStatus, "exitStatus");
+        checkSettable();
+        this.exitStatus = exitStatus;
+    }
+
+    @Override
+    public void clearExitStatus() {
+        checkSettable();
+        this.exitStatus = null;
+    }
+
+    private void checkSettable() {
         if (!local) {
             throw new IllegalStateException("job execution " + execution.id() + " of job '" + jobName
                     + "' is run by another process: a partition worker here cannot set the exit status its end records");
@@ -78,7 +89,6 @@ final class JobContextImpl implements JobContext {
             throw new IllegalStateException("the end of job execution " + execution.id() + " of job '" + jobName
                     + "' is recorded already: set its exit status before (a JobEndListener is the last moment)");
         }
-        this.exitStatus = exitStatus;
     }
 
     /** The end is recorded: what is set from now on could not be recorded with it, and is refused. */

@@ -72,6 +72,9 @@ class JobExitStatusTest {
             if (parameters.get("job").isPresent()) {
                 context.job().setExitStatus(ExitStatus.of(parameters.string("job")));
             }
+            if (parameters.get("clear").isPresent()) {
+                context.job().clearExitStatus();
+            }
             String then = parameters.get("then").isPresent() ? parameters.string("then") : "";
             if (then.equals("throw")) {
                 throw new IllegalStateException("the step fails after setting the job's exit status");
@@ -188,6 +191,14 @@ class JobExitStatusTest {
         String run = freshRun();
         JobExecution ended = run("exit-one-step", run, Map.of("then", "ALL DONE"));
         assertEquals("ALL DONE", ended.exitStatus().code(), "a node without transitions ends with its own");
+        assertEquals("ALL DONE", READ_AFTER_END.get(run));
+    }
+
+    @Test
+    void aClearedExitStatusLeavesTheFlowsOwn() {
+        String run = freshRun();
+        JobExecution ended = run("exit-one-step", run, Map.of("job", "SET", "clear", "yes", "then", "ALL DONE"));
+        assertEquals("ALL DONE", ended.exitStatus().code());
         assertEquals("ALL DONE", READ_AFTER_END.get(run));
     }
 
