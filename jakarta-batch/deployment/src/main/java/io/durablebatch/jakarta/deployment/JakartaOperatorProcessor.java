@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -26,6 +28,8 @@ import io.durablebatch.runtime.jakarta.artifact.BatchArtifactProducers;
 import io.durablebatch.runtime.jakarta.artifact.BatchXml;
 import io.durablebatch.runtime.jakarta.execution.BatchletRuns;
 import io.durablebatch.runtime.jakarta.execution.ExecutionContexts;
+import io.durablebatch.runtime.jakarta.execution.JobListenerRuns;
+import io.durablebatch.runtime.jakarta.jsl.JslArtifact;
 import io.durablebatch.runtime.jakarta.jsl.JslBatchlet;
 import io.durablebatch.runtime.jakarta.jsl.JslException;
 import io.durablebatch.runtime.jakarta.jsl.JslExecutionElement;
@@ -58,12 +62,13 @@ class JakartaOperatorProcessor {
     private static final Logger LOG = Logger.getLogger(JakartaOperatorProcessor.class);
 
     /** The artifact kinds this runtime calls; their beans are looked up by name, so Arc must keep them. */
-    private static final Class<?>[] ARTIFACT_TYPES = { Batchlet.class, AbstractBatchlet.class };
+    private static final Class<?>[] ARTIFACT_TYPES = { Batchlet.class, AbstractBatchlet.class,
+            jakarta.batch.api.listener.JobListener.class, jakarta.batch.api.listener.AbstractJobListener.class };
 
     @BuildStep
     AdditionalBeanBuildItem beans() {
         return AdditionalBeanBuildItem.builder().addBeanClasses(JakartaJobOperator.class, ExecutionContexts.class,
-                BatchletRuns.class, BatchArtifactProducers.class).setUnremovable().build();
+                BatchletRuns.class, JobListenerRuns.class, BatchArtifactProducers.class).setUnremovable().build();
     }
 
     /**
@@ -131,11 +136,15 @@ class JakartaOperatorProcessor {
         Map<String, String> refs = batchXml.refs();
         Set<String> classes = new TreeSet<>();
         for (JslJob job : jobXmls.jobs().values()) {
+            List<JslArtifact> artifacts = new ArrayList<>(job.listeners());
             for (JslExecutionElement element : job.elements()) {
-                if (element instanceof JslStep step && step.work().orElse(null) instanceof JslBatchlet batchlet
-                        && Substitution.parse(batchlet.artifact().ref()).isLiteral()) {
-                    String ref = batchlet.artifact().ref();
-                    String className = refs.getOrDefault(ref, ref);
+                if (element instanceof JslStep step && step.work().orElse(null) instanceof JslBatchlet batchlet) {
+                    artifacts.add(batchlet.artifact());
+                }
+            }
+            for (JslArtifact artifact : artifacts) {
+                if (Substitution.parse(artifact.ref()).isLiteral()) {
+                    String className = refs.getOrDefault(artifact.ref(), artifact.ref());
                     if (index.getIndex().getClassByName(DotName.createSimple(className)) != null) {
                         classes.add(className);
                     }

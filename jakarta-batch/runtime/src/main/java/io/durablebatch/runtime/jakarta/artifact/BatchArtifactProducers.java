@@ -81,7 +81,9 @@ public class BatchArtifactProducers {
     private static Object property(InjectionPoint injectionPoint, Class<?> type) {
         BatchProperty qualifier = injectionPoint.getQualifiers().stream().filter(BatchProperty.class::isInstance)
                 .map(BatchProperty.class::cast).findFirst().orElseThrow();
-        String name = BatchProperties.name(qualifier, injectionPoint.getMember().getName());
+        // a programmatic lookup (CDI.current().select(String.class, literal)) has no member: its literal names the property
+        String name = injectionPoint.getMember() == null ? qualifier.name()
+                : BatchProperties.name(qualifier, injectionPoint.getMember().getName());
         CurrentArtifact current = CurrentArtifact.require("@BatchProperty(name = \"" + name + "\")");
         return BatchPropertyTypes.convert(current.property(name), type, name, current.where());
     }

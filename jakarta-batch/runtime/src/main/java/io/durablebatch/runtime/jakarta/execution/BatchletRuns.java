@@ -1,7 +1,5 @@
 package io.durablebatch.runtime.jakarta.execution;
 
-import java.util.Map;
-
 import jakarta.batch.api.Batchlet;
 import jakarta.inject.Singleton;
 
@@ -40,11 +38,8 @@ public class BatchletRuns {
      */
     RepeatStatus run(JslJob job, JslStep step, StepContext kernel) throws Exception {
         long executionId = kernel.jobExecutionId().value();
-        Map<String, String> parameters = JakartaParameters.strings(kernel.parameters());
-        PropertyScope jobScope = PropertyScope.ofExecution(parameters).enter(job.properties());
-        JakartaJobContext jobContext = contexts.job(executionId, () -> new JakartaJobContext(job.id(),
-                kernel.jobInstanceId().value(), executionId, jobScope.properties()));
-        PropertyScope stepScope = jobScope.enter(step.properties());
+        JakartaJobContext jobContext = contexts.job(job, kernel.job());
+        PropertyScope stepScope = ExecutionContexts.jobScope(job, kernel.job()).enter(step.properties());
         JakartaStepContext stepContext = new JakartaStepContext(step.id(), kernel.stepExecutionId().value(),
                 stepScope.properties(), jobContext);
         JslArtifact artifact = ((JslBatchlet) step.work().orElseThrow()).artifact();

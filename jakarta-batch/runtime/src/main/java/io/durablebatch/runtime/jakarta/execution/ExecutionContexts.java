@@ -1,22 +1,27 @@
 package io.durablebatch.runtime.jakarta.execution;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Supplier;
 
 import jakarta.batch.api.Batchlet;
 import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
 
+import io.durablebatch.job.JobContext;
 import io.durablebatch.listener.JobEvent;
 import io.durablebatch.listener.JobListener;
+import io.durablebatch.runtime.jakarta.artifact.BatchArtifacts;
+import io.durablebatch.runtime.jakarta.jsl.JslJob;
+import io.durablebatch.runtime.jakarta.jsl.PropertyScope;
 import io.quarkus.arc.Arc;
 
 /**
  * What this process knows of the Jakarta executions it runs: the {@code JobContext} their steps
- * share, and the batchlet each is running now, which {@code JobOperator.stop} asks to stop.
+ * and job listeners share, the job listener artifacts of each (resolved before the job, called again
+ * after it), and the batchlet each is running now, which {@code JobOperator.stop} asks to stop.
  */
 @Singleton
 public class ExecutionContexts {
@@ -25,6 +30,7 @@ public class ExecutionContexts {
 
     private final Map<Long, JakartaJobContext> jobs = new ConcurrentHashMap<>();
     private final Map<Long, Running> running = new ConcurrentHashMap<>();
+    private final Map<Long, List<BatchArtifacts.Resolved<jakarta.batch.api.listener.JobListener>>> jobListeners = new ConcurrentHashMap<>();
 
     /** A batchlet being run, and whether it was asked to stop. */
     static final class Running {
@@ -40,8 +46,25 @@ public class ExecutionContexts {
         }
     }
 
-    JakartaJobContext job(long executionId, Supplier<JakartaJobContext> created) {
-        return jobs.computeIfAbsent(executionId, id -> created.get());
+    /** The {@code JobContext} of the execution {@code kernel} is the context of, created by its first artifact. */
+    JakartaJobContext job(JslJob job, JobContext kernel) {
+        return jobs.computeIfAbsent(kernel.jobExecutionId().value(), id -> new JakartaJobContext(job.id(), kernel,
+                jobScope(job, kernel).properties()));
+    }
+
+    /** The job's {@code <properties>} as the execution resolves them, the scope its artifacts' properties start from. */
+    static PropertyScope jobScope(JslJob job, JobContext kernel) {
+        return PropertyScope.ofExecution(JakartaParameters.strings(kernel.parameters())).enter(job.properties());
+    }
+
+    void listenedBy(long executionId, List<BatchArtifacts.Resolved<jakarta.batch.api.listener.JobListener>> listeners) {
+        jobListeners.put(executionId, listeners);
+    }
+
+    /** The job listener artifacts resolved before the execution's first step, handed over to be called after its end. */
+    List<BatchArtifacts.Resolved<jakarta.batch.api.listener.JobListener>> listenersOf(long executionId) {
+        List<BatchArtifacts.Resolved<jakarta.batch.api.listener.JobListener>> listeners = jobListeners.remove(executionId);
+        return listeners == null ? List.of() : listeners;
     }
 
     void started(long executionId, Running batchlet) {
@@ -80,6 +103,8 @@ public class ExecutionContexts {
             long id = job.execution().id().value();
             contexts.jobs.remove(id);
             contexts.running.remove(id);
+            // listeners whose afterJob did not run (the end was not this process's to record)
+            contexts.listenersOf(id).forEach(BatchArtifacts.Resolved::close);
         }
     }
 }

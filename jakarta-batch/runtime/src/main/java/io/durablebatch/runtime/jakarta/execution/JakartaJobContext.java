@@ -5,22 +5,24 @@ import java.util.Map;
 import jakarta.batch.runtime.BatchStatus;
 import jakarta.batch.runtime.context.JobContext;
 
+import io.durablebatch.execution.ExitStatus;
+
 /**
- * The {@link JobContext} of one running execution, shared by its steps: one per execution in this
- * process, dropped when the execution ends.
+ * The {@link JobContext} of one running execution, shared by its steps and its job listeners: one
+ * per execution in this process, dropped when the execution ends. Its exit status is the kernel's
+ * job context's, so the one an artifact sets last is the one the execution's end records.
  */
 final class JakartaJobContext extends ElementContext implements JobContext {
 
     private final String jobName;
-    private final long instanceId;
-    private final long executionId;
+    private final io.durablebatch.job.JobContext kernel;
     private volatile boolean stopping;
+    private volatile BatchStatus ending;
 
-    JakartaJobContext(String jobName, long instanceId, long executionId, Map<String, String> properties) {
+    JakartaJobContext(String jobName, io.durablebatch.job.JobContext kernel, Map<String, String> properties) {
         super(properties);
         this.jobName = jobName;
-        this.instanceId = instanceId;
-        this.executionId = executionId;
+        this.kernel = kernel;
     }
 
     /** The {@code id} of the job XML's {@code <job>}, as the specification defines the job name. */
@@ -31,36 +33,55 @@ final class JakartaJobContext extends ElementContext implements JobContext {
 
     @Override
     public long getInstanceId() {
-        return instanceId;
+        return kernel.jobInstanceId().value();
     }
 
     @Override
     public long getExecutionId() {
-        return executionId;
+        return kernel.jobExecutionId().value();
     }
 
+    /** STARTED, or STOPPING once a stop was asked for; in {@code afterJob}, the status the end records. */
     @Override
     public BatchStatus getBatchStatus() {
-        return stopping ? BatchStatus.STOPPING : BatchStatus.STARTED;
+        BatchStatus ended = ending;
+        return ended != null ? ended : stopping ? BatchStatus.STOPPING : BatchStatus.STARTED;
     }
 
-    /** No artifact can set it yet (see {@link #setExitStatus}): the job's exit status is not known while it runs. */
+    /** The exit status set last (by an artifact, or by the {@code exit-status} of the end taken), or null. */
     @Override
     public String getExitStatus() {
-        return null;
+        return kernel.exitStatus().map(ExitStatus::code).orElse(null);
     }
 
     /**
-     * Refused: the kernel records a job's exit status from its end (its transition), and has no way
-     * yet to take one from an artifact. Accepting it without recording it would lose it silently.
+     * Sets the exit status the execution ends with, whatever its batch status; null takes it back
+     * (the job's exit status is then its batch status, as the specification says).
+     *
+     * @throws IllegalArgumentException for a text the repository cannot keep (blank, longer than 100
+     *         characters, or with control characters)
      */
     @Override
     public void setExitStatus(String status) {
-        throw new UnsupportedOperationException("JobContext.setExitStatus(\"" + status + "\") of job " + jobName
-                + ": setting the job's exit status from an artifact is not supported yet; end the job with a transition");
+        if (status == null) {
+            kernel.clearExitStatus();
+            return;
+        }
+        ExitStatus exitStatus;
+        try {
+            exitStatus = ExitStatus.of(status);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("JobContext.setExitStatus of job " + jobName + ": " + e.getMessage(), e);
+        }
+        kernel.setExitStatus(exitStatus);
     }
 
     void stopping() {
         stopping = true;
+    }
+
+    /** The flow ended: {@code afterJob} sees the batch status the end records. */
+    void ending(BatchStatus status) {
+        ending = status;
     }
 }

@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.IntStream;
 
+import io.durablebatch.execution.ExitStatus;
 import io.durablebatch.job.ExitCodePattern;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
@@ -20,6 +21,7 @@ import io.durablebatch.job.Steps;
 import io.durablebatch.job.TaskletStep;
 import io.durablebatch.runtime.jakarta.execution.BatchletTasklet;
 import io.durablebatch.runtime.jakarta.execution.ExecutionContexts;
+import io.durablebatch.runtime.jakarta.execution.JslJobListener;
 import io.durablebatch.runtime.jakarta.jsl.JslBatchlet;
 import io.durablebatch.runtime.jakarta.jsl.JslChunk;
 import io.durablebatch.runtime.jakarta.jsl.JslDecision;
@@ -70,7 +72,8 @@ public final class JslPlans {
     }
 
     /** One transition as the kernel gets it, with the element it comes from (none when implicit). */
-    private record Edge(JslTransition.Kind kind, String on, Optional<String> target, Optional<JslTransition> written) {
+    private record Edge(JslTransition.Kind kind, String on, Optional<String> target, Optional<String> exitStatus,
+            Optional<JslTransition> written) {
 
         String describe() {
             return written.map(t -> "<" + t.kind().element() + " on=\"" + t.on() + "\">")
@@ -88,9 +91,6 @@ public final class JslPlans {
         List<JslProblem> problems = new ArrayList<>();
         PropertyScope jobProperties = PropertyScope.ofJobXml().enter(job.properties());
         job.restartable().ifPresent(value -> literal(job.location(), "restartable", value, jobProperties, problems));
-        if (!job.listeners().isEmpty()) {
-            problems.add(unsupported(job.location(), "job <listeners>"));
-        }
         Map<String, TaskletStep> nodes = new LinkedHashMap<>();
         Map<String, List<Edge>> edges = new LinkedHashMap<>();
         for (JslExecutionElement element : job.elements()) {
@@ -116,17 +116,22 @@ public final class JslPlans {
     }
 
     private static JobDefinition definition(JslJob job, Map<String, TaskletStep> nodes, Map<String, List<Edge>> edges) {
-        Job.Flow flow = Job.named(job.name()).revision(REVISION).listener(new ExecutionContexts.Cleanup())
-                .start(nodes.values().iterator().next());
+        Job.Builder builder = Job.named(job.name()).revision(REVISION).listener(new ExecutionContexts.Cleanup());
+        if (!job.listeners().isEmpty()) {
+            builder.listener(new JslJobListener(job));
+        }
+        Job.Flow flow = builder.start(nodes.values().iterator().next());
         nodes.values().forEach(flow::from);
         edges.forEach((from, list) -> {
             for (Edge edge : list) {
                 Job.TransitionBuilder on = flow.from(from).on(edge.on());
                 switch (edge.kind()) {
                     case NEXT -> on.to(edge.target().orElseThrow());
-                    case END -> on.end();
-                    case FAIL -> on.fail();
-                    case STOP -> on.stopAndRestart(edge.target().orElseThrow());
+                    case END -> edge.exitStatus().map(on::end).orElseGet(on::end);
+                    case FAIL -> edge.exitStatus().map(on::fail).orElseGet(on::fail);
+                    case STOP -> edge.exitStatus()
+                            .map(exitStatus -> on.stopAndRestart(edge.target().orElseThrow(), exitStatus))
+                            .orElseGet(() -> on.stopAndRestart(edge.target().orElseThrow()));
                 }
             }
         });
@@ -186,11 +191,12 @@ public final class JslPlans {
         }
         // a failed step's exit status is FAILED: only a transition element matching it goes on
         if (edges.stream().noneMatch(edge -> ExitCodePattern.of(edge.on()).matches(FAILED))) {
-            edges.add(new Edge(JslTransition.Kind.FAIL, FAILED, Optional.empty(), Optional.empty()));
+            edges.add(new Edge(JslTransition.Kind.FAIL, FAILED, Optional.empty(), Optional.empty(), Optional.empty()));
         }
         if (edges.stream().noneMatch(edge -> edge.on().equals("*"))) {
-            edges.add(next.map(target -> new Edge(JslTransition.Kind.NEXT, "*", Optional.of(target), Optional.empty()))
-                    .orElse(new Edge(JslTransition.Kind.END, "*", Optional.empty(), Optional.empty())));
+            edges.add(next.map(target -> new Edge(JslTransition.Kind.NEXT, "*", Optional.of(target), Optional.empty(),
+                    Optional.empty()))
+                    .orElse(new Edge(JslTransition.Kind.END, "*", Optional.empty(), Optional.empty(), Optional.empty())));
         }
         checkOrder(step, edges, problems);
         return edges;
@@ -203,9 +209,14 @@ public final class JslPlans {
         Optional<String> target = transition.kind() == JslTransition.Kind.STOP
                 ? transition.restart().flatMap(v -> literal(at, "restart", v, properties, problems))
                 : transition.to().flatMap(v -> literal(at, "to", v, properties, problems));
-        if (transition.exitStatus().isPresent()) {
-            problems.add(new JslProblem(at, "exit-status is not supported yet: the job ends with the exit status "
-                    + "of its batch status"));
+        Optional<String> exitStatus = transition.exitStatus()
+                .flatMap(v -> literal(at, "exit-status", v, properties, problems));
+        if (exitStatus.isPresent()) {
+            try {
+                ExitStatus.of(exitStatus.get());
+            } catch (IllegalArgumentException e) {
+                problems.add(new JslProblem(at, "exit-status=\"" + exitStatus.get() + "\": " + e.getMessage()));
+            }
         }
         if (transition.kind() == JslTransition.Kind.STOP && transition.restart().isEmpty()) {
             problems.add(new JslProblem(at, "a <stop> needs restart=\"...\" here: the step a restart continues with"));
@@ -220,7 +231,7 @@ public final class JslPlans {
         if (problems.size() > before) {
             return Optional.empty();
         }
-        return Optional.of(new Edge(transition.kind(), on.orElseThrow(), target, Optional.of(transition)));
+        return Optional.of(new Edge(transition.kind(), on.orElseThrow(), target, exitStatus, Optional.of(transition)));
     }
 
     /**

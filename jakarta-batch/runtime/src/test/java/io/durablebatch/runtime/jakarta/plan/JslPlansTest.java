@@ -1,15 +1,18 @@
 package io.durablebatch.runtime.jakarta.plan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
+import io.durablebatch.execution.ExitStatus;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.Transition;
 import io.durablebatch.job.TransitionKind;
@@ -191,18 +194,56 @@ class JslPlansTest {
                 </step>
                 <split id="s" next="d"><flow id="f"><step id="b"><batchlet ref="x"/></step></flow></split>
                 <decision id="d" ref="decider"><end on="*"/></decision>""");
-        assertTrue(refusal.startsWith("4 problems in job XML:"), refusal);
-        assertTrue(refusal.contains("<job id=\"test\">: job <listeners> is not supported yet"), refusal);
+        assertTrue(refusal.startsWith("3 problems in job XML:"), refusal);
         assertTrue(refusal.contains("<step id=\"a\">: step <listeners> is not supported yet"), refusal);
         assertTrue(refusal.contains("<split id=\"s\">: <split> is not supported yet"), refusal);
         assertTrue(refusal.contains("<decision id=\"d\">: <decision> is not supported yet"), refusal);
     }
 
     @Test
-    void endWithAnExitStatusAndStopWithoutRestartAreRefused() {
+    void jobListenersAreOneKernelListenerBesideTheContextsCleanup() {
+        JobDefinition plain = JslPlans.plan(job("<step id=\"a\"><batchlet ref=\"x\"/></step>"));
+        JobDefinition listened = JslPlans.plan(job("""
+                <listeners><listener ref="l1"/><listener ref="l2"/></listeners>
+                <step id="a"><batchlet ref="x"/></step>"""));
+        assertEquals(1, plain.listeners().of(io.durablebatch.listener.JobListener.class).size());
+        assertEquals(0, plain.listeners().of(io.durablebatch.listener.JobEndListener.class).size(),
+                "without <listeners> the end may commit with the last step's completion");
+        assertEquals(2, listened.listeners().of(io.durablebatch.listener.JobListener.class).size());
+        assertEquals(1, listened.listeners().of(io.durablebatch.listener.JobEndListener.class).size());
+        assertEquals(plain.identity(), listened.identity(), "listeners are not part of the plan");
+    }
+
+    @Test
+    void theExitStatusOfAnEndFailOrStopIsTheTransitionsOwn() {
+        JobDefinition job = JslPlans.plan(job("""
+                <step id="a">
+                    <batchlet ref="x"/>
+                    <end on="VERY GOOD INVOCATION" exit-status="TEST ENDED"/>
+                    <fail on="BAD" exit-status="TEST_FAIL"/>
+                    <stop on="PAUSE" exit-status="PAUSED" restart="b"/>
+                    <next on="*" to="b"/>
+                </step>
+                <step id="b"><batchlet ref="x"/></step>"""));
+        assertEquals(Optional.of("TEST ENDED"), job.route("a", "VERY GOOD INVOCATION")
+                .flatMap(Transition::exitStatus).map(ExitStatus::code));
+        assertEquals(Optional.of("TEST_FAIL"), job.route("a", "BAD").flatMap(Transition::exitStatus).map(ExitStatus::code));
+        assertEquals(Optional.of("PAUSED"), job.route("a", "PAUSE").flatMap(Transition::exitStatus).map(ExitStatus::code));
+        assertEquals(Optional.empty(), job.route("a", "FAILED").flatMap(Transition::exitStatus), "the implicit fail");
+        assertNotEquals(JslPlans.plan(job("""
+                <step id="a"><batchlet ref="x"/><end on="*" exit-status="ONE"/></step>""")).identity(),
+                JslPlans.plan(job("""
+                        <step id="a"><batchlet ref="x"/><end on="*" exit-status="OTHER"/></step>""")).identity());
+    }
+
+    @Test
+    void anExitStatusAnExecutionDecidesOrTheRepositoryCannotKeepAndStopWithoutRestartAreRefused() {
         assertTrue(refusal("""
-                <step id="a"><batchlet ref="x"/><end on="*" exit-status="SPECIAL"/></step>""")
-                .contains("exit-status is not supported yet"));
+                <step id="a"><batchlet ref="x"/><end on="*" exit-status="#{jobParameters['x']}"/></step>""")
+                .contains("exit-status=\"#{jobParameters['x']}\" is a substitution"));
+        assertTrue(refusal("""
+                <step id="a"><batchlet ref="x"/><end on="*" exit-status="%s"/></step>""".formatted("x".repeat(101)))
+                .contains("exitStatus.code must be at most 100 characters"));
         assertTrue(refusal("""
                 <step id="a"><batchlet ref="x"/><stop on="*"/></step>""")
                 .contains("a <stop> needs restart=\"...\" here"));

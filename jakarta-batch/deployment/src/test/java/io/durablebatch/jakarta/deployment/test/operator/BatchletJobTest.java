@@ -26,6 +26,8 @@ import jakarta.batch.runtime.context.JobContext;
 import jakarta.batch.runtime.context.StepContext;
 import jakarta.enterprise.context.Dependent;
 import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.inject.spi.CDI;
+import jakarta.enterprise.util.AnnotationLiteral;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 
@@ -63,7 +65,7 @@ class BatchletJobTest {
                             <job id="recovering" %s>
                                 <step id="risky">
                                     <batchlet ref="ruleBatchlet">
-                                        <properties><property name="action" value="job-exit-status"/></properties>
+                                        <properties><property name="action" value="throw"/></properties>
                                     </batchlet>
                                     <next on="FAILED" to="cleanup"/>
                                 </step>
@@ -228,7 +230,13 @@ class BatchletJobTest {
         @Override
         public String process() {
             switch (action) {
-                case "job-exit-status" -> jobContext.setExitStatus("MINE");
+                case "job-exit-status" -> jobContext.setExitStatus("MINE: " + jobContext.getExecutionId());
+                case "bad-job-exit-status" -> jobContext.setExitStatus("control\u0007character");
+                case "throw" -> throw new IllegalStateException("the rule batchlet fails as asked");
+                case "looked-up-property" -> {
+                    // a programmatic lookup, as a batchlet that is no bean makes it: the literal names the property
+                    return "looked up: " + CDI.current().select(String.class, new ActionLiteral()).get();
+                }
                 case "persistent-user-data" -> stepContext.setPersistentUserData("kept?");
                 case "context-exit-status" -> stepContext.setExitStatus("SET_BY_CONTEXT");
                 default -> {
@@ -239,8 +247,23 @@ class BatchletJobTest {
         }
     }
 
+    /** {@code @BatchProperty(name = "action")}, for a programmatic lookup. */
+    @SuppressWarnings("all")
+    static final class ActionLiteral extends AnnotationLiteral<BatchProperty> implements BatchProperty {
+        @Override
+        public String name() {
+            return "action";
+        }
+    }
+
     @Inject
     Instance<JobContext> jobContextOutsideAnArtifact;
+
+    @Test
+    void aPropertyIsFoundByAProgrammaticLookupThroughItsLiteralsName() {
+        long id = run("rules", properties("run", "rules", "action", "looked-up-property")).getExecutionId();
+        assertEquals("looked up: looked-up-property", step(id, "only").getExitStatus());
+    }
 
     @Test
     void theStepContextsExitStatusIsTakenWhenProcessReturnsNull() {
@@ -249,8 +272,20 @@ class BatchletJobTest {
     }
 
     @Test
+    void aBatchletSetsTheJobsExitStatusAndAnyTextIsAnExitStatus() {
+        JobExecution execution = run("rules", properties("run", "rules", "action", "job-exit-status"));
+        assertEquals(BatchStatus.COMPLETED, execution.getBatchStatus());
+        assertEquals("MINE: " + execution.getExecutionId(), execution.getExitStatus());
+        assertEquals("COMPLETED", step(execution.getExecutionId(), "only").getExitStatus(), "the step keeps its own");
+
+        JobExecution spaced = run("rules", properties("run", "rules", "action", "VERY GOOD INVOCATION"));
+        assertEquals("VERY GOOD INVOCATION", step(spaced.getExecutionId(), "only").getExitStatus());
+        assertEquals("COMPLETED", spaced.getExitStatus(), "the job's is its batch status unless set");
+    }
+
+    @Test
     void whatTheKernelCannotKeepIsRefusedAndFailsTheStep() {
-        for (String action : List.of("job-exit-status", "persistent-user-data", "not a token")) {
+        for (String action : List.of("bad-job-exit-status", "persistent-user-data", "x".repeat(101))) {
             JobExecution execution = run("rules", properties("run", "rules", "action", action));
             assertEquals(BatchStatus.FAILED, execution.getBatchStatus(), action);
             assertEquals(BatchStatus.FAILED, step(execution.getExecutionId(), "only").getBatchStatus(), action);
