@@ -35,10 +35,11 @@ import io.quarkus.narayana.jta.QuarkusTransaction;
  * then the flow node by node, then the end status. After each node {@link FlowRoutes} picks and
  * records the route; a node runs at most once per execution. A step's completion carries the route
  * after it, and the start of the next step or the job's end where they can join it
- * ({@link StepBoundary}): a job of one step commits twice, at its launch and at its end. The job listeners are called once the
- * start is recorded and once the end is (a {@code beforeJob} that throws fails the execution before its first node); the
- * job end listeners between the flow's end and its record, which then has a transaction of its own. The end records the
- * exit status the job's context holds, if one was set, else the flow's.
+ * ({@link StepBoundary}): a job of one step commits twice, at its launch and at its end. The job
+ * listeners are called once the start is recorded and once the end is (a {@code beforeJob} that
+ * throws fails the execution before its first node); the job end listeners between the flow's end
+ * and its record, which then has a transaction of its own. The end records the exit status the
+ * job's context holds, if one was set, else the flow's.
  */
 final class ExecutionRunner {
 

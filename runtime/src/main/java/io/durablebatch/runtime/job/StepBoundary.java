@@ -27,9 +27,9 @@ import io.durablebatch.repository.spi.KernelRepository;
  * next (it runs user code), a partitioned step, a start the start limit refuses, a stop route, an
  * end after the repository was lost (its restart is prepared with it) or one the owner may no
  * longer record, and an end that user code may still give an exit status after the completion
- * commits (a step or chunk listener of the step, a job end listener). What was taken counts only once the completion it was
- * taken with committed: the
- * runner adopts it for the very snapshot that completion recorded.
+ * commits (a step or chunk listener of the step, a job end listener). What was taken counts only
+ * once the completion it was taken with committed: the runner adopts it for the very snapshot that
+ * completion recorded.
  */
 final class StepBoundary implements StepAttempt.Completion {
 
