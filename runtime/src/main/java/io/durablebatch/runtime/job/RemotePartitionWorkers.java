@@ -182,8 +182,8 @@ public class RemotePartitionWorkers {
                 .map(previous -> worker.checkpointsOfUnfinished(repository.stepPartitionPlan(previous)))
                 .orElse(Map.of());
         StepContextImpl context = new StepContextImpl(JobContextImpl.remote(definition.get().name(),
-                JobParameters.of(instance.key(), execution.parameters()), execution),
-                execution, parent, step, plan.restartedFrom().isPresent());
+                JobParameters.of(instance.key(), execution.parameters()), execution), parent, step,
+                plan.restartedFrom().isPresent());
         return Optional.of(new PartitionWorker.Plan(plan.parent(), plan.jobExecution(), context, step.worker(),
                 resumed, new Signal()));
     }

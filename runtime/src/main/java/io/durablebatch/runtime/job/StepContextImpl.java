@@ -3,7 +3,6 @@ package io.durablebatch.runtime.job;
 import java.util.Optional;
 
 import io.durablebatch.execution.ExitStatus;
-import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.JobExecutionId;
 import io.durablebatch.execution.JobInstanceId;
 import io.durablebatch.execution.JobName;
@@ -19,9 +18,6 @@ import io.durablebatch.job.StepContext;
 /** The context of one step attempt. */
 final class StepContextImpl implements StepContext {
 
-    private final JobName jobName;
-    private final JobParameters parameters;
-    private final JobExecution jobExecution;
     private final StepExecution stepExecution;
     private final Step step;
     private final boolean restart;
@@ -29,18 +25,15 @@ final class StepContextImpl implements StepContext {
     private final JobContextImpl job;
     private volatile ExitStatus exitStatus;
 
-    StepContextImpl(JobContextImpl job, JobExecution jobExecution, StepExecution stepExecution, Step step,
-            boolean restart) {
-        this(job, jobExecution, stepExecution, step, restart, Optional.empty());
+    /** The context of an attempt of a step of {@code job}'s execution, running as {@code stepExecution}. */
+    StepContextImpl(JobContextImpl job, StepExecution stepExecution, Step step, boolean restart) {
+        this(job, stepExecution, step, restart, Optional.empty());
     }
 
-    private StepContextImpl(JobContextImpl job, JobExecution jobExecution, StepExecution stepExecution, Step step,
-            boolean restart, Optional<PartitionContext> partition) {
+    private StepContextImpl(JobContextImpl job, StepExecution stepExecution, Step step, boolean restart,
+            Optional<PartitionContext> partition) {
         this.job = job;
         this.partition = partition;
-        this.jobName = job.jobName();
-        this.parameters = job.parameters();
-        this.jobExecution = jobExecution;
         this.stepExecution = stepExecution;
         this.step = step;
         this.restart = restart;
@@ -48,22 +41,22 @@ final class StepContextImpl implements StepContext {
 
     @Override
     public JobName jobName() {
-        return jobName;
+        return job.jobName();
     }
 
     @Override
     public JobParameters parameters() {
-        return parameters;
+        return job.parameters();
     }
 
     @Override
     public JobInstanceId jobInstanceId() {
-        return jobExecution.jobInstanceId();
+        return job.jobInstanceId();
     }
 
     @Override
     public JobExecutionId jobExecutionId() {
-        return jobExecution.id();
+        return job.jobExecutionId();
     }
 
     @Override
@@ -93,7 +86,7 @@ final class StepContextImpl implements StepContext {
 
     /** The context of a worker of this step, running {@code partition} as {@code workerExecution}. */
     StepContextImpl forWorker(Step worker, StepExecution workerExecution, boolean resumes, PartitionContext partition) {
-        return new StepContextImpl(job, jobExecution, workerExecution, worker, resumes, Optional.of(partition));
+        return new StepContextImpl(job, workerExecution, worker, resumes, Optional.of(partition));
     }
 
     @Override

@@ -103,7 +103,7 @@ public class StepRunners {
             return StepOutcome.reusedFrom(start.reused().get());
         }
         StepExecution running = start.running().orElseThrow();
-        StepContextImpl context = new StepContextImpl(job, execution, running, step, start.resumes().isPresent());
+        StepContextImpl context = new StepContextImpl(job, running, step, start.resumes().isPresent());
         LOG.debugf("Step '%s' of job '%s' starts as step execution %s%s", step.name(), jobName, running.id(),
                 start.resumes().map(previous -> ", resuming step execution " + previous.id()).orElse(""));
         StepAttempt attempt = new StepAttempt(repository, bookkeeping, step, context, start.resumes(), control, running);
