@@ -14,6 +14,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
@@ -27,6 +29,7 @@ import io.agroal.api.AgroalDataSource;
 import io.durablebatch.deployment.test.RepositoryTestSupport;
 import io.durablebatch.deployment.test.kernel.KernelTestSupport.TargetWriter;
 import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.ExitStatus;
 import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.JobInstance;
 import io.durablebatch.execution.StepExecution;
@@ -62,10 +65,30 @@ class RemotePartitionWorkersTest {
     static final int PER_PARTITION = 300;
     static final OwnerToken OTHER_PROCESS = OwnerToken.of("other-node/b007");
 
+    /** What setting the job's exit status did in each worker of "remoteSetting". */
+    static final Queue<String> JOB_EXIT_SETTINGS = new ConcurrentLinkedQueue<>();
+
     @Singleton
     static class Jobs {
         @Inject
         AgroalDataSource dataSource;
+
+        /** Like remoteLoad; each worker tries to set the job's exit status as it opens its writer. */
+        @Produces
+        JobDefinition remoteSetting() {
+            return Job.named("remoteSetting")
+                    .start(partitioned("load", context -> rangePlan(PARTITIONS, PER_PARTITION),
+                            chunk("loadRange", 100).reader(KernelTestSupport::rangeOf).writer(context -> {
+                                try {
+                                    context.job().setExitStatus(ExitStatus.of("SET BY A REMOTE WORKER"));
+                                    JOB_EXIT_SETTINGS.add("accepted");
+                                } catch (IllegalStateException e) {
+                                    JOB_EXIT_SETTINGS.add(e.getMessage());
+                                }
+                                return new TargetWriter(dataSource);
+                            }).build()))
+                    .build();
+        }
 
         @Produces
         JobDefinition remoteLoad() {
@@ -145,6 +168,16 @@ class RemotePartitionWorkersTest {
         StepExecution after = tx(() -> repository.getStepExecution(parent.id())).orElseThrow();
         assertEquals(ExecutionStatus.STARTED, after.status());
         assertEquals(parent.version(), after.version());
+    }
+
+    @Test
+    void aRemoteWorkerCannotSetTheExitStatusOfAnEndAnotherProcessRecords() throws Exception {
+        JOB_EXIT_SETTINGS.clear();
+        StepExecution parent = publishedElsewhere(registry.get("remoteSetting"), freshRun());
+        awaitEnded(parent);
+        assertEquals(PARTITIONS, JOB_EXIT_SETTINGS.size(), JOB_EXIT_SETTINGS.toString());
+        assertTrue(JOB_EXIT_SETTINGS.stream().allMatch(message -> message.contains("is run by another process")),
+                JOB_EXIT_SETTINGS.toString());
     }
 
     @Test
