@@ -39,7 +39,7 @@ public class BatchletRuns {
     RepeatStatus run(JslJob job, JslStep step, StepContext kernel) throws Exception {
         long executionId = kernel.jobExecutionId().value();
         JakartaJobContext jobContext = contexts.job(job, kernel.job());
-        PropertyScope stepScope = ExecutionContexts.jobScope(job, kernel.job()).enter(step.properties());
+        PropertyScope stepScope = jobContext.scope().enter(step.properties());
         JakartaStepContext stepContext = new JakartaStepContext(step.id(), kernel.stepExecutionId().value(),
                 stepScope.properties(), jobContext);
         JslArtifact artifact = ((JslBatchlet) step.work().orElseThrow()).artifact();

@@ -49,12 +49,7 @@ public class ExecutionContexts {
     /** The {@code JobContext} of the execution {@code kernel} is the context of, created by its first artifact. */
     JakartaJobContext job(JslJob job, JobContext kernel) {
         return jobs.computeIfAbsent(kernel.jobExecutionId().value(), id -> new JakartaJobContext(job.id(), kernel,
-                jobScope(job, kernel).properties()));
-    }
-
-    /** The job's {@code <properties>} as the execution resolves them, the scope its artifacts' properties start from. */
-    static PropertyScope jobScope(JslJob job, JobContext kernel) {
-        return PropertyScope.ofExecution(JakartaParameters.strings(kernel.parameters())).enter(job.properties());
+                PropertyScope.ofExecution(JakartaParameters.strings(kernel.parameters())).enter(job.properties())));
     }
 
     void listenedBy(long executionId, List<BatchArtifacts.Resolved<jakarta.batch.api.listener.JobListener>> listeners) {

@@ -1,11 +1,10 @@
 package io.durablebatch.runtime.jakarta.execution;
 
-import java.util.Map;
-
 import jakarta.batch.runtime.BatchStatus;
 import jakarta.batch.runtime.context.JobContext;
 
 import io.durablebatch.execution.ExitStatus;
+import io.durablebatch.runtime.jakarta.jsl.PropertyScope;
 
 /**
  * The {@link JobContext} of one running execution, shared by its steps and its job listeners: one
@@ -16,13 +15,21 @@ final class JakartaJobContext extends ElementContext implements JobContext {
 
     private final String jobName;
     private final io.durablebatch.job.JobContext kernel;
+    private final PropertyScope scope;
     private volatile boolean stopping;
     private volatile BatchStatus ending;
 
-    JakartaJobContext(String jobName, io.durablebatch.job.JobContext kernel, Map<String, String> properties) {
-        super(properties);
+    /** @param scope the job's {@code <properties>} as the execution resolves them */
+    JakartaJobContext(String jobName, io.durablebatch.job.JobContext kernel, PropertyScope scope) {
+        super(scope.properties());
         this.jobName = jobName;
         this.kernel = kernel;
+        this.scope = scope;
+    }
+
+    /** The scope the properties of the job's steps and listeners start from. */
+    PropertyScope scope() {
+        return scope;
     }
 
     /** The {@code id} of the job XML's {@code <job>}, as the specification defines the job name. */

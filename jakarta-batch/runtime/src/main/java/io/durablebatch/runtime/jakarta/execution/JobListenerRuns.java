@@ -40,9 +40,9 @@ public class JobListenerRuns {
         // registered before any is called: those resolved get their afterJob, even if a beforeJob throws
         contexts.listenedBy(kernel.jobExecutionId().value(), resolved);
         for (JslArtifact listener : job.listeners()) {
-            CurrentArtifact current = current(job, kernel, jobContext, listener);
+            CurrentArtifact current = current(jobContext, listener);
             BatchArtifacts.Resolved<JobListener> artifact = jobs.artifacts()
-                    .resolve(ExecutionContexts.jobScope(job, kernel).resolve(listener.ref()), JobListener.class, current);
+                    .resolve(jobContext.scope().resolve(listener.ref()), JobListener.class, current);
             resolved.add(artifact);
             current.call(() -> {
                 artifact.get().beforeJob();
@@ -63,7 +63,7 @@ public class JobListenerRuns {
         for (int i = 0; i < resolved.size(); i++) {
             BatchArtifacts.Resolved<JobListener> artifact = resolved.get(i);
             try (artifact) {
-                current(job, ending.context(), jobContext, job.listeners().get(i)).call(() -> {
+                current(jobContext, job.listeners().get(i)).call(() -> {
                     artifact.get().afterJob();
                     return null;
                 });
@@ -76,9 +76,8 @@ public class JobListenerRuns {
         }
     }
 
-    private static CurrentArtifact current(JslJob job, JobContext kernel, JakartaJobContext jobContext,
-            JslArtifact listener) {
+    private static CurrentArtifact current(JakartaJobContext jobContext, JslArtifact listener) {
         return new CurrentArtifact(listener.location().toString(), jobContext, null,
-                ExecutionContexts.jobScope(job, kernel).enter(listener.properties()).properties());
+                jobContext.scope().enter(listener.properties()).properties());
     }
 }
