@@ -128,11 +128,13 @@ public final class ChunkStep<I, O> implements Step {
                 listeners);
     }
 
+    @Override
     public ChunkStep<I, O> withStartLimit(int startLimit) {
         return new ChunkStep<>(settings.withStartLimit(startLimit), commitInterval, reader, processor, writer, skipLimits,
                 retry, listeners);
     }
 
+    @Override
     public ChunkStep<I, O> withAllowStartIfComplete(boolean allowStartIfComplete) {
         return new ChunkStep<>(settings.withAllowStartIfComplete(allowStartIfComplete), commitInterval, reader, processor,
                 writer, skipLimits, retry, listeners);

@@ -75,10 +75,12 @@ public final class PartitionedStep implements Step {
         return new PartitionedStep(settings.withNodeId(nodeId), partitioner, worker, workers, listeners);
     }
 
+    @Override
     public PartitionedStep withStartLimit(int startLimit) {
         return new PartitionedStep(settings.withStartLimit(startLimit), partitioner, worker, workers, listeners);
     }
 
+    @Override
     public PartitionedStep withAllowStartIfComplete(boolean allowStartIfComplete) {
         return new PartitionedStep(settings.withAllowStartIfComplete(allowStartIfComplete), partitioner, worker, workers,
                 listeners);

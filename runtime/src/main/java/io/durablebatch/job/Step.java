@@ -7,6 +7,12 @@ public sealed interface Step extends Node permits TaskletStep, ChunkStep, Partit
 
     StepSettings settings();
 
+    /** This step started at most {@code startLimit} times per job instance (0: no limit). */
+    Step withStartLimit(int startLimit);
+
+    /** This step run again on a restart even when it completed before. */
+    Step withAllowStartIfComplete(boolean allowStartIfComplete);
+
     default StepName name() {
         return settings().name();
     }

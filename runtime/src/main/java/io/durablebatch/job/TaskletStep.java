@@ -44,10 +44,12 @@ public final class TaskletStep implements Step {
         return new TaskletStep(settings.withNodeId(nodeId), tasklet, listeners);
     }
 
+    @Override
     public TaskletStep withStartLimit(int startLimit) {
         return new TaskletStep(settings.withStartLimit(startLimit), tasklet, listeners);
     }
 
+    @Override
     public TaskletStep withAllowStartIfComplete(boolean allowStartIfComplete) {
         return new TaskletStep(settings.withAllowStartIfComplete(allowStartIfComplete), tasklet, listeners);
     }

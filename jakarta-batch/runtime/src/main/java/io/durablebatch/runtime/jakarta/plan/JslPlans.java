@@ -17,13 +17,9 @@ import io.durablebatch.job.ExitCodePattern;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.JobDefinitionException;
-import io.durablebatch.job.Steps;
-import io.durablebatch.job.TaskletStep;
-import io.durablebatch.runtime.jakarta.execution.BatchletTasklet;
+import io.durablebatch.job.Step;
 import io.durablebatch.runtime.jakarta.execution.ExecutionContexts;
 import io.durablebatch.runtime.jakarta.execution.JslJobListener;
-import io.durablebatch.runtime.jakarta.jsl.JslBatchlet;
-import io.durablebatch.runtime.jakarta.jsl.JslChunk;
 import io.durablebatch.runtime.jakarta.jsl.JslDecision;
 import io.durablebatch.runtime.jakarta.jsl.JslException;
 import io.durablebatch.runtime.jakarta.jsl.JslExecutionElement;
@@ -91,12 +87,12 @@ public final class JslPlans {
         List<JslProblem> problems = new ArrayList<>();
         PropertyScope jobProperties = PropertyScope.ofJobXml().enter(job.properties());
         job.restartable().ifPresent(value -> literal(job.location(), "restartable", value, jobProperties, problems));
-        Map<String, TaskletStep> nodes = new LinkedHashMap<>();
+        Map<String, Step> nodes = new LinkedHashMap<>();
         Map<String, List<Edge>> edges = new LinkedHashMap<>();
         for (JslExecutionElement element : job.elements()) {
             if (element instanceof JslStep step) {
                 PropertyScope stepProperties = jobProperties.enter(step.properties());
-                step(job, step, stepProperties, problems).ifPresent(node -> {
+                StepPlans.node(job, step, stepProperties, problems).ifPresent(node -> {
                     nodes.put(step.id(), node);
                     edges.put(step.id(), edges(step, stepProperties, problems));
                 });
@@ -115,7 +111,7 @@ public final class JslPlans {
         }
     }
 
-    private static JobDefinition definition(JslJob job, Map<String, TaskletStep> nodes, Map<String, List<Edge>> edges) {
+    private static JobDefinition definition(JslJob job, Map<String, Step> nodes, Map<String, List<Edge>> edges) {
         Job.Builder builder = Job.named(job.name()).revision(REVISION).listener(new ExecutionContexts.Cleanup());
         if (!job.listeners().isEmpty()) {
             builder.listener(new JslJobListener(job));
@@ -136,46 +132,6 @@ public final class JslPlans {
             }
         });
         return flow.build();
-    }
-
-    private static Optional<TaskletStep> step(JslJob job, JslStep step, PropertyScope properties,
-            List<JslProblem> problems) {
-        int before = problems.size();
-        if (step.partition().isPresent()) {
-            problems.add(unsupported(step.location(), "<partition>"));
-        }
-        if (!step.listeners().isEmpty()) {
-            problems.add(unsupported(step.location(), "step <listeners>"));
-        }
-        if (step.work().orElse(null) instanceof JslChunk chunk) {
-            problems.add(unsupported(chunk.location(), "<chunk>"));
-        }
-        if (!isId(step.id())) {
-            problems.add(new JslProblem(step.location(), "the step id may contain only letters, digits and _-.:/@ here"));
-        }
-        Optional<String> startLimit = step.startLimit()
-                .flatMap(v -> literal(step.location(), "start-limit", v, properties, problems));
-        Optional<String> allow = step.allowStartIfComplete()
-                .flatMap(v -> literal(step.location(), "allow-start-if-complete", v, properties, problems));
-        int limit = 0;
-        if (startLimit.isPresent()) {
-            try {
-                limit = Integer.parseInt(startLimit.get().trim());
-            } catch (NumberFormatException e) {
-                problems.add(new JslProblem(step.location(), "start-limit=\"" + startLimit.get() + "\" is no number"));
-            }
-            if (limit < 0) {
-                problems.add(new JslProblem(step.location(), "start-limit must be 0 (no limit) or more"));
-            }
-        }
-        if (problems.size() > before || !(step.work().orElse(null) instanceof JslBatchlet)) {
-            return Optional.empty();
-        }
-        TaskletStep node = Steps.tasklet(step.id(), new BatchletTasklet(job, step));
-        if (limit > 0) {
-            node = node.withStartLimit(limit);
-        }
-        return Optional.of(node.withAllowStartIfComplete(allow.map(v -> Boolean.parseBoolean(v.trim())).orElse(false)));
     }
 
     /**
@@ -291,7 +247,7 @@ public final class JslPlans {
         return false;
     }
 
-    private static Optional<String> literal(JslLocation at, String attribute, String value, PropertyScope properties,
+    static Optional<String> literal(JslLocation at, String attribute, String value, PropertyScope properties,
             List<JslProblem> problems) {
         Optional<String> fixed;
         try {
@@ -308,12 +264,12 @@ public final class JslPlans {
         return fixed;
     }
 
-    private static JslProblem unsupported(JslLocation at, String what) {
+    static JslProblem unsupported(JslLocation at, String what) {
         return new JslProblem(at, what + " is not supported yet: this runtime runs jobs of <step>s that each hold a "
                 + "<batchlet>");
     }
 
-    private static boolean isId(String id) {
+    static boolean isId(String id) {
         return !id.isEmpty() && id.length() <= 100 && id.chars()
                 .allMatch(c -> (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
                         || "_-.:/@".indexOf(c) >= 0);
