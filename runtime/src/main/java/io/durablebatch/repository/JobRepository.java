@@ -114,6 +114,9 @@ public interface JobRepository {
     /** The job's instances, newest first. */
     Page<JobInstance> findJobInstances(JobName job, PageRequest page);
 
+    /** How many instances the job has: one count over the index of the job's instances. */
+    long countJobInstances(JobName job);
+
     /** Who owns the execution, whether a stop was requested, and its lease on the database clock. */
     Optional<ExecutionOwnership> executionOwnership(JobExecutionId id);
 

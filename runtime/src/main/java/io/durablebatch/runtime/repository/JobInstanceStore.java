@@ -36,6 +36,7 @@ public class JobInstanceStore {
     private final EntityQuery<JobInstanceEntity> selectByDigest;
     private final EntityQuery<JobInstanceEntity> selectById;
     private final SqlStatement pageByJob;
+    private final SqlStatement countByJob;
 
     JobInstanceStore(MetadataSql sql, RepositoryTables tables) {
         this.sql = sql;
@@ -55,6 +56,8 @@ public class JobInstanceStore {
                 WHERE job_name = :job AND id < :after
                 ORDER BY job_name DESC, id DESC
                 LIMIT :limit""", Map.of("columns", COLUMNS));
+        this.countByJob = tables.statement("countByJob", """
+                SELECT count(*) AS instances FROM {p}job_instance WHERE job_name = :job""");
     }
 
     /** The job's instances, newest first: a backward walk of {@code (job_name, id)}. */
@@ -62,6 +65,12 @@ public class JobInstanceStore {
         return KEYSET.page(sql.query(pageByJob, params -> params.text("job", job.value())
                 .bigint("after", KEYSET.after(page)).integer("limit", KEYSET.limit(page)), JobInstanceEntity.class,
                 row -> row), page, row -> row.id, JobInstanceStore::instance);
+    }
+
+    /** How many instances the job has, counted on the index the listing walks. */
+    public long count(JobName job) {
+        return sql.queryOne(countByJob, params -> params.text("job", job.value()), row -> row.bigint("instances"))
+                .orElseThrow();
     }
 
     public JobInstanceSelection selectOrCreate(JobInstanceKey key) {

@@ -293,6 +293,11 @@ public class PostgresJobRepository implements KernelRepository {
     }
 
     @Override
+    public long countJobInstances(JobName job) {
+        return instances.count(job);
+    }
+
+    @Override
     public Optional<ExecutionOwnership> executionOwnership(JobExecutionId id) {
         return executionControl.ownership(id);
     }

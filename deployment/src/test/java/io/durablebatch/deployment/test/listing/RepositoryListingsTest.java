@@ -140,6 +140,16 @@ class RepositoryListingsTest {
     }
 
     @Test
+    void aJobsInstancesAreCountedWithoutOthersJobs() {
+        JobName job = freshJobName("counted");
+        IntStream.range(0, 3).forEach(i -> tx(() -> repository
+                .selectOrCreateJobInstance(JobInstanceKey.of(job, Map.of("run", (long) i)))));
+        tx(() -> repository.selectOrCreateJobInstance(JobInstanceKey.of(freshJobName("other"), Map.of("run", 0L))));
+        assertEquals(3, tx(() -> repository.countJobInstances(job)));
+        assertEquals(0, tx(() -> repository.countJobInstances(freshJobName("none"))));
+    }
+
+    @Test
     void aPartitionPlanIsPagedInPlanOrder() {
         StepExecution parent = given.stepExecutionIn(STARTED);
         List<PartitionPlanEntry> entries = List.of("e", "d", "c", "b", "a").stream()

@@ -219,7 +219,13 @@ public class JakartaJobOperator implements JobOperator {
 
     @Override
     public int getJobInstanceCount(String jobName) {
-        return read(() -> instances(jobName, 0, Integer.MAX_VALUE).size());
+        return read(() -> {
+            long count = repository.countJobInstances(jobNameOf(jobName));
+            if (count == 0) {
+                throw unknownJob(jobName);
+            }
+            return (int) Math.min(Integer.MAX_VALUE, count);
+        });
     }
 
     /** Newest first, as the specification orders them. */
