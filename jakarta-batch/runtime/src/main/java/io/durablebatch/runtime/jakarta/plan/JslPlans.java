@@ -1,11 +1,15 @@
 package io.durablebatch.runtime.jakarta.plan;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Deque;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.IntStream;
 
 import io.durablebatch.execution.ExitStatus;
@@ -99,6 +103,7 @@ public final class JslPlans {
         if (!problems.isEmpty()) {
             throw new JslException(problems);
         }
+        leaveOutUnreachable(nodes, edges);
         try {
             return definition(job, nodes, edges);
         } catch (JobDefinitionException | IllegalArgumentException e) {
@@ -213,6 +218,27 @@ public final class JslPlans {
                 }
             }
         }
+    }
+
+    /**
+     * Leaves out of the plan the steps no transition leads to from the first one (a restart position
+     * counts): JSL runs them never, and the kernel refuses a node it cannot reach. So editing such a
+     * step changes no fingerprint.
+     */
+    private static void leaveOutUnreachable(Map<String, Step> nodes, Map<String, List<Edge>> edges) {
+        if (nodes.isEmpty()) {
+            return;
+        }
+        Set<String> reachable = new HashSet<>();
+        Deque<String> pending = new ArrayDeque<>(List.of(nodes.keySet().iterator().next()));
+        while (!pending.isEmpty()) {
+            String node = pending.pop();
+            if (reachable.add(node)) {
+                edges.getOrDefault(node, List.of()).forEach(edge -> edge.target().ifPresent(pending::push));
+            }
+        }
+        nodes.keySet().retainAll(reachable);
+        edges.keySet().retainAll(reachable);
     }
 
     static Optional<String> literal(JslLocation at, String attribute, String value, PropertyScope properties,

@@ -122,6 +122,19 @@ class JslPlansTest {
     }
 
     @Test
+    void aStepNoTransitionLeadsToIsLeftOutOfThePlan() {
+        JobDefinition definition = JslPlans.plan(job("""
+                <step id="a"><batchlet ref="x"/><stop on="PAUSE" restart="c"/></step>
+                <step id="b"><batchlet ref="x"/></step>
+                <step id="c"><batchlet ref="x"/></step>"""));
+        assertEquals(List.of("a", "c"), List.copyOf(definition.nodes().keySet()), "c is a restart position");
+        assertEquals(definition.identity(), JslPlans.plan(job("""
+                <step id="a"><batchlet ref="x"/><stop on="PAUSE" restart="c"/></step>
+                <step id="b" start-limit="4"><batchlet ref="x"/></step>
+                <step id="c"><batchlet ref="x"/></step>""")).identity(), "it shapes nothing that runs");
+    }
+
+    @Test
     void aStopWithoutRestartRestartsAtTheFirstStep() {
         JobDefinition definition = JslPlans.plan(job("""
                 <step id="a" next="b"><batchlet ref="x"/><stop on="PAUSE" exit-status="PAUSED"/></step>
