@@ -64,7 +64,11 @@ public final class PersistentUserData {
         return bytes.length >= HEADER.length && Arrays.equals(bytes, 0, HEADER.length, HEADER, 0, HEADER.length);
     }
 
-    /** The data a step's checkpoint keeps, or null when it keeps none. */
+    /**
+     * The data a step's checkpoint keeps, or null when it keeps none: the one read path, for the
+     * step's restart and for {@code StepExecution.getPersistentUserData} of every step kind. A step
+     * kind whose checkpoint keeps the data as one part of more finds that part here.
+     */
     public static Serializable of(Optional<Checkpoint> checkpoint) {
         return checkpoint.map(Checkpoint::bytes).filter(PersistentUserData::holdsUserData)
                 .map(PersistentUserData::decode).orElse(null);
