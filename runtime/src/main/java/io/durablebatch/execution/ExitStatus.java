@@ -10,7 +10,12 @@ import io.durablebatch.Checks;
  */
 public record ExitStatus(String code, String description) {
 
-    public static final int MAX_CODE_LENGTH = 100;
+    /**
+     * The longest exit code: Jakarta Batch sets no bound and builds exit statuses by appending (its
+     * TCK reaches 120 characters); 2000 leaves room for that while an exit code stays a status to
+     * branch on, not a payload (which belongs in the description or the checkpoint).
+     */
+    public static final int MAX_CODE_LENGTH = 2000;
     public static final int MAX_DESCRIPTION_LENGTH = 2500;
 
     /** The exit status of an execution that has not ended yet. */

@@ -241,25 +241,44 @@ public final class Job {
             return flow.add(on, TransitionKind.FAIL, Optional.empty(), Optional.of(ExitStatus.of(exitCode)));
         }
 
-        /** End the job STOPPED; a restart continues with {@code node}. */
+        /**
+         * End the job STOPPED; a restart begins at the start node. Nodes that completed in an
+         * earlier execution are skipped on their recorded exit codes (unless they allow a start if
+         * complete), so a restart that reaches this transition again, on a reused exit code, stops again.
+         */
+        public Flow stop() {
+            return flow.add(on, TransitionKind.STOP, Optional.empty());
+        }
+
+        /** {@link #stop()} with the exit code {@code exitCode} (as if the job's context had set it last). */
+        public Flow stop(String exitCode) {
+            return flow.add(on, TransitionKind.STOP, Optional.empty(), Optional.of(ExitStatus.of(exitCode)));
+        }
+
+        /**
+         * End the job STOPPED; a restart begins at {@code node}, its restart position. The node may
+         * be any one of the flow: a later one, the stopping node itself or one before it, which the
+         * restart then runs again (if it completed, only when it allows a start if complete; else it
+         * is skipped on its recorded exit code).
+         */
         public Flow stopAndRestart(Node node) {
             String target = flow.register(Checks.notNull(node, "node"));
             return flow.add(on, TransitionKind.STOP, Optional.of(target));
         }
 
-        /** End the job STOPPED with the exit code {@code exitCode}; a restart continues with {@code node}. */
+        /** End the job STOPPED with the exit code {@code exitCode}; a restart begins at {@code node}. */
         public Flow stopAndRestart(Node node, String exitCode) {
             String target = flow.register(Checks.notNull(node, "node"));
             return flow.add(on, TransitionKind.STOP, Optional.of(target), Optional.of(ExitStatus.of(exitCode)));
         }
 
-        /** End the job STOPPED; a restart continues with the node of this id. */
+        /** End the job STOPPED; a restart begins at the node of this id (see {@link #stopAndRestart(Node)}). */
         public Flow stopAndRestart(String nodeId) {
             flow.referencedIds.add(nodeId);
             return flow.add(on, TransitionKind.STOP, Optional.of(nodeId));
         }
 
-        /** End the job STOPPED with the exit code {@code exitCode}; a restart continues with the node of this id. */
+        /** End the job STOPPED with the exit code {@code exitCode}; a restart begins at the node of this id. */
         public Flow stopAndRestart(String nodeId, String exitCode) {
             flow.referencedIds.add(nodeId);
             return flow.add(on, TransitionKind.STOP, Optional.of(nodeId), Optional.of(ExitStatus.of(exitCode)));

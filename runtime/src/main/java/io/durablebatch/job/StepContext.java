@@ -34,6 +34,23 @@ public interface StepContext {
     JobContext job();
 
     /**
+     * A tasklet's own checkpoint: the one it saved last in this attempt ({@link #saveCheckpoint}),
+     * else the one the node's previous attempt recorded, which a restart of a stopped or failed
+     * tasklet step resumes. Empty in a chunk step, whose checkpoint is its reader's and writer's.
+     */
+    java.util.Optional<io.durablebatch.execution.Checkpoint> checkpoint();
+
+    /**
+     * Saves a tasklet's checkpoint, the state it wants back on restart (how far it got, its own
+     * data): recorded with the tasklet call's commit, and, if the call throws, with the step's
+     * failure, so that a restart gets it back although the call's work rolled back. At most
+     * {@link io.durablebatch.execution.Checkpoint#MAX_LENGTH} bytes.
+     *
+     * @throws IllegalStateException in a chunk step, whose checkpoint is its reader's and writer's
+     */
+    void saveCheckpoint(io.durablebatch.execution.Checkpoint checkpoint);
+
+    /**
      * Sets the exit status the step ends with if it completes, e.g. to let a flow branch on
      * {@code EMPTY_INPUT}. Without it a completed step exits {@code COMPLETED}.
      */

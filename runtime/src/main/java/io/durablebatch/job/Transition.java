@@ -7,7 +7,7 @@ import io.durablebatch.execution.ExitStatus;
 
 /**
  * One edge of a job's flow: when the node {@code from} ends with an exit code matching {@code on},
- * do {@code kind}, continuing with (or, for a stop, restarting at) node {@code to}. An edge that
+ * do {@code kind}, continuing with node {@code to} (for a stop: the restart position, if any). An edge that
  * ends the job (END, FAIL, STOP) may set the exit status the job ends with: taking it sets the
  * job's exit status ({@link JobContext#setExitStatus}), over any set before.
  */
@@ -20,7 +20,7 @@ public record Transition(String from, ExitCodePattern on, TransitionKind kind, O
         Checks.notNull(kind, "transition.kind");
         Checks.notNull(to, "transition.to");
         Checks.notNull(exitStatus, "transition.exitStatus");
-        if (kind.hasTarget() != to.isPresent()) {
+        if (kind.hasTarget() && to.isEmpty() || !kind.mayHaveTarget() && to.isPresent()) {
             throw new IllegalArgumentException("transition.to must be " + (kind.hasTarget() ? "given" : "empty")
                     + " for a " + kind + " transition from '" + from + "'");
         }

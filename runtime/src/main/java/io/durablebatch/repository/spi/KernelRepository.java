@@ -132,7 +132,8 @@ public interface KernelRepository extends JobRepository {
     /**
      * Appends one transition the flow already validated against its plan, with the job execution's
      * next sequence number (from one, without gaps, also under concurrent appenders), before its
-     * target starts.
+     * target starts. A STOP's target is its restart position, where the next execution begins: it
+     * may be a node this execution ran.
      *
      * @throws io.durablebatch.repository.RepositoryException {@code FLOW_DECISION_TARGET_STARTED}, {@code FLOW_PLAN_MISMATCH},
      *         {@code EXECUTION_NOT_ACTIVE} or {@code JOB_EXECUTION_NOT_FOUND}

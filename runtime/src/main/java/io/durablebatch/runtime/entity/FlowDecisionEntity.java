@@ -49,7 +49,7 @@ public class FlowDecisionEntity {
     @Column(name = "input_digest", nullable = false, length = 32)
     public byte[] inputDigest;
 
-    @Column(name = "outcome_code", nullable = false, length = 100)
+    @Column(name = "outcome_code", nullable = false, length = 2000)
     public String outcomeCode;
 
     @Column(name = "outcome_description", nullable = false, columnDefinition = "text")

@@ -31,7 +31,7 @@ public abstract class VersionedColumns {
     @Column(nullable = false, length = 16)
     public ExecutionStatus status;
 
-    @Column(name = "exit_code", nullable = false, length = 100)
+    @Column(name = "exit_code", nullable = false, length = 2000)
     public String exitCode;
 
     @Column(name = "exit_description", nullable = false, columnDefinition = "text")

@@ -49,7 +49,8 @@ public class FlowDecisionStore {
         this.jobExecutions = jobExecutions;
         // One statement. The execution must be active and run the decision's plan (when it recorded
         // a definition). The target must not have started in this execution: its latest attempt in
-        // the instance belongs to another execution, or there is none. The next sequence number comes
+        // the instance belongs to another execution, or there is none. A STOP's target is exempt: it
+        // is the restart position, where the next execution begins, so it may be a node this one ran. The next sequence number comes
         // from an upsert of the execution's head row, whose lock numbers concurrent appenders (parallel
         // flows) one after the other; a rolled-back append gives its number back, so there are no gaps.
         this.append = tables.statement("append", """
@@ -58,7 +59,7 @@ public class FlowDecisionStore {
                              AND (definition_fingerprint IS NULL OR definition_fingerprint = :planFingerprint)
                            FOR SHARE),
                 allowed AS (SELECT id, job_instance_id FROM e
-                            WHERE CAST(:toNode AS varchar) IS NULL
+                            WHERE CAST(:toNode AS varchar) IS NULL OR CAST(:kind AS varchar) = 'STOP'
                                OR (SELECT s.job_execution_id FROM {p}step_execution s
                                    WHERE s.job_instance_id = e.job_instance_id AND s.node_id = CAST(:toNode AS varchar)
                                    ORDER BY s.id DESC LIMIT 1) IS DISTINCT FROM e.id),

@@ -136,7 +136,10 @@ final class ExecutionRunner {
     }
 
     private JobEnd walk(JobContextImpl job, JobCallbacks callbacks) {
-        Node node = definition.startNode();
+        // the launch started the first node already when it could, at the restart position it found
+        Node node = begun.<Node> map(StepRunners.StepStart::step).orElseGet(() -> newInstance ? definition.startNode()
+                : bookkeeping.record("the restart position of job execution " + execution.id(),
+                        () -> RestartPosition.of(repository, definition, execution, false)));
         Optional<FlowRoutes.Previous> previous = Optional.empty();
         Set<String> visited = new HashSet<>();
         while (true) {
@@ -145,7 +148,7 @@ final class ExecutionRunner {
                 return JobEnd.stopped();
             }
             if (!visited.add(node.id())) {
-                // only a stop-and-restart target before its stop can lead here: never run a node twice
+                // a node runs at most once per execution
                 return JobEnd.failed("node '" + node.id() + "' was reached twice in execution " + execution.id());
             }
             Route route;
@@ -158,7 +161,9 @@ final class ExecutionRunner {
                     return JobEnd.stopped();
                 }
                 Optional<StepBoundary.Taken> taken = boundary.takenWith(outcome);
-                route = taken.isPresent() ? taken.get().route() : routes.afterStep(definition, execution, step, outcome);
+                route = taken.isPresent() ? taken.get().route()
+                        : routes.afterStep(definition, execution, step, outcome,
+                                visited);
                 begun = taken.flatMap(StepBoundary.Taken::next);
                 endedWithStep = taken.flatMap(StepBoundary.Taken::ended);
                 previous = Optional.of(new FlowRoutes.Previous(step.id(), outcome.exitStatus()));

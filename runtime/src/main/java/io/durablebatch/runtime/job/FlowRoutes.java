@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 
 import jakarta.inject.Singleton;
@@ -61,17 +62,26 @@ public class FlowRoutes {
         this.bookkeeping = new Bookkeeping(config.lease().duration());
     }
 
-    /** The route after a step that ended with {@code outcome} (not STOPPED), recorded. */
-    Route afterStep(JobDefinition definition, JobExecution execution, Node step, StepOutcome outcome) {
-        Supplier<Route> record = () -> recordAfterStep(definition, execution, step, outcome);
+    /**
+     * The route after a step that ended with {@code outcome} (not STOPPED), recorded; {@code visited}:
+     * the nodes this execution reached so far.
+     */
+    Route afterStep(JobDefinition definition, JobExecution execution, Node step, StepOutcome outcome,
+            Set<String> visited) {
+        Supplier<Route> record = () -> record(definition, execution, step, outcome, visited);
         return bookkeeping.record("the route after step '" + step.id() + "'", record,
-                () -> recordedFrom(execution, step).map(earlier -> stepRoute(definition, step, outcome))
+                () -> recordedFrom(execution, step).map(earlier -> stepRoute(definition, step, outcome, visited))
                         .orElseGet(record));
     }
 
     /** The route after a step that ended with {@code outcome} (not STOPPED), recorded in the caller's transaction. */
     Route recordAfterStep(JobDefinition definition, JobExecution execution, Node step, StepOutcome outcome) {
-        Route route = stepRoute(definition, step, outcome);
+        return record(definition, execution, step, outcome, Set.of());
+    }
+
+    private Route record(JobDefinition definition, JobExecution execution, Node step, StepOutcome outcome,
+            Set<String> visited) {
+        Route route = stepRoute(definition, step, outcome, visited);
         append(definition, execution, step, route,
                 digest("step", step.id(), Optional.of(new Previous(step.id(), outcome.exitStatus()))),
                 outcome.exitStatus());
@@ -138,7 +148,9 @@ public class FlowRoutes {
         for (FlowTransitionKind kind : new FlowTransitionKind[] { FlowTransitionKind.DECISION, FlowTransitionKind.STOP }) {
             Optional<FlowDecision> found = repository.findReusableFlowDecision(instance, node,
                     definition.identity().fingerprint(), input, kind)
-                    .filter(earlier -> !earlier.jobExecutionId().equals(execution.id()));
+                    .filter(earlier -> !earlier.jobExecutionId().equals(execution.id()))
+                    // a stop without a restart position has no node to continue at
+                    .filter(earlier -> earlier.toNode().isPresent());
             if (found.isPresent()) {
                 return found;
             }
@@ -146,7 +158,7 @@ public class FlowRoutes {
         return Optional.empty();
     }
 
-    private static Route stepRoute(JobDefinition definition, Node step, StepOutcome outcome) {
+    private static Route stepRoute(JobDefinition definition, Node step, StepOutcome outcome, Set<String> visited) {
         String exitCode = outcome.exitStatus().code();
         Optional<Transition> matching = definition.route(step.id(), exitCode);
         if (matching.isEmpty()) {
@@ -167,9 +179,12 @@ public class FlowRoutes {
             case NEXT:
                 return Route.to(FlowTransitionKind.NEXT, transition.to().orElseThrow());
             case STOP:
-                // a stop taken on an outcome of an earlier execution already happened: continue at its target
-                return outcome.reused() ? Route.to(FlowTransitionKind.NEXT, transition.to().orElseThrow())
-                        : Route.stop(transition.to().orElseThrow(), transition.exitStatus());
+                // a stop taken on an outcome of an earlier execution already happened: continue at its
+                // restart position, unless this execution came from there (it began at the stopping
+                // node or before it, and reached the stop again on a reused exit code): it stops again
+                Optional<String> onward = transition.to().filter(target -> !visited.contains(target));
+                return outcome.reused() && onward.isPresent() ? Route.to(FlowTransitionKind.NEXT, onward.get())
+                        : Route.stop(transition.to(), transition.exitStatus());
             default:
                 return terminal(step, transition, outcome.exitStatus(), outcome.failure());
         }
@@ -187,7 +202,7 @@ public class FlowRoutes {
             case NEXT:
                 return Route.to(FlowTransitionKind.DECISION, transition.to().orElseThrow());
             case STOP:
-                return Route.stop(transition.to().orElseThrow(), transition.exitStatus());
+                return Route.stop(transition.to(), transition.exitStatus());
             default:
                 return terminal(decision, transition, outcome, Optional.empty());
         }

@@ -179,7 +179,8 @@ public class KernelJobOperator implements JobOperator {
         audit.append(action, call, request, launched, "LAUNCHED execution " + launched.id() + " attempt "
                 + launched.attempt() + " owner " + identity.owner());
         // a job listener's beforeJob runs before the first step starts (and may fail the job instead)
-        Optional<StepRunners.StepStart> firstStep = atOnce && definition.startNode() instanceof Step step
+        Optional<StepRunners.StepStart> firstStep = atOnce
+                && RestartPosition.of(repository, definition, launched, newInstance) instanceof Step step
                 && steps.listeners().forJob(definition).isEmpty()
                         ? steps.startEagerly(step, launched, newInstance)
                         : Optional.empty();

@@ -18,8 +18,9 @@ record Route(FlowTransitionKind kind, Optional<String> target, Optional<JobEnd> 
         return new Route(kind, Optional.empty(), Optional.of(end));
     }
 
-    static Route stop(String restartAt, Optional<io.durablebatch.execution.ExitStatus> exitStatus) {
-        return new Route(FlowTransitionKind.STOP, Optional.of(restartAt), Optional.of(JobEnd.stopped().declaring(exitStatus)));
+    /** A stop; its target is the restart position (the start node when empty), not a node this execution runs. */
+    static Route stop(Optional<String> restartAt, Optional<io.durablebatch.execution.ExitStatus> exitStatus) {
+        return new Route(FlowTransitionKind.STOP, restartAt, Optional.of(JobEnd.stopped().declaring(exitStatus)));
     }
 
     boolean continues() {

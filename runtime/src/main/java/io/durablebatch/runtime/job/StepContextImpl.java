@@ -2,6 +2,8 @@ package io.durablebatch.runtime.job;
 
 import java.util.Optional;
 
+import io.durablebatch.Checks;
+import io.durablebatch.execution.Checkpoint;
 import io.durablebatch.execution.ExitStatus;
 import io.durablebatch.execution.JobExecutionId;
 import io.durablebatch.execution.JobInstanceId;
@@ -24,6 +26,9 @@ final class StepContextImpl implements StepContext {
     private final Optional<PartitionContext> partition;
     private final JobContextImpl job;
     private volatile ExitStatus exitStatus;
+    /** Whether a tasklet runs this attempt, which then has a checkpoint of its own. */
+    private volatile boolean tasklet;
+    private volatile Optional<Checkpoint> checkpoint = Optional.empty();
 
     /** The context of an attempt of a step of {@code job}'s execution, running as {@code stepExecution}. */
     StepContextImpl(JobContextImpl job, StepExecution stepExecution, Step step, boolean restart) {
@@ -92,6 +97,27 @@ final class StepContextImpl implements StepContext {
     @Override
     public JobContext job() {
         return job;
+    }
+
+    /** Opens the tasklet's checkpoint of this attempt, starting from the one it resumes. */
+    void openTaskletCheckpoint(Optional<Checkpoint> resumed) {
+        this.checkpoint = resumed;
+        this.tasklet = true;
+    }
+
+    @Override
+    public Optional<Checkpoint> checkpoint() {
+        return checkpoint;
+    }
+
+    @Override
+    public void saveCheckpoint(Checkpoint checkpoint) {
+        Checks.notNull(checkpoint, "checkpoint");
+        if (!tasklet) {
+            throw new IllegalStateException("step '" + step.name() + "' is not a tasklet step: a chunk step's "
+                    + "checkpoint is its reader's and writer's, saved at each chunk's commit");
+        }
+        this.checkpoint = Optional.of(checkpoint);
     }
 
     @Override

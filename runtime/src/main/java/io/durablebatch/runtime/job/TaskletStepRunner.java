@@ -2,6 +2,7 @@ package io.durablebatch.runtime.job;
 
 import java.util.Optional;
 
+import io.durablebatch.execution.Checkpoint;
 import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.execution.StepCounters;
 import io.durablebatch.execution.StepExecution;
@@ -12,7 +13,8 @@ import io.durablebatch.listener.ChunkEvent;
 
 /**
  * Runs a tasklet step attempt: each call of the tasklet is one new transaction that also records
- * the step's counters (or its completion, after the last call), re-run after a transient failure.
+ * the step's counters and the tasklet's checkpoint (or its completion, after the last call), re-run
+ * after a transient failure.
  * Each call is a chunk to the step's chunk listeners.
  */
 final class TaskletStepRunner {
@@ -25,6 +27,7 @@ final class TaskletStepRunner {
         long[] rollbacks = { 0 };
         UnitOfWorkRetry retry = new UnitOfWorkRetry("tasklet of step '" + step.name() + "'", ChunkStep.Retry.DEFAULT,
                 failure -> rollbacks[0]++);
+        attempt.context().openTaskletCheckpoint(attempt.resumeFrom());
         try {
             while (true) {
                 if (attempt.control().stopRequested()) {
@@ -49,7 +52,9 @@ final class TaskletStepRunner {
                 }
             }
         } catch (Exception | Error failure) {
-            return attempt.fail(failure, attempt.counters().plus(new StepCounters(0, 0, 0, 0, 0, 0, 0, rollbacks[0] + 1)));
+            // the checkpoint the tasklet saved before it threw is its own state, kept for the restart
+            return attempt.fail(failure, attempt.counters().plus(new StepCounters(0, 0, 0, 0, 0, 0, 0, rollbacks[0] + 1)),
+                    attempt.context().checkpoint());
         }
     }
 
@@ -62,8 +67,9 @@ final class TaskletStepRunner {
         RepeatStatus status = step.tasklet().execute(attempt.context());
         boolean finished = status != RepeatStatus.CONTINUABLE;
         StepCounters total = attempt.counters().plus(new StepCounters(0, 0, 0, 0, 0, 0, 1, rollbacks));
-        StepExecution recorded = finished ? attempt.recordCompletion(Optional.empty(), total)
-                : attempt.recordProgress(Optional.empty(), total);
+        Optional<Checkpoint> checkpoint = attempt.context().checkpoint();
+        StepExecution recorded = finished ? attempt.recordCompletion(checkpoint, total)
+                : attempt.recordProgress(checkpoint, total);
         return new Committed(recorded, total, finished);
     }
 }

@@ -34,7 +34,8 @@ public final class SchemaMigrations implements ResourceProvider {
             "V6__open_partition_plans.sql",
             "V7__execution_parameters.sql",
             "V8__leases.sql",
-            "V9__listings.sql");
+            "V9__listings.sql",
+            "V10__long_exit_codes.sql");
 
     private final ClassLoader classLoader;
 

@@ -115,6 +115,21 @@ class FlowDecisionTest {
     }
 
     @Test
+    void aStopsRestartPositionMayBeANodeThisExecutionRan() {
+        JobExecution execution = given.jobExecutionIn("decision-stop-position", ExecutionStatus.STARTED);
+        tx(() -> repository.appendFlowDecision(next(execution.id(), CHECK, LOAD, "input")));
+        tx(() -> repository.createFlowStepExecution(execution.id(), StepName.of("load"), LOAD, StartLimit.UNLIMITED));
+
+        FlowDecision stop = tx(() -> repository.appendFlowDecision(new FlowDecisionRequest(execution.id(), LOAD,
+                Optional.of(LOAD), FlowTransitionKind.STOP, PLAN, digest("stop"), ExitStatus.of("PAUSE"), now())));
+
+        assertEquals(Optional.of(LOAD), stop.toNode(), "recorded as where the next execution begins");
+        assertEquals(FlowTransitionKind.STOP, tx(() -> repository.flowDecisions(execution.id())).get(1).kind());
+        state.assertRefusedChangingNothing(execution.jobInstanceId(), RepositoryError.FLOW_DECISION_TARGET_STARTED,
+                () -> repository.appendFlowDecision(next(execution.id(), CHECK, LOAD, "input")));
+    }
+
+    @Test
     void aDecisionUnderAnotherPlanThanTheExecutionsDefinitionIsRefused() {
         JobInstance instance = tx(() -> repository.selectOrCreateJobInstance(freshKey("decision-plan"))).instance();
         DefinitionIdentity definition = new DefinitionIdentity(instance.jobName(), "r1", PLAN);

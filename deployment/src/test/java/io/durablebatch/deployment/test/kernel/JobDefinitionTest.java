@@ -15,6 +15,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 import io.durablebatch.execution.Checkpoint;
+import io.durablebatch.execution.ExitStatus;
 import io.durablebatch.item.ItemReader;
 import io.durablebatch.job.ChunkStep;
 import io.durablebatch.job.ExitCodePattern;
@@ -111,6 +112,17 @@ class JobDefinitionTest {
         JobDefinition job = Job.named("pauseAndRedo").start(step("a")).next(step("b"))
                 .on("REDO").stopAndRestart("a").from("b").on("*").end().build();
         assertEquals(TransitionKind.STOP, job.route("b", "REDO").orElseThrow().kind());
+        JobDefinition self = Job.named("pauseHere").start(step("a")).on("WAIT").stopAndRestart("a")
+                .from("a").on("*").end().build();
+        assertEquals(Optional.of("a"), self.route("a", "WAIT").flatMap(Transition::to), "a stop may restart at itself");
+        JobDefinition toStart = Job.named("pause").start(step("a")).on("WAIT").stop("WAITING").from("a").on("*").end()
+                .build();
+        assertEquals(Optional.empty(), toStart.route("a", "WAIT").flatMap(Transition::to),
+                "a stop without a restart position restarts at the start");
+        assertThrows(IllegalArgumentException.class, () -> new Transition("a", ExitCodePattern.of("*"),
+                TransitionKind.END, Optional.of("a")), "only a NEXT or a STOP names a node");
+        assertThrows(IllegalArgumentException.class, () -> new Transition("a", ExitCodePattern.of("*"),
+                TransitionKind.NEXT, Optional.empty()), "a NEXT needs its target");
     }
 
     @Test
@@ -153,10 +165,11 @@ class JobDefinitionTest {
         assertTrue(ExitCodePattern.of("FAIL: ?").matches("FAIL: x"));
         assertThrows(IllegalArgumentException.class, () -> ExitCodePattern.of("a\u0007b"), "control character");
         assertThrows(IllegalArgumentException.class, () -> ExitCodePattern.of("a\nb"), "line break");
-        assertThrows(IllegalArgumentException.class, () -> ExitCodePattern.of("x".repeat(101)), "too long");
+        assertThrows(IllegalArgumentException.class, () -> ExitCodePattern.of("x".repeat(ExitStatus.MAX_CODE_LENGTH + 1)),
+                "too long");
         assertThrows(IllegalArgumentException.class, () -> ExitCodePattern.of("   "), "blank");
         assertThrows(IllegalArgumentException.class, () -> ExitCodePattern.of(""), "empty");
-        assertEquals(100, ExitCodePattern.of("x".repeat(100)).value().length());
+        assertEquals(ExitStatus.MAX_CODE_LENGTH, ExitCodePattern.of("x".repeat(ExitStatus.MAX_CODE_LENGTH)).value().length());
     }
 
     @Test

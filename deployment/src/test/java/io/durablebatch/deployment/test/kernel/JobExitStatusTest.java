@@ -148,6 +148,18 @@ class JobExitStatusTest {
                     .build();
         }
 
+        /** A step exits with the longest code, branched on; the next one sets it as the job's. */
+        @Produces
+        JobDefinition longest() {
+            return Job.named("exit-longest").start(tasklet("first", context -> {
+                context.setExitStatus(ExitStatus.of(LONGEST));
+                return RepeatStatus.FINISHED;
+            })).on(LONGEST).to(tasklet("second", context -> {
+                context.job().setExitStatus(ExitStatus.of(LONGEST));
+                return RepeatStatus.FINISHED;
+            })).build();
+        }
+
         @Produces
         JobDefinition endListened() {
             return Job.named("exit-end-listened").listener(new Appending()).start(tasklet("first", setting()))
@@ -162,6 +174,10 @@ class JobExitStatusTest {
                     .start(tasklet("only", setting()).listener(new AfterStepSetting())).build();
         }
     }
+
+    /** The longest exit code there is, with white space inside, as Jakarta Batch's are free text. */
+    static final String LONGEST = ("LONG EXIT " + "x y".repeat(ExitStatus.MAX_CODE_LENGTH)).substring(0,
+            ExitStatus.MAX_CODE_LENGTH);
 
     private JobExecution run(String job, String run, Map<String, String> more) {
         JobParameters parameters = JobParameters.of("run", run);
@@ -184,6 +200,20 @@ class JobExitStatusTest {
         assertEquals("VERY GOOD INVOCATION", READ_AFTER_END.get(run), "committed with the end, before afterJob");
         assertEquals("COMPLETED", onlyStep(ended).exitStatus().code(), "the step keeps its own");
         assertTrue(SET_AFTER_END.get(run).startsWith("refused: the end of job execution "), SET_AFTER_END.get(run));
+    }
+
+    @Test
+    void exitCodesOfTwoThousandCharactersAreStoredWhole() {
+        JobExecution ended = run("exit-longest", freshRun(), Map.of());
+        assertEquals(ExecutionStatus.COMPLETED, ended.status());
+        assertEquals(LONGEST, ended.exitStatus().code(), "the job execution's column keeps it whole");
+        JobExecution stored = tx(() -> repository.getJobExecution(ended.id()).orElseThrow());
+        assertEquals(LONGEST, stored.exitStatus().code());
+        assertEquals(LONGEST, tx(() -> repository.stepExecutions(ended.id())).get(0).exitStatus().code(),
+                "so does the step execution's");
+        assertEquals(LONGEST, tx(() -> repository.flowDecisions(ended.id())).get(0).outcome().code(),
+                "and the route decision's, which the route was taken on");
+        assertThrows(IllegalArgumentException.class, () -> ExitStatus.of(LONGEST + "x"), "one more is refused");
     }
 
     @Test

@@ -2,13 +2,16 @@ package io.durablebatch.deployment.test.kernel;
 
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.call;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.freshRun;
+import static io.durablebatch.job.Steps.chunk;
 import static io.durablebatch.job.Steps.tasklet;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -23,10 +26,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.durablebatch.deployment.test.RepositoryTestSupport;
+import io.durablebatch.execution.Checkpoint;
 import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.execution.ExitStatus;
 import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.StepExecution;
+import io.durablebatch.item.ItemReader;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.JobOperator;
@@ -57,6 +62,38 @@ class TaskletAndFlowTest {
                 throw new IllegalStateException("work fails for " + run);
             }
             return RepeatStatus.FINISHED;
+        };
+    }
+
+    /** Records its call; exits PAUSE on the first call of a run, COMPLETED after. */
+    static Tasklet pausingOnce(String step) {
+        return context -> {
+            String run = context.parameters().string("run");
+            boolean first = !ran(run).contains(step);
+            RAN.add(run + ":" + step);
+            context.setExitStatus(ExitStatus.of(first ? "PAUSE" : "COMPLETED"));
+            return RepeatStatus.FINISHED;
+        };
+    }
+
+    /** Per run: the checkpoint each call of "resuming" found, as text ("none" without one). */
+    static final Map<String, Queue<String>> FOUND = new ConcurrentHashMap<>();
+    /** Per run: what saving a checkpoint in a chunk step's reader factory did. */
+    static final Map<String, String> CHUNK_SAVE = new ConcurrentHashMap<>();
+
+    /** Counts its calls in its checkpoint; fails after saving it while its run is FAILING. */
+    static Tasklet resuming() {
+        return context -> {
+            String run = context.parameters().string("run");
+            int calls = context.checkpoint().map(c -> Integer.parseInt(new String(c.bytes(), StandardCharsets.UTF_8)))
+                    .orElse(0);
+            FOUND.computeIfAbsent(run, r -> new ConcurrentLinkedQueue<>())
+                    .add(context.checkpoint().isPresent() ? String.valueOf(calls) : "none");
+            context.saveCheckpoint(Checkpoint.of(String.valueOf(calls + 1).getBytes(StandardCharsets.UTF_8)));
+            if (FAILING.contains(run)) {
+                throw new IllegalStateException("resuming fails for " + run);
+            }
+            return calls + 1 < 3 ? RepeatStatus.CONTINUABLE : RepeatStatus.FINISHED;
         };
     }
 
@@ -110,6 +147,81 @@ class TaskletAndFlowTest {
                     .start(tasklet("prepare", recording("prepare")).withAllowStartIfComplete(true))
                     .next(tasklet("work", recording("work")))
                     .build();
+        }
+
+        /** Stops on its own exit code, to run again on restart (it allows a start if complete). */
+        @Produces
+        JobDefinition pausingAtItself() {
+            return Job.named("pausingAtItself")
+                    .start(tasklet("check", pausingOnce("check")).withAllowStartIfComplete(true))
+                    .on("PAUSE").stopAndRestart("check")
+                    .from("check").on("*").to(tasklet("after", recording("after")))
+                    .build();
+        }
+
+        /** Stops after the second step, to run both again on restart. */
+        @Produces
+        JobDefinition pausingBeforeItself() {
+            return Job.named("pausingBeforeItself")
+                    .start(tasklet("first", recording("first")).withAllowStartIfComplete(true))
+                    .next(tasklet("second", pausingOnce("second")).withAllowStartIfComplete(true))
+                    .on("PAUSE").stopAndRestart("first", "PAUSED")
+                    .from("second").on("*").end()
+                    .build();
+        }
+
+        /** Stops without a restart position: a restart begins at the start. */
+        @Produces
+        JobDefinition pausingToTheStart() {
+            return Job.named("pausingToTheStart")
+                    .start(tasklet("first", recording("first")))
+                    .next(tasklet("second", pausingOnce("second")).withAllowStartIfComplete(true))
+                    .on("PAUSE").stop("PAUSED")
+                    .from("second").on("*").end()
+                    .build();
+        }
+
+        /** Stops at itself, but does not allow a start if complete: its recorded exit code stops it again. */
+        @Produces
+        JobDefinition pausingForGood() {
+            return Job.named("pausingForGood")
+                    .start(tasklet("check", pausingOnce("check")))
+                    .on("PAUSE").stopAndRestart("check")
+                    .from("check").on("*").end()
+                    .build();
+        }
+
+        @Produces
+        JobDefinition resumingTasklet() {
+            return Job.named("resumingTasklet").start(tasklet("resuming", resuming())).build();
+        }
+
+        @Produces
+        JobDefinition chunkSavingACheckpoint() {
+            return Job.named("chunkSavingACheckpoint").start(chunk("read", 10).<String> reader(context -> {
+                try {
+                    context.saveCheckpoint(Checkpoint.of(new byte[1]));
+                    CHUNK_SAVE.put(context.parameters().string("run"), "accepted");
+                } catch (IllegalStateException e) {
+                    CHUNK_SAVE.put(context.parameters().string("run"), "refused: " + e.getMessage());
+                }
+                return new ItemReader<String>() {
+                    @Override
+                    public void open(Optional<Checkpoint> checkpoint) {
+                    }
+
+                    @Override
+                    public String read() {
+                        return null;
+                    }
+
+                    @Override
+                    public Checkpoint checkpoint() {
+                        return Checkpoint.of(new byte[0]);
+                    }
+                };
+            }).writer(context -> items -> {
+            }).build()).build();
         }
 
         @Produces
@@ -197,6 +309,76 @@ class TaskletAndFlowTest {
         JobExecution restarted = operator.await(operator.restart(failed.id(), call()), Duration.ofMinutes(1));
         assertEquals(ExecutionStatus.COMPLETED, restarted.status());
         assertEquals(List.of("prepare", "work", "prepare", "work"), ran(run));
+    }
+
+    private JobExecution restart(JobExecution stopped) {
+        return operator.await(operator.restart(stopped.id(), call()), Duration.ofMinutes(1));
+    }
+
+    @Test
+    void aTaskletsCheckpointIsRecordedWithEachCallAndWithItsFailureAndResumedOnRestart() {
+        String run = freshRun();
+        FAILING.add(run);
+        JobExecution failed = operator.runAndWait("resumingTasklet", KernelTestSupport.run(run), call());
+        assertEquals(ExecutionStatus.FAILED, failed.status());
+        StepExecution failedStep = steps(failed).get(0);
+        assertEquals("1", new String(failedStep.checkpoint().orElseThrow().bytes(), StandardCharsets.UTF_8),
+                "saved before the call threw: recorded with the failure, though the call's work rolled back");
+        FAILING.remove(run);
+        JobExecution restarted = restart(failed);
+        assertEquals(ExecutionStatus.COMPLETED, restarted.status());
+        assertEquals(List.of("none", "1", "2"), List.copyOf(FOUND.get(run)),
+                "the restart resumes it; each committed call records it for the next");
+        assertEquals("3", new String(steps(restarted).get(0).checkpoint().orElseThrow().bytes(), StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aChunkStepCannotSaveATaskletCheckpoint() {
+        String run = freshRun();
+        operator.runAndWait("chunkSavingACheckpoint", KernelTestSupport.run(run), call());
+        assertEquals("refused: step 'read' is not a tasklet step: a chunk step's checkpoint is its reader's and "
+                + "writer's, saved at each chunk's commit", CHUNK_SAVE.get(run));
+    }
+
+    @Test
+    void aStopMayRestartAtTheStoppingNodeItself() {
+        String run = freshRun();
+        JobExecution stopped = operator.runAndWait("pausingAtItself", KernelTestSupport.run(run), call());
+        assertEquals(ExecutionStatus.STOPPED, stopped.status());
+        JobExecution restarted = restart(stopped);
+        assertEquals(ExecutionStatus.COMPLETED, restarted.status());
+        assertEquals(List.of("check", "check", "after"), ran(run), "the restart began at the stopping node");
+    }
+
+    @Test
+    void aStopMayRestartAtANodeBeforeTheStoppingOne() {
+        String run = freshRun();
+        JobExecution stopped = operator.runAndWait("pausingBeforeItself", KernelTestSupport.run(run), call());
+        assertEquals(ExecutionStatus.STOPPED, stopped.status());
+        assertEquals("PAUSED", stopped.exitStatus().code());
+        JobExecution restarted = restart(stopped);
+        assertEquals(ExecutionStatus.COMPLETED, restarted.status());
+        assertEquals(List.of("first", "second", "first", "second"), ran(run));
+    }
+
+    @Test
+    void aStopWithoutARestartPositionRestartsAtTheStartSkippingCompletedNodes() {
+        String run = freshRun();
+        JobExecution stopped = operator.runAndWait("pausingToTheStart", KernelTestSupport.run(run), call());
+        assertEquals(ExecutionStatus.STOPPED, stopped.status());
+        assertEquals("PAUSED", stopped.exitStatus().code());
+        JobExecution restarted = restart(stopped);
+        assertEquals(ExecutionStatus.COMPLETED, restarted.status());
+        assertEquals(List.of("first", "second", "second"), ran(run), "first completed: its outcome is reused");
+    }
+
+    @Test
+    void aRestartReachingAStopOnAReusedExitCodeStopsAgain() {
+        String run = freshRun();
+        JobExecution stopped = operator.runAndWait("pausingForGood", KernelTestSupport.run(run), call());
+        JobExecution restarted = restart(stopped);
+        assertEquals(ExecutionStatus.STOPPED, restarted.status(), "check completed with PAUSE, which stops the job");
+        assertEquals(List.of("check"), ran(run), "check does not allow a start if complete: it ran once");
     }
 
     @Test

@@ -18,7 +18,8 @@ import io.durablebatch.runtime.jakarta.jsl.PropertyScope;
 /**
  * Runs one batchlet step attempt: resolves the job's, step's and batchlet's properties for the
  * execution, resolves the artifact, calls {@code process()} and takes what it returns as the step's
- * exit status.
+ * exit status. The step's persistent user data is the kernel tasklet's checkpoint: resumed from the
+ * step's previous attempt, and kept with the attempt's end.
  */
 @Singleton
 public class BatchletRuns {
@@ -41,7 +42,7 @@ public class BatchletRuns {
         JakartaJobContext jobContext = contexts.job(job, kernel.job());
         PropertyScope stepScope = jobContext.scope().enter(step.properties());
         JakartaStepContext stepContext = new JakartaStepContext(step.id(), kernel.stepExecutionId().value(),
-                stepScope.properties(), jobContext);
+                stepScope.properties(), jobContext, PersistentUserData.of(kernel.checkpoint()));
         JslArtifact artifact = ((JslBatchlet) step.work().orElseThrow()).artifact();
         PropertyScope artifactScope = stepScope.enter(artifact.properties());
         CurrentArtifact current = new CurrentArtifact(artifact.location().toString(), jobContext, stepContext,
@@ -55,15 +56,32 @@ public class BatchletRuns {
                 exitStatus = current.call(resolved.get()::process);
             } catch (Exception e) {
                 stepContext.failedWith(e);
+                try {
+                    keepUserData(stepContext, kernel);
+                } catch (IllegalArgumentException unkept) {
+                    e.addSuppressed(unkept);
+                }
                 throw e;
             } finally {
                 contexts.ended(executionId);
             }
+            keepUserData(stepContext, kernel);
             String code = exitStatus != null ? exitStatus : stepContext.getExitStatus();
             if (code != null) {
                 kernel.setExitStatus(exitStatus(code, artifact));
             }
             return running.stopRequested() ? RepeatStatus.CONTINUABLE : RepeatStatus.FINISHED;
+        }
+    }
+
+    /**
+     * Hands the step's persistent user data, as it is at the end of {@code process()}, to the kernel
+     * as the tasklet's checkpoint: recorded with the step's end, a failure included.
+     */
+    private static void keepUserData(JakartaStepContext stepContext, StepContext kernel) {
+        if (stepContext.persistentUserDataSet()) {
+            kernel.saveCheckpoint(PersistentUserData.checkpoint(stepContext.getPersistentUserData(),
+                    stepContext.getStepName()));
         }
     }
 

@@ -17,9 +17,13 @@ final class JakartaStepContext extends ElementContext implements StepContext {
     private final JakartaJobContext job;
     private volatile String exitStatus;
     private volatile Exception exception;
+    private volatile Serializable persistentUserData;
+    private volatile boolean persistentUserDataSet;
 
-    JakartaStepContext(String stepName, long stepExecutionId, Map<String, String> properties, JakartaJobContext job) {
+    JakartaStepContext(String stepName, long stepExecutionId, Map<String, String> properties, JakartaJobContext job,
+            Serializable resumedUserData) {
         super(properties);
+        this.persistentUserData = resumedUserData;
         this.stepName = stepName;
         this.stepExecutionId = stepExecutionId;
         this.job = job;
@@ -35,20 +39,25 @@ final class JakartaStepContext extends ElementContext implements StepContext {
         return stepExecutionId;
     }
 
-    /** A batchlet step has no checkpoint, so nothing to keep across attempts. */
+    /** The data set last in this attempt, else the one the step's previous attempt kept, which it resumes. */
     @Override
     public Serializable getPersistentUserData() {
-        return null;
+        return persistentUserData;
     }
 
     /**
-     * Refused: a batchlet step commits once, at its end, and the kernel has no place yet to store
-     * user data with it; accepting it would lose it on restart without a word.
+     * Kept with the step execution when the attempt ends (completed, failed or stopped), as it is
+     * then, and given back to the step's next attempt on restart (see {@link PersistentUserData}).
      */
     @Override
     public void setPersistentUserData(Serializable data) {
-        throw new UnsupportedOperationException("StepContext.setPersistentUserData of step " + stepName
-                + ": persistent user data is not supported yet");
+        this.persistentUserData = data;
+        this.persistentUserDataSet = true;
+    }
+
+    /** Whether the attempt set its persistent user data, which it then keeps. */
+    boolean persistentUserDataSet() {
+        return persistentUserDataSet;
     }
 
     @Override

@@ -100,10 +100,10 @@ public final class JslPlans {
                 problems.add(unsupported(element.location(), "<" + elementName(element) + ">"));
             }
         }
-        checkStopTargets(job, edges, problems);
         if (!problems.isEmpty()) {
             throw new JslException(problems);
         }
+        leaveOutUnreachable(nodes, edges);
         try {
             return definition(job, nodes, edges);
         } catch (JobDefinitionException | IllegalArgumentException e) {
@@ -125,13 +125,24 @@ public final class JslPlans {
                     case NEXT -> on.to(edge.target().orElseThrow());
                     case END -> edge.exitStatus().map(on::end).orElseGet(on::end);
                     case FAIL -> edge.exitStatus().map(on::fail).orElseGet(on::fail);
-                    case STOP -> edge.exitStatus()
-                            .map(exitStatus -> on.stopAndRestart(edge.target().orElseThrow(), exitStatus))
-                            .orElseGet(() -> on.stopAndRestart(edge.target().orElseThrow()));
+                    case STOP -> stop(on, edge);
                 }
             }
         });
         return flow.build();
+    }
+
+    /**
+     * A {@code <stop>}: its {@code restart} is the restart position, which the kernel records as
+     * where the next execution begins, so it may name any step (the stopping one, or one before it);
+     * without one a restart begins at the job's first step (JSL 2.1, "Execution Sequence on Restart").
+     */
+    private static Job.Flow stop(Job.TransitionBuilder on, Edge edge) {
+        if (edge.target().isPresent()) {
+            return edge.exitStatus().map(exitStatus -> on.stopAndRestart(edge.target().get(), exitStatus))
+                    .orElseGet(() -> on.stopAndRestart(edge.target().get()));
+        }
+        return edge.exitStatus().map(on::stop).orElseGet(on::stop);
     }
 
     /**
@@ -174,9 +185,6 @@ public final class JslPlans {
                 problems.add(new JslProblem(at, "exit-status=\"" + exitStatus.get() + "\": " + e.getMessage()));
             }
         }
-        if (transition.kind() == JslTransition.Kind.STOP && transition.restart().isEmpty()) {
-            problems.add(new JslProblem(at, "a <stop> needs restart=\"...\" here: the step a restart continues with"));
-        }
         if (on.isPresent()) {
             try {
                 ExitCodePattern.of(on.get());
@@ -213,38 +221,24 @@ public final class JslPlans {
     }
 
     /**
-     * Refuses a {@code <stop restart>} at the stopping step or at a step that leads to it: the kernel
-     * records a stop's target as the next node of the execution, and refuses a node the execution may
-     * have run already. A step that cannot lead to the stopping one cannot have run before it.
+     * Leaves out of the plan the steps no transition leads to from the first one (a restart position
+     * counts): JSL runs them never, and the kernel refuses a node it cannot reach. So editing such a
+     * step changes no fingerprint.
      */
-    private static void checkStopTargets(JslJob job, Map<String, List<Edge>> edges, List<JslProblem> problems) {
-        for (JslExecutionElement element : job.elements()) {
-            for (Edge edge : edges.getOrDefault(element.id(), List.of())) {
-                if (edge.kind() == JslTransition.Kind.STOP && leadsTo(edge.target().orElseThrow(), element.id(), edges)) {
-                    problems.add(new JslProblem(edge.written().orElseThrow().location(), "restart=\""
-                            + edge.target().orElseThrow() + "\" is not supported yet: it names a step this execution "
-                            + "may have run (the stopping step or one before it), and a stop continues at a step "
-                            + "the execution has not run"));
-                }
-            }
+    private static void leaveOutUnreachable(Map<String, Step> nodes, Map<String, List<Edge>> edges) {
+        if (nodes.isEmpty()) {
+            return;
         }
-    }
-
-    /** Whether {@code from} is {@code to} or reaches it along the job's next transitions. */
-    private static boolean leadsTo(String from, String to, Map<String, List<Edge>> edges) {
-        Set<String> seen = new HashSet<>();
-        Deque<String> pending = new ArrayDeque<>(List.of(from));
+        Set<String> reachable = new HashSet<>();
+        Deque<String> pending = new ArrayDeque<>(List.of(nodes.keySet().iterator().next()));
         while (!pending.isEmpty()) {
             String node = pending.pop();
-            if (node.equals(to)) {
-                return true;
-            }
-            if (seen.add(node)) {
-                edges.getOrDefault(node, List.of()).stream().filter(e -> e.kind() == JslTransition.Kind.NEXT)
-                        .forEach(e -> pending.push(e.target().orElseThrow()));
+            if (reachable.add(node)) {
+                edges.getOrDefault(node, List.of()).forEach(edge -> edge.target().ifPresent(pending::push));
             }
         }
-        return false;
+        nodes.keySet().retainAll(reachable);
+        edges.keySet().retainAll(reachable);
     }
 
     static Optional<String> literal(JslLocation at, String attribute, String value, PropertyScope properties,

@@ -111,18 +111,37 @@ class JslPlansTest {
     }
 
     @Test
-    void aStopThatRestartsAtAStepThisExecutionMayHaveRunIsRefused() {
-        assertTrue(refusal("""
-                <step id="a" allow-start-if-complete="true"><batchlet ref="x"/><stop on="PAUSE" restart="a"/></step>""")
-                .contains(": restart=\"a\" is not supported yet: it names a step this execution may have run"));
-        assertTrue(refusal("""
+    void aStopMayRestartAtTheStoppingStepOrOneBeforeIt() {
+        JobDefinition self = JslPlans.plan(job("""
+                <step id="a" allow-start-if-complete="true"><batchlet ref="x"/><stop on="PAUSE" restart="a"/></step>"""));
+        assertEquals("STOP a", route(self, "a", "PAUSE"));
+        JobDefinition earlier = JslPlans.plan(job("""
                 <step id="a" next="b"><batchlet ref="x"/></step>
-                <step id="b"><batchlet ref="x"/><stop on="PAUSE" restart="a"/></step>""")
-                .contains("restart=\"a\" is not supported yet: it names a step this execution may have run"));
-        JslPlans.plan(job("""
-                <step id="a"><batchlet ref="x"/><stop on="PAUSE" restart="b"/><next on="*" to="c"/></step>
+                <step id="b"><batchlet ref="x"/><stop on="PAUSE" restart="a"/></step>"""));
+        assertEquals("STOP a", route(earlier, "b", "PAUSE"));
+    }
+
+    @Test
+    void aStepNoTransitionLeadsToIsLeftOutOfThePlan() {
+        JobDefinition definition = JslPlans.plan(job("""
+                <step id="a"><batchlet ref="x"/><stop on="PAUSE" restart="c"/></step>
                 <step id="b"><batchlet ref="x"/></step>
                 <step id="c"><batchlet ref="x"/></step>"""));
+        assertEquals(List.of("a", "c"), List.copyOf(definition.nodes().keySet()), "c is a restart position");
+        assertEquals(definition.identity(), JslPlans.plan(job("""
+                <step id="a"><batchlet ref="x"/><stop on="PAUSE" restart="c"/></step>
+                <step id="b" start-limit="4"><batchlet ref="x"/></step>
+                <step id="c"><batchlet ref="x"/></step>""")).identity(), "it shapes nothing that runs");
+    }
+
+    @Test
+    void aStopWithoutRestartRestartsAtTheFirstStep() {
+        JobDefinition definition = JslPlans.plan(job("""
+                <step id="a" next="b"><batchlet ref="x"/><stop on="PAUSE" exit-status="PAUSED"/></step>
+                <step id="b"><batchlet ref="x"/></step>"""));
+        Transition stop = definition.route("a", "PAUSE").orElseThrow();
+        assertEquals("STOP", route(definition, "a", "PAUSE"), "no restart position: the kernel restarts at the start");
+        assertEquals(Optional.of(ExitStatus.of("PAUSED")), stop.exitStatus());
     }
 
     @Test
@@ -237,16 +256,13 @@ class JslPlansTest {
     }
 
     @Test
-    void anExitStatusAnExecutionDecidesOrTheRepositoryCannotKeepAndStopWithoutRestartAreRefused() {
+    void anExitStatusAnExecutionDecidesOrTheRepositoryCannotKeepIsRefused() {
         assertTrue(refusal("""
                 <step id="a"><batchlet ref="x"/><end on="*" exit-status="#{jobParameters['x']}"/></step>""")
                 .contains("exit-status=\"#{jobParameters['x']}\" is a substitution"));
         assertTrue(refusal("""
-                <step id="a"><batchlet ref="x"/><end on="*" exit-status="%s"/></step>""".formatted("x".repeat(101)))
-                .contains("exitStatus.code must be at most 100 characters"));
-        assertTrue(refusal("""
-                <step id="a"><batchlet ref="x"/><stop on="*"/></step>""")
-                .contains("a <stop> needs restart=\"...\" here"));
+                <step id="a"><batchlet ref="x"/><end on="*" exit-status="%s"/></step>""".formatted("x".repeat(2001)))
+                .contains("exitStatus.code must be at most 2000 characters"));
     }
 
     @Test

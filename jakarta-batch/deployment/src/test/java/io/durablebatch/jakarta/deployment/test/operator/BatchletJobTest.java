@@ -237,8 +237,13 @@ class BatchletJobTest {
                     // a programmatic lookup, as a batchlet that is no bean makes it: the literal names the property
                     return "looked up: " + CDI.current().select(String.class, new ActionLiteral()).get();
                 }
-                case "persistent-user-data" -> stepContext.setPersistentUserData("kept?");
+                // serializable as a list, not as what it holds
+                case "unserializable-user-data" -> stepContext.setPersistentUserData(new java.util.ArrayList<>(
+                        List.of(new Object())));
                 case "context-exit-status" -> stepContext.setExitStatus("SET_BY_CONTEXT");
+                case "too-long-exit-status" -> {
+                    return "x".repeat(2001);
+                }
                 default -> {
                     return action;
                 }
@@ -285,7 +290,7 @@ class BatchletJobTest {
 
     @Test
     void whatTheKernelCannotKeepIsRefusedAndFailsTheStep() {
-        for (String action : List.of("bad-job-exit-status", "persistent-user-data", "x".repeat(101))) {
+        for (String action : List.of("bad-job-exit-status", "unserializable-user-data", "too-long-exit-status")) {
             JobExecution execution = run("rules", properties("run", "rules", "action", action));
             assertEquals(BatchStatus.FAILED, execution.getBatchStatus(), action);
             assertEquals(BatchStatus.FAILED, step(execution.getExecutionId(), "only").getBatchStatus(), action);
