@@ -43,12 +43,13 @@ class UnsupportedJobRefusedAtStartTest {
                             </job>
                             """.formatted(NS)), "META-INF/batch-jobs/chunky.xml")
                     .addAsResource(new StringAsset("""
-                            <job id="flowing" %s>
-                                <flow id="inner">
-                                    <step id="a"><batchlet ref="noop"/></step>
-                                </flow>
+                            <job id="splitting" %s>
+                                <split id="both">
+                                    <flow id="inner"><step id="a"><batchlet ref="noop"/></step></flow>
+                                    <flow id="other"><step id="b"><batchlet ref="noop"/></step></flow>
+                                </split>
                             </job>
-                            """.formatted(NS)), "META-INF/batch-jobs/flowing.xml")
+                            """.formatted(NS)), "META-INF/batch-jobs/splitting.xml")
                     .addAsResource(new StringAsset("""
                             <job id="shadowed" %s>
                                 <step id="first">
@@ -84,9 +85,10 @@ class UnsupportedJobRefusedAtStartTest {
     }
 
     @Test
-    void aFlowIsRefused() {
-        assertRefused("flowing", "job XML flowing cannot run: META-INF/batch-jobs/flowing.xml line 2: <flow id=\"inner\">: "
-                + "<flow> is not supported yet: this runtime runs jobs of <step>s that each hold a <batchlet>");
+    void aSplitIsRefused() {
+        assertRefused("splitting",
+                "job XML splitting cannot run: META-INF/batch-jobs/splitting.xml line 2: <split id=\"both\">: "
+                        + "<split> is not supported yet: this runtime runs jobs of <step>s that each hold a <batchlet>");
     }
 
     @Test
