@@ -2,7 +2,6 @@ package io.durablebatch.runtime.jakarta.plan;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -11,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.stream.IntStream;
 
 import io.durablebatch.execution.ExitStatus;
 import io.durablebatch.job.ExitCodePattern;
@@ -51,9 +49,9 @@ import io.durablebatch.runtime.jakarta.jsl.PropertyScope;
  * structure makes the restart refused as incompatible.
  * <p>
  * <b>Transitions.</b> JSL takes the first transition element whose {@code on} matches the exit
- * status, in document order; the kernel takes the most specific pattern. The translation keeps
- * document order and refuses a step where the two could disagree: an earlier pattern that overlaps a
- * later, more specific one. It also writes out what JSL leaves implicit: after the transition
+ * status, in document order; so does the kernel plan, built with
+ * {@link Job.Builder#transitionsInDeclarationOrder()}. The translation writes out what JSL leaves implicit: after the
+ * transition
  * elements, a step that failed (its exit status is {@code FAILED}) fails the job, and any other exit
  * status takes {@code next="s"}, or else ends the job COMPLETED. A failed step does take a transition
  * element that matches {@code FAILED} (as the JSL implementations do), but never {@code next=}. A
@@ -86,12 +84,6 @@ public final class JslPlans {
         Edge to(Translation translation) {
             return new Edge(kind, on, target.map(translation::entry), exitStatus, written);
         }
-
-        String describe() {
-            return written.map(t -> "<" + t.kind().element() + " on=\"" + t.on() + "\">")
-                    .orElse(kind == JslTransition.Kind.NEXT ? "next=\"" + target.orElseThrow() + "\""
-                            : on.equals(FAILED) ? "the failure of the step" : "the end of the job on any other exit status");
-        }
     }
 
     /**
@@ -117,7 +109,9 @@ public final class JslPlans {
     }
 
     private static JobDefinition definition(JslJob job, Translation translation) {
-        Job.Builder builder = Job.named(job.name()).revision(REVISION).listener(new ExecutionContexts.Cleanup());
+        // JSL takes the first transition element that matches, in document order
+        Job.Builder builder = Job.named(job.name()).revision(REVISION).transitionsInDeclarationOrder()
+                .listener(new ExecutionContexts.Cleanup());
         if (!job.listeners().isEmpty()) {
             builder.listener(new JslJobListener(job));
         }
@@ -228,7 +222,6 @@ public final class JslPlans {
                 edges.add(new Edge(JslTransition.Kind.FAIL, FAILED, Optional.empty(), Optional.empty(), Optional.empty()));
             }
             continueWith(element, properties, edges, sequenceEnd);
-            checkOrder(element, edges, problems);
             return edges;
         }
 
@@ -298,28 +291,6 @@ public final class JslPlans {
             return Optional.empty();
         }
         return Optional.of(new Edge(transition.kind(), on.orElseThrow(), target, exitStatus, Optional.of(transition)));
-    }
-
-    /**
-     * Refuses the step if the kernel, which takes the most specific pattern, could take another
-     * transition than JSL, which takes the first one written: a later pattern it ranks first and an
-     * earlier one both match some exit status.
-     */
-    private static void checkOrder(JslExecutionElement element, List<Edge> edges, List<JslProblem> problems) {
-        List<Integer> kernelOrder = IntStream.range(0, edges.size()).boxed()
-                .sorted(Comparator.comparing(i -> ExitCodePattern.of(edges.get(i).on()))).toList();
-        for (int first = 0; first < edges.size(); first++) {
-            for (int later = first + 1; later < edges.size(); later++) {
-                Edge written = edges.get(first);
-                Edge ranked = edges.get(later);
-                if (kernelOrder.indexOf(later) < kernelOrder.indexOf(first)
-                        && PatternOverlap.overlap(written.on(), ranked.on())) {
-                    problems.add(new JslProblem(element.location(), written.describe() + " comes first, but "
-                            + ranked.describe() + " is more specific and matches some of the same exit statuses: "
-                            + "this runtime takes the most specific pattern, so put the more specific transition first"));
-                }
-            }
-        }
     }
 
     /**

@@ -89,28 +89,32 @@ class JslPlansTest {
     }
 
     @Test
-    void documentOrderIsKeptWhereTheKernelAgrees() {
+    void theFirstMatchingTransitionElementInDocumentOrderIsTaken() {
         JobDefinition definition = JslPlans.plan(job("""
-                <step id="a"><batchlet ref="x"/><end on="DONE"/><fail on="DONE*"/></step>"""));
-        assertEquals("END", route(definition, "a", "DONE"));
-        assertEquals("FAIL", route(definition, "a", "DONE_LATE"));
-        assertEquals(List.of(TransitionKind.FAIL, TransitionKind.END, TransitionKind.FAIL, TransitionKind.END),
-                definition.transitionsFrom("a").stream().map(Transition::kind).toList());
+                <step id="a"><batchlet ref="x"/><end on="D*"/><fail on="DONE"/></step>"""));
+        assertEquals("END", route(definition, "a", "DONE"), "D* comes first, although DONE is more specific");
+        assertEquals(List.of(TransitionKind.END, TransitionKind.FAIL, TransitionKind.FAIL, TransitionKind.END),
+                definition.transitionsFrom("a").stream().map(Transition::kind).toList(),
+                "the written ones, then the implicit failure and end, in that order");
+        JobDefinition twoStars = JslPlans.plan(job("""
+                <step id="a"><batchlet ref="x"/><fail on="*BAD*"/></step>"""));
+        assertEquals("FAIL", route(twoStars, "a", "VERY_BAD_DAY"), "before the implicit end of the job");
+        assertEquals("END", route(twoStars, "a", "GOOD"));
     }
 
     @Test
-    void anEarlierPatternOverlappingAMoreSpecificLaterOneIsRefused() {
-        String refusal = refusal("""
-                <step id="a"><batchlet ref="x"/><end on="D*"/><fail on="DONE"/></step>""");
-        assertTrue(refusal.contains("<end on=\"D*\"> comes first, but <fail on=\"DONE\"> is more specific"), refusal);
-    }
-
-    @Test
-    void aPatternWithTwoStarsBeforeTheImplicitEndIsRefused() {
-        String refusal = refusal("""
-                <step id="a"><batchlet ref="x"/><fail on="*BAD*"/></step>""");
-        assertTrue(refusal.contains("<fail on=\"*BAD*\"> comes first, but the end of the job on any other exit status"),
-                refusal);
+    void aDecisionsFirstMatchingElementIsTakenAsTheTckWritesThem() {
+        JobDefinition definition = JslPlans.plan(job("""
+                <step id="s" next="d"><batchlet ref="x"/></step>
+                <decision id="d" ref="decider">
+                    <next to="t" on="?:Next*"/>
+                    <end exit-status="EndNormal" on="1:EndNormal"/>
+                    <fail exit-status="unexpected" on="*"/>
+                </decision>
+                <step id="t"><batchlet ref="x"/></step>"""));
+        assertEquals("NEXT t", route(definition, "d", "1:NextNormal"));
+        assertEquals("END", route(definition, "d", "1:EndNormal"));
+        assertEquals("FAIL", route(definition, "d", "2:Other"));
     }
 
     @Test
@@ -267,15 +271,15 @@ class JslPlansTest {
     }
 
     @Test
-    void aFlowsTransitionMoreSpecificThanItsElementsOwnIsRefused() {
-        String refusal = refusal("""
+    void anElementsOwnTransitionsComeBeforeItsFlows() {
+        JobDefinition definition = JslPlans.plan(job("""
                 <flow id="f">
                     <step id="a"><batchlet ref="x"/><next on="A*" to="b"/></step>
                     <step id="b"><batchlet ref="x"/></step>
                     <end on="AB"/>
-                </flow>""");
-        assertTrue(refusal.contains("<step id=\"a\">: <next on=\"A*\"> comes first, but <end on=\"AB\"> is more specific"),
-                refusal);
+                </flow>"""));
+        assertEquals("NEXT b", route(definition, "a", "AB"), "the step's A* is written before its flow's AB");
+        assertEquals("END", route(definition, "b", "AB"));
     }
 
     @Test

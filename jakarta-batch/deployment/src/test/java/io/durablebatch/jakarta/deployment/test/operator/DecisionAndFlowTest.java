@@ -54,6 +54,7 @@ class DecisionAndFlowTest {
                                 <decision id="route" ref="choosingDecider">
                                     <properties><property name="choice" value="#{jobParameters['choice']}"/></properties>
                                     <next on="BIG*" to="big"/>
+                                    <fail on="BIG_BAD"/>
                                     <end on="SMALL" exit-status="SMALL_DONE"/>
                                     <fail on="BAD"/>
                                     <stop on="PAUSE" restart="big"/>
@@ -149,6 +150,10 @@ class DecisionAndFlowTest {
         assertEquals(List.of("BIG_ONE after " + seen(big.getExecutionId(), "measure")), decided(big.getExecutionId()),
                 "the decider got its property and the previous step's execution");
         assertEquals("BIG_ONE", big.getExitStatus(), "the decider's exit status is the job's, as if set on its context");
+
+        JobExecution firstMatch = run("deciding", properties("choice", "BIG_BAD"));
+        assertEquals(BatchStatus.COMPLETED, firstMatch.getBatchStatus(), "BIG* is written before the more specific BIG_BAD");
+        assertEquals(List.of("measure", "big"), stepNames(firstMatch.getExecutionId()));
 
         JobExecution small = run("deciding", properties("choice", "SMALL"));
         assertEquals(BatchStatus.COMPLETED, small.getBatchStatus());

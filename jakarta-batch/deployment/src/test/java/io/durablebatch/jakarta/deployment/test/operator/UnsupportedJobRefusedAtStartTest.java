@@ -51,15 +51,6 @@ class UnsupportedJobRefusedAtStartTest {
                             </job>
                             """.formatted(NS)), "META-INF/batch-jobs/splitting.xml")
                     .addAsResource(new StringAsset("""
-                            <job id="shadowed" %s>
-                                <step id="first">
-                                    <batchlet ref="noop"/>
-                                    <end on="DONE*"/>
-                                    <fail on="DONE_BADLY"/>
-                                </step>
-                            </job>
-                            """.formatted(NS)), "META-INF/batch-jobs/shadowed.xml")
-                    .addAsResource(new StringAsset("""
                             <job id="steered" %s>
                                 <step id="first" next="#{jobParameters['then']}"><batchlet ref="noop"/></step>
                                 <step id="second"><batchlet ref="noop"/></step>
@@ -89,14 +80,6 @@ class UnsupportedJobRefusedAtStartTest {
         assertRefused("splitting",
                 "job XML splitting cannot run: META-INF/batch-jobs/splitting.xml line 2: <split id=\"both\">: "
                         + "<split> is not supported yet: this runtime runs jobs of <step>s that each hold a <batchlet>");
-    }
-
-    @Test
-    void transitionsTheKernelWouldTakeInAnotherOrderAreRefused() {
-        assertRefused("shadowed", "job XML shadowed cannot run: META-INF/batch-jobs/shadowed.xml line 2: <step id=\"first\">: "
-                + "<end on=\"DONE*\"> comes first, but <fail on=\"DONE_BADLY\"> is more specific and matches some of the "
-                + "same exit statuses: this runtime takes the most specific pattern, so put the more specific transition "
-                + "first");
     }
 
     @Test
