@@ -105,6 +105,22 @@ class FlowDecisionReplayTest {
                     .build();
         }
 
+        /** Two decisions in a row: the second sees the first as the node it came from, and the step before both. */
+        @Produces
+        JobDefinition chained() {
+            return Job.named("chained")
+                    .start(tasklet("measure", recording("measure")))
+                    .next(decision("first", context -> "ON"))
+                    .on("ON").to(decision("second", context -> {
+                        RAN.add(context.parameters().string("run") + ":second(" + context.previousNodeId().orElseThrow()
+                                + "=" + context.previousExitStatus().orElseThrow().code() + ", last step "
+                                + context.lastStepExecution().orElseThrow().stepName().value() + ")");
+                        return "DONE";
+                    }))
+                    .on("DONE").end()
+                    .build();
+        }
+
         @Produces
         JobDefinition limited() {
             return Job.named("limited").start(tasklet("flaky", recording("flaky")).withStartLimit(2)).build();
@@ -195,6 +211,14 @@ class FlowDecisionReplayTest {
         assertEquals(ExecutionStatus.COMPLETED, restarted.status());
         assertEquals(List.of("measure", "decide(measure#" + stopped.id().value() + ")", "resumed"), ran(run),
                 "the restart continued at the stop's target without asking the decider");
+    }
+
+    @Test
+    void aDecisionAfterADecisionGetsTheLastStepBeforeBoth() {
+        String run = freshRun();
+        JobExecution execution = operator.runAndWait("chained", KernelTestSupport.run(run), call());
+        assertEquals(ExecutionStatus.COMPLETED, execution.status());
+        assertEquals(List.of("measure", "second(first=ON, last step measure)"), ran(run));
     }
 
     @Test

@@ -50,9 +50,9 @@ import io.durablebatch.runtime.jakarta.jsl.PropertyScope;
  * <p>
  * <b>Transitions.</b> JSL takes the first transition element whose {@code on} matches the exit
  * status, in document order; so does the kernel plan, built with
- * {@link Job.Builder#transitionsInDeclarationOrder()}. The translation writes out what JSL leaves implicit: after the
- * transition
- * elements, a step that failed (its exit status is {@code FAILED}) fails the job, and any other exit
+ * {@link Job.Builder#transitionsInDeclarationOrder()}. The translation writes out what JSL leaves
+ * implicit: after the transition elements, a step that failed (its exit status is {@code FAILED}) fails the job, and any other
+ * exit
  * status takes {@code next="s"}, or else ends the job COMPLETED. A failed step does take a transition
  * element that matches {@code FAILED} (as the JSL implementations do), but never {@code next=}. A
  * batchlet that completes with the exit status {@code FAILED} is taken as failed.
@@ -243,11 +243,11 @@ public final class JslPlans {
         /** Unless an edge takes any exit status already: {@code next=}, or else the sequence's end (patterns not taken yet). */
         private void continueWith(JslExecutionElement element, PropertyScope properties, List<Edge> edges,
                 List<Edge> sequenceEnd) {
+            Optional<String> next = element.next()
+                    .flatMap(v -> literal(element.location(), "next", v, properties, problems));
             if (edges.stream().anyMatch(edge -> edge.on().equals("*"))) {
                 return;
             }
-            Optional<String> next = element.next()
-                    .flatMap(v -> literal(element.location(), "next", v, properties, problems));
             if (next.isPresent()) {
                 edges.add(new Edge(JslTransition.Kind.NEXT, "*", Optional.of(entry(next.get())), Optional.empty(),
                         Optional.empty()));

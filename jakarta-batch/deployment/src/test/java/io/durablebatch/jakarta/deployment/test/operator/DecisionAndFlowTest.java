@@ -128,7 +128,10 @@ class DecisionAndFlowTest {
         public String decide(StepExecution[] executions) {
             DECIDED.add(job.getExecutionId() + ":" + choice + " after " + Arrays.stream(executions)
                     .map(e -> e.getStepName() + "#" + e.getStepExecutionId() + "=" + e.getExitStatus()).toList());
-            return choice;
+            if ("throw".equals(choice)) {
+                throw new IllegalStateException("the decider cannot decide");
+            }
+            return "null".equals(choice) ? null : choice;
         }
     }
 
@@ -167,6 +170,17 @@ class DecisionAndFlowTest {
         JobExecution other = run("deciding", properties("choice", "NOTHING_MATCHES"));
         assertEquals(BatchStatus.COMPLETED, other.getBatchStatus(), "no transition element matches: the job ends");
         assertEquals("NOTHING_MATCHES", other.getExitStatus());
+    }
+
+    @Test
+    void aDeciderThatThrowsOrReturnsNoExitStatusFailsTheJob() {
+        JobExecution threw = run("deciding", properties("choice", "throw"));
+        assertEquals(BatchStatus.FAILED, threw.getBatchStatus());
+        assertEquals(List.of("measure"), stepNames(threw.getExecutionId()));
+
+        JobExecution none = run("deciding", properties("choice", "null"));
+        assertEquals(BatchStatus.FAILED, none.getBatchStatus());
+        assertEquals(List.of("measure"), stepNames(none.getExecutionId()));
     }
 
     @Test
