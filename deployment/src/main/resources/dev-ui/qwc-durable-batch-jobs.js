@@ -133,7 +133,7 @@ export class QwcDurableBatchJobs extends LitElement {
         const title = n.terminal ? n.kind : n.id;
         const detail = n.terminal ? 'job ends' : `${n.kind}${n.startLimit > 0 ? `, start limit ${n.startLimit}` : ''}`;
         return svg`
-            <g class="node ${n.terminal ? 'terminal' : ''} ${n.kind === 'decision' ? 'decider' : ''}">
+            <g class="node ${n.terminal ? 'terminal' : ''} ${n.kind.startsWith('decision') ? 'decider' : ''}">
                 <rect x="${n.x}" y="${n.y}" width="${width}" height="${height}" rx="8"></rect>
                 <text x="${n.x + 10}" y="${n.y + 19}" font-weight="bold">${start ? '▶ ' : ''}${title}</text>
                 <text x="${n.x + 10}" y="${n.y + 36}" class="label">${detail}</text>

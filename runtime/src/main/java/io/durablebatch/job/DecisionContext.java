@@ -6,8 +6,12 @@ import io.durablebatch.execution.ExitStatus;
 import io.durablebatch.execution.JobExecutionId;
 import io.durablebatch.execution.JobInstanceId;
 import io.durablebatch.execution.JobName;
+import io.durablebatch.execution.StepExecution;
 
-/** What a {@link Decider} knows: the job, and the node the flow came from with its exit status. */
+/**
+ * What a {@link Decider} knows: the job, the node the flow came from with its exit status, and the
+ * step execution of the last step the flow ran.
+ */
 public interface DecisionContext {
 
     JobName jobName();
@@ -26,4 +30,14 @@ public interface DecisionContext {
 
     /** The exit status of the node the flow came from; empty when the decision is the start node. */
     Optional<ExitStatus> previousExitStatus();
+
+    /**
+     * The recorded step execution of the last step the flow ran before this decision (through any
+     * decisions in between): of this execution, or of an earlier one whose completed step a restart
+     * reused. Empty when no step ran before the decision.
+     */
+    Optional<StepExecution> lastStepExecution();
+
+    /** The job's context, shared with its steps: a decider may set the job's exit status. */
+    JobContext job();
 }

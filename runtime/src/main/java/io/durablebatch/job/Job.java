@@ -38,7 +38,9 @@ import io.durablebatch.listener.StepListener;
  * The flow always has a current node: {@code start}, {@code next} and {@code on(..).to(..)} move it
  * to the node they add, {@code from} moves it back to an earlier one. {@code next(node)} is
  * {@code on("COMPLETED").to(node)}. A node without transitions ends the job with its own outcome;
- * a node with transitions that match none of its exit codes fails the job.
+ * a node with transitions that match none of its exit codes fails the job. Of the transitions that
+ * match, the most specific pattern is taken, or the first declared with
+ * {@link Builder#transitionsInDeclarationOrder()}.
  */
 public final class Job {
 
@@ -66,6 +68,7 @@ public final class Job {
         private final List<DefinitionIdentity> upgradesFrom = new ArrayList<>();
         private OptionalInt restartOnOwnerLoss = OptionalInt.empty();
         private Listeners listeners = Listeners.NONE;
+        private boolean inDeclarationOrder;
 
         private Builder(JobName name) {
             this.name = name;
@@ -117,8 +120,19 @@ public final class Job {
             return this;
         }
 
+        /**
+         * Makes every node take the first of its transitions whose pattern matches, in the order they
+         * were declared, instead of the most specific one (the rule of Jakarta Batch's job XML). The
+         * plan records each node's transitions in the order they are evaluated, so the fingerprint
+         * tells apart two definitions that would route differently, and no others.
+         */
+        public Builder transitionsInDeclarationOrder() {
+            this.inDeclarationOrder = true;
+            return this;
+        }
+
         public Flow start(Node node) {
-            return new Flow(name, revision, upgradesFrom, restartOnOwnerLoss, listeners,
+            return new Flow(name, revision, upgradesFrom, restartOnOwnerLoss, listeners, inDeclarationOrder,
                     Checks.notNull(node, "start node"));
         }
     }
@@ -130,6 +144,7 @@ public final class Job {
         private final List<DefinitionIdentity> upgradesFrom;
         private final OptionalInt restartOnOwnerLoss;
         private final Listeners listeners;
+        private final boolean inDeclarationOrder;
         private final String start;
         private final Map<String, Node> nodes = new LinkedHashMap<>();
         private final List<String> duplicates = new ArrayList<>();
@@ -138,8 +153,9 @@ public final class Job {
         private String current;
 
         private Flow(JobName name, String revision, List<DefinitionIdentity> upgradesFrom, OptionalInt restartOnOwnerLoss,
-                Listeners listeners, Node start) {
+                Listeners listeners, boolean inDeclarationOrder, Node start) {
             this.name = name;
+            this.inDeclarationOrder = inDeclarationOrder;
             this.listeners = listeners;
             this.restartOnOwnerLoss = restartOnOwnerLoss;
             this.revision = revision;
@@ -174,7 +190,7 @@ public final class Job {
         /** Validates the flow; fails with a {@link JobDefinitionException} naming the job and node. */
         public JobDefinition build() {
             return JobDefinition.validated(name, revision, upgradesFrom, start, nodes, duplicates, referencedIds,
-                    transitions, restartOnOwnerLoss, listeners);
+                    transitions, inDeclarationOrder, restartOnOwnerLoss, listeners);
         }
 
         private String register(Node node) {

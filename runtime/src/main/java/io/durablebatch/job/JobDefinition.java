@@ -101,12 +101,15 @@ public final class JobDefinition {
         return nodes;
     }
 
-    /** The transitions leaving {@code nodeId}, most specific pattern first. */
+    /**
+     * The transitions leaving {@code nodeId} in the order they are evaluated: most specific pattern
+     * first, or as declared ({@link Job.Builder#transitionsInDeclarationOrder()}).
+     */
     public List<Transition> transitionsFrom(String nodeId) {
         return routes.getOrDefault(nodeId, List.of());
     }
 
-    /** The transition a node takes for an exit code: the most specific matching one, if any. */
+    /** The transition a node takes for an exit code: the first matching one in evaluation order, if any. */
     public Optional<Transition> route(String nodeId, String exitCode) {
         return transitionsFrom(nodeId).stream().filter(t -> t.on().matches(exitCode)).findFirst();
     }
@@ -118,7 +121,7 @@ public final class JobDefinition {
 
     static JobDefinition validated(JobName name, String revision, List<DefinitionIdentity> upgradesFrom, String start,
             Map<String, Node> nodes, List<String> duplicates, List<String> referencedIds, List<Transition> transitions,
-            OptionalInt restartOnOwnerLoss, Listeners listeners) {
+            boolean inDeclarationOrder, OptionalInt restartOnOwnerLoss, Listeners listeners) {
         String job = name.value();
         if (!duplicates.isEmpty()) {
             throw new JobDefinitionException(job, duplicates.get(0), "the node id is declared by two different nodes");
@@ -146,7 +149,9 @@ public final class JobDefinition {
         for (Transition transition : transitions) {
             routes.computeIfAbsent(transition.from(), from -> new ArrayList<>()).add(transition);
         }
-        routes.replaceAll((from, list) -> list.stream().sorted(Comparator.comparing(Transition::on)).toList());
+        if (!inDeclarationOrder) {
+            routes.replaceAll((from, list) -> list.stream().sorted(Comparator.comparing(Transition::on)).toList());
+        }
         Set<String> reachable = reachable(start, routes);
         for (String id : nodes.keySet()) {
             if (!reachable.contains(id)) {

@@ -166,11 +166,13 @@ final class ExecutionRunner {
                                 visited);
                 begun = taken.flatMap(StepBoundary.Taken::next);
                 endedWithStep = taken.flatMap(StepBoundary.Taken::ended);
-                previous = Optional.of(new FlowRoutes.Previous(step.id(), outcome.exitStatus()));
+                previous = Optional
+                        .of(new FlowRoutes.Previous(step.id(), outcome.exitStatus(), Optional.of(outcome.execution())));
             } else if (node instanceof Decision decision) {
-                FlowRoutes.Decided decided = routes.atDecision(definition, execution, decision, previous, parameters);
+                FlowRoutes.Decided decided = routes.atDecision(definition, execution, decision, previous, job);
                 route = decided.route();
-                previous = Optional.of(new FlowRoutes.Previous(decision.id(), decided.outcome()));
+                previous = Optional.of(new FlowRoutes.Previous(decision.id(), decided.outcome(),
+                        previous.flatMap(FlowRoutes.Previous::lastStep)));
             } else {
                 throw new IllegalStateException("no runner for node " + node);
             }

@@ -20,6 +20,7 @@ import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.JobExecutionId;
 import io.durablebatch.execution.JobInstanceId;
 import io.durablebatch.execution.JobName;
+import io.durablebatch.execution.StepExecution;
 import io.durablebatch.flow.FlowDecision;
 import io.durablebatch.flow.FlowDecisionRequest;
 import io.durablebatch.flow.FlowTransitionKind;
@@ -27,6 +28,7 @@ import io.durablebatch.flow.InputDigest;
 import io.durablebatch.flow.NodeId;
 import io.durablebatch.job.Decision;
 import io.durablebatch.job.DecisionContext;
+import io.durablebatch.job.JobContext;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.JobParameters;
 import io.durablebatch.job.Node;
@@ -43,15 +45,21 @@ import io.durablebatch.runtime.sql.TransientFailures;
  * replay. At a {@link Decision} the input is the node the flow came from and its exit status; a
  * decision an earlier execution of the instance took on the same input under the same plan is
  * replayed instead of asking the decider again, so a restart takes the same route even if the
- * decider would now choose otherwise.
+ * decider would now choose otherwise. A decision {@linkplain Decision#askedAgainOnRestart() asked again
+ * on restart} replays only a stop it took (its restart target is where the restart continues) and
+ * otherwise asks its decider on every execution.
  */
 @Singleton
 public class FlowRoutes {
 
     private static final Logger LOG = Logger.getLogger(FlowRoutes.class);
 
-    /** The node the flow came from and how it exited: the durable input of a decision. */
-    record Previous(String nodeId, ExitStatus exitStatus) {
+    /**
+     * The node the flow came from and how it exited: the durable input of a decision. It carries the
+     * step execution of the last step the flow ran, which a decider may read but which is no part of
+     * the input (a restart that reuses the step reads the same one).
+     */
+    record Previous(String nodeId, ExitStatus exitStatus, Optional<StepExecution> lastStep) {
     }
 
     private final KernelRepository repository;
@@ -83,7 +91,7 @@ public class FlowRoutes {
             Set<String> visited) {
         Route route = stepRoute(definition, step, outcome, visited);
         append(definition, execution, step, route,
-                digest("step", step.id(), Optional.of(new Previous(step.id(), outcome.exitStatus()))),
+                digest("step", step.id(), Optional.of(new Previous(step.id(), outcome.exitStatus(), Optional.empty()))),
                 outcome.exitStatus());
         return route;
     }
@@ -94,9 +102,9 @@ public class FlowRoutes {
 
     /** The route a decision takes: replayed from an earlier execution on the same input, or decided and recorded. */
     Decided atDecision(JobDefinition definition, JobExecution execution, Decision decision, Optional<Previous> previous,
-            JobParameters parameters) {
+            JobContext job) {
         InputDigest input = digest("decision", decision.id(), previous);
-        Supplier<Decided> decide = () -> decide(definition, execution, decision, previous, parameters, input);
+        Supplier<Decided> decide = () -> decide(definition, execution, decision, previous, job, input);
         // a decider runs once per execution: after a commit whose acknowledgement was lost, its
         // recorded route stands
         return bookkeeping.record("the route of decision '" + decision.id() + "'", decide,
@@ -111,7 +119,7 @@ public class FlowRoutes {
     }
 
     private Decided decide(JobDefinition definition, JobExecution execution, Decision decision,
-            Optional<Previous> previous, JobParameters parameters, InputDigest input) {
+            Optional<Previous> previous, JobContext job, InputDigest input) {
         Optional<FlowDecision> replayed = replayable(definition, execution, decision, input);
         if (replayed.isPresent()) {
             FlowDecision earlier = replayed.get();
@@ -125,8 +133,8 @@ public class FlowRoutes {
         ExitStatus outcome;
         Route route;
         try {
-            outcome = ExitStatus.of(decision.decider().decide(new Context(definition.name(), parameters, execution,
-                    decision.id(), previous)));
+            outcome = ExitStatus.of(decision.decider().decide(new Context(definition.name(), job.parameters(), execution,
+                    decision.id(), previous, job)));
             route = decisionRoute(definition, decision, outcome);
         } catch (Exception e) {
             if (TransientFailures.isTransient(e)) {
@@ -144,8 +152,11 @@ public class FlowRoutes {
             InputDigest input) {
         JobInstanceId instance = execution.jobInstanceId();
         NodeId node = NodeId.of(decision.id());
-        // A STOP already happened in the execution that took it: the restart continues at its target.
-        for (FlowTransitionKind kind : new FlowTransitionKind[] { FlowTransitionKind.DECISION, FlowTransitionKind.STOP }) {
+        // A STOP already happened in the execution that took it: the restart continues at its target,
+        // also at a decision asked again on restart (else a restart could stop there again and again).
+        FlowTransitionKind[] replayed = decision.isAskedAgainOnRestart() ? new FlowTransitionKind[] { FlowTransitionKind.STOP }
+                : new FlowTransitionKind[] { FlowTransitionKind.DECISION, FlowTransitionKind.STOP };
+        for (FlowTransitionKind kind : replayed) {
             Optional<FlowDecision> found = repository.findReusableFlowDecision(instance, node,
                     definition.identity().fingerprint(), input, kind)
                     .filter(earlier -> !earlier.jobExecutionId().equals(execution.id()))
@@ -246,7 +257,7 @@ public class FlowRoutes {
 
     /** The context a decider sees. */
     private record Context(JobName jobName, JobParameters parameters, JobExecution execution, String nodeId,
-            Optional<Previous> previous) implements DecisionContext {
+            Optional<Previous> previous, JobContext job) implements DecisionContext {
 
         @Override
         public JobInstanceId jobInstanceId() {
@@ -266,6 +277,11 @@ public class FlowRoutes {
         @Override
         public Optional<ExitStatus> previousExitStatus() {
             return previous.map(Previous::exitStatus);
+        }
+
+        @Override
+        public Optional<StepExecution> lastStepExecution() {
+            return previous.flatMap(Previous::lastStep);
         }
     }
 

@@ -5,6 +5,7 @@ import static io.durablebatch.deployment.test.kernel.KernelTestSupport.freshRun;
 import static io.durablebatch.job.Steps.decision;
 import static io.durablebatch.job.Steps.tasklet;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.durablebatch.deployment.test.RepositoryTestSupport;
 import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.ExitStatus;
 import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.StepExecution;
 import io.durablebatch.flow.FlowDecision;
@@ -38,7 +40,7 @@ import io.durablebatch.job.Tasklet;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.quarkus.test.QuarkusUnitTest;
 
-/** Flow decisions recorded before their target, replayed on restart; start limits per node. */
+/** Flow decisions recorded before their target, replayed on restart (or asked again); start limits per node. */
 class FlowDecisionReplayTest {
 
     @RegisterExtension
@@ -81,6 +83,41 @@ class FlowDecisionReplayTest {
                     .on("BIG").to(tasklet("bigPath", recording("bigPath")))
                     .from("size").on("SMALL").to(tasklet("smallPath", recording("smallPath")))
                     .from("size").on("NONE").end()
+                    .build();
+        }
+
+        /** As {@code routed}, with its decision asked again on restart; a stop route is replayed all the same. */
+        @Produces
+        JobDefinition reasked() {
+            return Job.named("reasked")
+                    .start(tasklet("measure", recording("measure")))
+                    .next(decision("size", context -> {
+                        String run = context.parameters().string("run");
+                        StepExecution last = context.lastStepExecution().orElseThrow();
+                        RAN.add(run + ":decide(" + last.stepName().value() + "#" + last.jobExecutionId().value() + ")");
+                        String choice = CHOICE.get(run);
+                        context.job().setExitStatus(ExitStatus.of("DECIDED_" + choice));
+                        return choice;
+                    }).askedAgainOnRestart())
+                    .on("BIG").to(tasklet("bigPath", recording("bigPath")))
+                    .from("size").on("SMALL").to(tasklet("smallPath", recording("smallPath")))
+                    .from("size").on("HALT").stopAndRestart(tasklet("resumed", recording("resumed")))
+                    .build();
+        }
+
+        /** Two decisions in a row: the second sees the first as the node it came from, and the step before both. */
+        @Produces
+        JobDefinition chained() {
+            return Job.named("chained")
+                    .start(tasklet("measure", recording("measure")))
+                    .next(decision("first", context -> "ON"))
+                    .on("ON").to(decision("second", context -> {
+                        RAN.add(context.parameters().string("run") + ":second(" + context.previousNodeId().orElseThrow()
+                                + "=" + context.previousExitStatus().orElseThrow().code() + ", last step "
+                                + context.lastStepExecution().orElseThrow().stepName().value() + ")");
+                        return "DONE";
+                    }))
+                    .on("DONE").end()
                     .build();
         }
 
@@ -140,6 +177,60 @@ class FlowDecisionReplayTest {
         assertEquals("BIG", replayed.outcome().code());
         assertEquals(List.of("bigPath"), RepositoryTestSupport.tx(() -> repository.stepExecutions(restarted.id()))
                 .stream().map(step -> step.stepName().value()).toList());
+    }
+
+    @Test
+    void aDecisionAskedAgainOnRestartTakesTheDecidersNewRoute() {
+        String run = freshRun();
+        CHOICE.put(run, "BIG");
+        FAILING.add(run + ":bigPath");
+        JobExecution failed = operator.runAndWait("reasked", KernelTestSupport.run(run), call());
+        assertEquals(ExecutionStatus.FAILED, failed.status());
+
+        CHOICE.put(run, "SMALL");
+        JobExecution restarted = restart(failed);
+        assertEquals(ExecutionStatus.COMPLETED, restarted.status());
+        String decidedOnFirst = "decide(measure#" + failed.id().value() + ")";
+        assertEquals(List.of("measure", decidedOnFirst, "bigPath", decidedOnFirst, "smallPath"), ran(run),
+                "measure was reused and its step execution handed to the decider again, which now chose SMALL");
+        assertEquals("DECIDED_SMALL", restarted.exitStatus().code(), "the decider set the job's exit status");
+        FlowDecision decided = decisions(restarted).stream().filter(d -> d.fromNode().equals(NodeId.of("size")))
+                .findFirst().orElseThrow();
+        assertEquals(Optional.of(NodeId.of("smallPath")), decided.toNode());
+    }
+
+    @Test
+    void aDecisionAskedAgainOnRestartStillReplaysTheStopItTook() {
+        String run = freshRun();
+        CHOICE.put(run, "HALT");
+        JobExecution stopped = operator.runAndWait("reasked", KernelTestSupport.run(run), call());
+        assertEquals(ExecutionStatus.STOPPED, stopped.status());
+
+        CHOICE.put(run, "BIG");
+        JobExecution restarted = restart(stopped);
+        assertEquals(ExecutionStatus.COMPLETED, restarted.status());
+        assertEquals(List.of("measure", "decide(measure#" + stopped.id().value() + ")", "resumed"), ran(run),
+                "the restart continued at the stop's target without asking the decider");
+    }
+
+    @Test
+    void aDecisionAfterADecisionGetsTheLastStepBeforeBoth() {
+        String run = freshRun();
+        JobExecution execution = operator.runAndWait("chained", KernelTestSupport.run(run), call());
+        assertEquals(ExecutionStatus.COMPLETED, execution.status());
+        assertEquals(List.of("measure", "second(first=ON, last step measure)"), ran(run));
+    }
+
+    @Test
+    void aDecisionAskedAgainOnRestartIsANodeKindOfItsOwn() {
+        JobDefinition replaying = Job.named("kinds").start(tasklet("a", recording("a")))
+                .next(decision("d", context -> "X")).on("X").end().build();
+        JobDefinition askingAgain = Job.named("kinds").start(tasklet("a", recording("a")))
+                .next(decision("d", context -> "X").askedAgainOnRestart()).on("X").end().build();
+        assertTrue(replaying.plan().canonicalText().contains("node d decision "), replaying.plan()::canonicalText);
+        assertTrue(askingAgain.plan().canonicalText().contains("node d decision-asked-again "),
+                askingAgain.plan()::canonicalText);
+        assertNotEquals(replaying.plan().fingerprint(), askingAgain.plan().fingerprint());
     }
 
     @Test

@@ -143,6 +143,34 @@ class JobDefinitionTest {
     }
 
     @Test
+    void inDeclarationOrderTheFirstMatchingTransitionIsTaken() {
+        JobDefinition job = Job.named("routes").transitionsInDeclarationOrder().start(step("a"))
+                .on("C*").to(step("c"))
+                .from("a").on("COMPLETED").to(step("b"))
+                .from("a").on("*").fail()
+                .build();
+        assertEquals(List.of("C*", "COMPLETED", "*"), job.transitionsFrom("a").stream().map(t -> t.on().value()).toList());
+        assertEquals(Optional.of("c"), job.route("a", "COMPLETED").flatMap(Transition::to),
+                "C* is declared first and matches, although COMPLETED is more specific");
+        assertEquals(TransitionKind.FAIL, job.route("a", "FAILED").orElseThrow().kind());
+        JobDefinition specific = Job.named("routes").start(step("a"))
+                .on("C*").to(step("c"))
+                .from("a").on("COMPLETED").to(step("b"))
+                .from("a").on("*").fail()
+                .build();
+        assertEquals(Optional.of("b"), specific.route("a", "COMPLETED").flatMap(Transition::to));
+        assertNotEquals(specific.plan().fingerprint(), job.plan().fingerprint(),
+                "the plan records the evaluation order, so the two routings have different fingerprints");
+        JobDefinition alreadySpecificFirst = Job.named("routes").transitionsInDeclarationOrder().start(step("a"))
+                .on("COMPLETED").to(step("b"))
+                .from("a").on("C*").to(step("c"))
+                .from("a").on("*").fail()
+                .build();
+        assertEquals(specific.plan().canonicalText(), alreadySpecificFirst.plan().canonicalText(),
+                "declared in the order the most specific rule evaluates, it routes alike and is the same plan");
+    }
+
+    @Test
     void patternsMatchLikeSpringBatch() {
         assertTrue(ExitCodePattern.of("*").matches("ANY"));
         assertTrue(ExitCodePattern.of("*").matches("A"));

@@ -14,6 +14,7 @@ import java.util.TreeSet;
 import jakarta.batch.api.AbstractBatchlet;
 import jakarta.batch.api.BatchProperty;
 import jakarta.batch.api.Batchlet;
+import jakarta.batch.api.Decider;
 import jakarta.batch.runtime.context.JobContext;
 import jakarta.batch.runtime.context.StepContext;
 import jakarta.inject.Singleton;
@@ -27,12 +28,15 @@ import io.durablebatch.runtime.jakarta.JakartaJobs;
 import io.durablebatch.runtime.jakarta.artifact.BatchArtifactProducers;
 import io.durablebatch.runtime.jakarta.artifact.BatchXml;
 import io.durablebatch.runtime.jakarta.execution.BatchletRuns;
+import io.durablebatch.runtime.jakarta.execution.DeciderRuns;
 import io.durablebatch.runtime.jakarta.execution.ExecutionContexts;
 import io.durablebatch.runtime.jakarta.execution.JobListenerRuns;
 import io.durablebatch.runtime.jakarta.jsl.JslArtifact;
 import io.durablebatch.runtime.jakarta.jsl.JslBatchlet;
+import io.durablebatch.runtime.jakarta.jsl.JslDecision;
 import io.durablebatch.runtime.jakarta.jsl.JslException;
 import io.durablebatch.runtime.jakarta.jsl.JslExecutionElement;
+import io.durablebatch.runtime.jakarta.jsl.JslFlow;
 import io.durablebatch.runtime.jakarta.jsl.JslJob;
 import io.durablebatch.runtime.jakarta.jsl.JslStep;
 import io.durablebatch.runtime.jakarta.jsl.Substitution;
@@ -62,13 +66,14 @@ class JakartaOperatorProcessor {
     private static final Logger LOG = Logger.getLogger(JakartaOperatorProcessor.class);
 
     /** The artifact kinds this runtime calls; their beans are looked up by name, so Arc must keep them. */
-    private static final Class<?>[] ARTIFACT_TYPES = { Batchlet.class, AbstractBatchlet.class,
+    private static final Class<?>[] ARTIFACT_TYPES = { Batchlet.class, AbstractBatchlet.class, Decider.class,
             jakarta.batch.api.listener.JobListener.class, jakarta.batch.api.listener.AbstractJobListener.class };
 
     @BuildStep
     AdditionalBeanBuildItem beans() {
         return AdditionalBeanBuildItem.builder().addBeanClasses(JakartaJobOperator.class, ExecutionContexts.class,
-                BatchletRuns.class, JobListenerRuns.class, BatchArtifactProducers.class).setUnremovable().build();
+                BatchletRuns.class, DeciderRuns.class, JobListenerRuns.class, BatchArtifactProducers.class).setUnremovable()
+                .build();
     }
 
     /**
@@ -79,6 +84,7 @@ class JakartaOperatorProcessor {
     AdditionalIndexedClassesBuildItem apiTypes() {
         return new AdditionalIndexedClassesBuildItem(BatchProperty.class.getName(), JobContext.class.getName(),
                 StepContext.class.getName(), Batchlet.class.getName(), AbstractBatchlet.class.getName(),
+                Decider.class.getName(),
                 jakarta.batch.operations.JobOperator.class.getName());
     }
 
@@ -137,11 +143,7 @@ class JakartaOperatorProcessor {
         Set<String> classes = new TreeSet<>();
         for (JslJob job : jobXmls.jobs().values()) {
             List<JslArtifact> artifacts = new ArrayList<>(job.listeners());
-            for (JslExecutionElement element : job.elements()) {
-                if (element instanceof JslStep step && step.work().orElse(null) instanceof JslBatchlet batchlet) {
-                    artifacts.add(batchlet.artifact());
-                }
-            }
+            job.elements().forEach(element -> addArtifacts(element, artifacts));
             for (JslArtifact artifact : artifacts) {
                 if (Substitution.parse(artifact.ref()).isLiteral()) {
                     String className = refs.getOrDefault(artifact.ref(), artifact.ref());
@@ -154,6 +156,17 @@ class JakartaOperatorProcessor {
         if (!classes.isEmpty()) {
             reflective.produce(ReflectiveClassBuildItem.builder(classes.toArray(String[]::new)).constructors().fields()
                     .reason(getClass().getName()).build());
+        }
+    }
+
+    /** The artifacts of an element that this runtime creates: a batchlet, a decider, those of a flow's elements. */
+    private static void addArtifacts(JslExecutionElement element, List<JslArtifact> artifacts) {
+        if (element instanceof JslStep step && step.work().orElse(null) instanceof JslBatchlet batchlet) {
+            artifacts.add(batchlet.artifact());
+        } else if (element instanceof JslDecision decision) {
+            artifacts.add(decision.decider());
+        } else if (element instanceof JslFlow flow) {
+            flow.elements().forEach(inner -> addArtifacts(inner, artifacts));
         }
     }
 

@@ -11,11 +11,11 @@ import io.durablebatch.runtime.jakarta.execution.PersistentUserData;
 import io.durablebatch.runtime.jakarta.execution.StepMetrics;
 
 /** A snapshot of a step execution as Jakarta shows it; its metrics are the kernel's step counters. */
-final class JakartaStepExecution implements StepExecution {
+public final class JakartaStepExecution implements StepExecution {
 
     private final io.durablebatch.execution.StepExecution step;
 
-    JakartaStepExecution(io.durablebatch.execution.StepExecution step) {
+    public JakartaStepExecution(io.durablebatch.execution.StepExecution step) {
         this.step = step;
     }
 

@@ -2,23 +2,24 @@ package io.durablebatch.runtime.jakarta.plan;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.stream.IntStream;
 
 import io.durablebatch.execution.ExitStatus;
 import io.durablebatch.job.ExitCodePattern;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.JobDefinitionException;
-import io.durablebatch.job.Step;
+import io.durablebatch.job.Node;
+import io.durablebatch.job.Steps;
 import io.durablebatch.runtime.jakarta.execution.ExecutionContexts;
+import io.durablebatch.runtime.jakarta.execution.JslDecider;
 import io.durablebatch.runtime.jakarta.execution.JslJobListener;
 import io.durablebatch.runtime.jakarta.jsl.JslDecision;
 import io.durablebatch.runtime.jakarta.jsl.JslException;
@@ -48,13 +49,17 @@ import io.durablebatch.runtime.jakarta.jsl.PropertyScope;
  * structure makes the restart refused as incompatible.
  * <p>
  * <b>Transitions.</b> JSL takes the first transition element whose {@code on} matches the exit
- * status, in document order; the kernel takes the most specific pattern. The translation keeps
- * document order and refuses a step where the two could disagree: an earlier pattern that overlaps a
- * later, more specific one. It also writes out what JSL leaves implicit: after the transition
- * elements, a step that failed (its exit status is {@code FAILED}) fails the job, and any other exit
+ * status, in document order; so does the kernel plan, built with
+ * {@link Job.Builder#transitionsInDeclarationOrder()}. The translation writes out what JSL leaves
+ * implicit: after the transition elements, a step that failed (its exit status is {@code FAILED}) fails the job, and any other
+ * exit
  * status takes {@code next="s"}, or else ends the job COMPLETED. A failed step does take a transition
  * element that matches {@code FAILED} (as the JSL implementations do), but never {@code next=}. A
  * batchlet that completes with the exit status {@code FAILED} is taken as failed.
+ * <p>
+ * <b>Decisions and flows.</b> A {@code <decision>} is a kernel decision asked again on restart, its
+ * transitions kept like a step's; a {@code <flow>} is flattened into the job's graph (see
+ * {@code Translation}).
  */
 public final class JslPlans {
 
@@ -64,6 +69,10 @@ public final class JslPlans {
     /** The exit status of a failed step, which fails the job before any transition is looked at. */
     private static final String FAILED = "FAILED";
 
+    /** What ends the job's own sequence of elements: the end of the job, COMPLETED, on any exit status. */
+    private static final Edge END_OF_JOB = new Edge(JslTransition.Kind.END, "*", Optional.empty(), Optional.empty(),
+            Optional.empty());
+
     private JslPlans() {
     }
 
@@ -71,10 +80,9 @@ public final class JslPlans {
     private record Edge(JslTransition.Kind kind, String on, Optional<String> target, Optional<String> exitStatus,
             Optional<JslTransition> written) {
 
-        String describe() {
-            return written.map(t -> "<" + t.kind().element() + " on=\"" + t.on() + "\">")
-                    .orElse(kind == JslTransition.Kind.NEXT ? "next=\"" + target.orElseThrow() + "\""
-                            : on.equals(FAILED) ? "the failure of the step" : "the end of the job on any other exit status");
+        /** This edge with its target, an element id, as the kernel node a transition to it goes to. */
+        Edge to(Translation translation) {
+            return new Edge(kind, on, target.map(translation::entry), exitStatus, written);
         }
     }
 
@@ -87,38 +95,29 @@ public final class JslPlans {
         List<JslProblem> problems = new ArrayList<>();
         PropertyScope jobProperties = PropertyScope.ofJobXml().enter(job.properties());
         job.restartable().ifPresent(value -> literal(job.location(), "restartable", value, jobProperties, problems));
-        Map<String, Step> nodes = new LinkedHashMap<>();
-        Map<String, List<Edge>> edges = new LinkedHashMap<>();
-        for (JslExecutionElement element : job.elements()) {
-            if (element instanceof JslStep step) {
-                PropertyScope stepProperties = jobProperties.enter(step.properties());
-                StepPlans.node(job, step, stepProperties, problems).ifPresent(node -> {
-                    nodes.put(step.id(), node);
-                    edges.put(step.id(), edges(step, stepProperties, problems));
-                });
-            } else {
-                problems.add(unsupported(element.location(), "<" + elementName(element) + ">"));
-            }
-        }
+        Translation translation = new Translation(job, jobProperties, problems);
+        translation.sequence(job.elements(), List.of(END_OF_JOB));
         if (!problems.isEmpty()) {
             throw new JslException(problems);
         }
-        leaveOutUnreachable(nodes, edges);
+        translation.leaveOutUnreachable();
         try {
-            return definition(job, nodes, edges);
+            return definition(job, translation);
         } catch (JobDefinitionException | IllegalArgumentException e) {
             throw new JslException(new JslProblem(job.location(), e.getMessage()));
         }
     }
 
-    private static JobDefinition definition(JslJob job, Map<String, Step> nodes, Map<String, List<Edge>> edges) {
-        Job.Builder builder = Job.named(job.name()).revision(REVISION).listener(new ExecutionContexts.Cleanup());
+    private static JobDefinition definition(JslJob job, Translation translation) {
+        // JSL takes the first transition element that matches, in document order
+        Job.Builder builder = Job.named(job.name()).revision(REVISION).transitionsInDeclarationOrder()
+                .listener(new ExecutionContexts.Cleanup());
         if (!job.listeners().isEmpty()) {
             builder.listener(new JslJobListener(job));
         }
-        Job.Flow flow = builder.start(nodes.values().iterator().next());
-        nodes.values().forEach(flow::from);
-        edges.forEach((from, list) -> {
+        Job.Flow flow = builder.start(translation.nodes.get(translation.entry(job.elements().get(0).id())));
+        translation.nodes.values().forEach(flow::from);
+        translation.edges.forEach((from, list) -> {
             for (Edge edge : list) {
                 Job.TransitionBuilder on = flow.from(from).on(edge.on());
                 switch (edge.kind()) {
@@ -146,27 +145,152 @@ public final class JslPlans {
     }
 
     /**
-     * The step's transitions as JSL takes them: the transition elements in document order; then, for a
-     * step that failed and matched none of them, the job fails; for any other exit status the
-     * {@code next} attribute, or else the end of the job.
+     * The job's elements as one kernel graph. A {@code <flow>} is flattened into it: its steps and
+     * decisions are nodes with their own ids, a transition to the flow goes to its first element,
+     * and where one of its elements would end the flow (no {@code next}, no transition element
+     * matching) the flow's own transition elements and {@code next} follow, matching that element's
+     * exit status. Transitions inside a flow stay inside it (the validator refuses the others), so
+     * flattening keeps every route JSL takes.
      */
-    private static List<Edge> edges(JslStep step, PropertyScope properties, List<JslProblem> problems) {
-        List<Edge> edges = new ArrayList<>();
-        Optional<String> next = step.next().flatMap(v -> literal(step.location(), "next", v, properties, problems));
-        for (JslTransition transition : step.transitions()) {
-            edge(transition, properties, problems).ifPresent(edges::add);
+    private static final class Translation {
+        private final JslJob job;
+        private final PropertyScope jobProperties;
+        private final List<JslProblem> problems;
+        private final Map<String, Node> nodes = new LinkedHashMap<>();
+        private final Map<String, List<Edge>> edges = new LinkedHashMap<>();
+        /** The kernel node each element starts at: its own, or its first element's for a flow. */
+        private final Map<String, String> entries = new HashMap<>();
+
+        Translation(JslJob job, PropertyScope jobProperties, List<JslProblem> problems) {
+            this.job = job;
+            this.jobProperties = jobProperties;
+            this.problems = problems;
+            job.elements().forEach(this::enter);
         }
-        // a failed step's exit status is FAILED: only a transition element matching it goes on
-        if (edges.stream().noneMatch(edge -> ExitCodePattern.of(edge.on()).matches(FAILED))) {
-            edges.add(new Edge(JslTransition.Kind.FAIL, FAILED, Optional.empty(), Optional.empty(), Optional.empty()));
+
+        private String enter(JslExecutionElement element) {
+            String entry = element instanceof JslFlow flow && !flow.elements().isEmpty()
+                    ? enter(flow.elements().get(0))
+                    : element.id();
+            if (element instanceof JslFlow flow) {
+                flow.elements().stream().skip(1).forEach(this::enter);
+            }
+            entries.put(element.id(), entry);
+            return entry;
         }
-        if (edges.stream().noneMatch(edge -> edge.on().equals("*"))) {
-            edges.add(next.map(target -> new Edge(JslTransition.Kind.NEXT, "*", Optional.of(target), Optional.empty(),
-                    Optional.empty()))
-                    .orElse(new Edge(JslTransition.Kind.END, "*", Optional.empty(), Optional.empty(), Optional.empty())));
+
+        /** The kernel node a transition to the element {@code id} goes to. */
+        String entry(String id) {
+            return entries.getOrDefault(id, id);
         }
-        checkOrder(step, edges, problems);
-        return edges;
+
+        /**
+         * Translates one job's or flow's elements; {@code sequenceEnd} are the transitions taken where
+         * one of them ends the sequence.
+         */
+        void sequence(List<JslExecutionElement> elements, List<Edge> sequenceEnd) {
+            for (JslExecutionElement element : elements) {
+                if (element instanceof JslStep step) {
+                    PropertyScope stepProperties = jobProperties.enter(step.properties());
+                    StepPlans.node(job, step, stepProperties, problems).ifPresent(node -> {
+                        nodes.put(step.id(), node);
+                        edges.put(step.id(), edges(step, stepProperties, sequenceEnd));
+                    });
+                } else if (element instanceof JslDecision decision) {
+                    decision(decision, sequenceEnd);
+                } else if (element instanceof JslFlow flow) {
+                    sequence(flow.elements(), exits(flow, jobProperties, sequenceEnd));
+                } else {
+                    problems.add(unsupported(element.location(), "<" + elementName(element) + ">"));
+                }
+            }
+        }
+
+        /**
+         * A decision is a kernel decision asked again on restart: the specification has a restart
+         * run its decider again, on the step executions the restart sees, instead of replaying the
+         * route an earlier execution took.
+         */
+        private void decision(JslDecision decision, List<Edge> sequenceEnd) {
+            if (!isId(decision.id())) {
+                problems.add(new JslProblem(decision.location(),
+                        "the decision id may contain only letters, digits and _-.:/@ here"));
+                return;
+            }
+            nodes.put(decision.id(), Steps.decision(decision.id(), new JslDecider(job, decision)).askedAgainOnRestart());
+            edges.put(decision.id(), edges(decision, jobProperties, sequenceEnd));
+        }
+
+        /**
+         * The element's transitions as JSL takes them: the transition elements in document order;
+         * then, for a step that failed and matched none of them, the job fails; for any other exit
+         * status the {@code next} attribute, or else the end of the sequence the element is in.
+         */
+        private List<Edge> edges(JslExecutionElement element, PropertyScope properties, List<Edge> sequenceEnd) {
+            List<Edge> edges = written(element, properties);
+            // a failed step's exit status is FAILED: only a transition element matching it goes on
+            if (element instanceof JslStep && edges.stream().noneMatch(edge -> ExitCodePattern.of(edge.on()).matches(FAILED))) {
+                edges.add(new Edge(JslTransition.Kind.FAIL, FAILED, Optional.empty(), Optional.empty(), Optional.empty()));
+            }
+            continueWith(element, properties, edges, sequenceEnd);
+            return edges;
+        }
+
+        /** Where a flow's element that ends the flow goes: the flow's transition elements, its {@code next}, or on. */
+        private List<Edge> exits(JslFlow flow, PropertyScope properties, List<Edge> sequenceEnd) {
+            List<Edge> edges = written(flow, properties);
+            continueWith(flow, properties, edges, sequenceEnd);
+            return List.copyOf(edges);
+        }
+
+        private List<Edge> written(JslExecutionElement element, PropertyScope properties) {
+            List<Edge> edges = new ArrayList<>();
+            for (JslTransition transition : element.transitions()) {
+                edge(transition, properties, problems).map(edge -> edge.to(this)).ifPresent(edges::add);
+            }
+            return edges;
+        }
+
+        /** Unless an edge takes any exit status already: {@code next=}, or else the sequence's end (patterns not taken yet). */
+        private void continueWith(JslExecutionElement element, PropertyScope properties, List<Edge> edges,
+                List<Edge> sequenceEnd) {
+            Optional<String> next = element.next()
+                    .flatMap(v -> literal(element.location(), "next", v, properties, problems));
+            if (edges.stream().anyMatch(edge -> edge.on().equals("*"))) {
+                return;
+            }
+            if (next.isPresent()) {
+                edges.add(new Edge(JslTransition.Kind.NEXT, "*", Optional.of(entry(next.get())), Optional.empty(),
+                        Optional.empty()));
+                return;
+            }
+            for (Edge end : sequenceEnd) {
+                if (edges.stream().noneMatch(edge -> edge.on().equals(end.on()))) {
+                    edges.add(end);
+                }
+            }
+        }
+
+        /**
+         * Leaves out of the plan the nodes no transition leads to from the job's first element (a
+         * restart position counts): JSL runs them never, and the kernel refuses a node it cannot
+         * reach. So editing such a step changes no fingerprint.
+         */
+        void leaveOutUnreachable() {
+            if (job.elements().isEmpty()) {
+                return;
+            }
+            Set<String> reachable = new HashSet<>();
+            Deque<String> pending = new ArrayDeque<>(List.of(entry(job.elements().get(0).id())));
+            while (!pending.isEmpty()) {
+                String node = pending.pop();
+                if (reachable.add(node)) {
+                    edges.getOrDefault(node, List.of()).forEach(edge -> edge.target().ifPresent(pending::push));
+                }
+            }
+            nodes.keySet().retainAll(reachable);
+            edges.keySet().retainAll(reachable);
+        }
     }
 
     private static Optional<Edge> edge(JslTransition transition, PropertyScope properties, List<JslProblem> problems) {
@@ -199,48 +323,6 @@ public final class JslPlans {
     }
 
     /**
-     * Refuses the step if the kernel, which takes the most specific pattern, could take another
-     * transition than JSL, which takes the first one written: a later pattern it ranks first and an
-     * earlier one both match some exit status.
-     */
-    private static void checkOrder(JslStep step, List<Edge> edges, List<JslProblem> problems) {
-        List<Integer> kernelOrder = IntStream.range(0, edges.size()).boxed()
-                .sorted(Comparator.comparing(i -> ExitCodePattern.of(edges.get(i).on()))).toList();
-        for (int first = 0; first < edges.size(); first++) {
-            for (int later = first + 1; later < edges.size(); later++) {
-                Edge written = edges.get(first);
-                Edge ranked = edges.get(later);
-                if (kernelOrder.indexOf(later) < kernelOrder.indexOf(first)
-                        && PatternOverlap.overlap(written.on(), ranked.on())) {
-                    problems.add(new JslProblem(step.location(), written.describe() + " comes first, but "
-                            + ranked.describe() + " is more specific and matches some of the same exit statuses: "
-                            + "this runtime takes the most specific pattern, so put the more specific transition first"));
-                }
-            }
-        }
-    }
-
-    /**
-     * Leaves out of the plan the steps no transition leads to from the first one (a restart position
-     * counts): JSL runs them never, and the kernel refuses a node it cannot reach. So editing such a
-     * step changes no fingerprint.
-     */
-    private static void leaveOutUnreachable(Map<String, Step> nodes, Map<String, List<Edge>> edges) {
-        if (nodes.isEmpty()) {
-            return;
-        }
-        Set<String> reachable = new HashSet<>();
-        Deque<String> pending = new ArrayDeque<>(List.of(nodes.keySet().iterator().next()));
-        while (!pending.isEmpty()) {
-            String node = pending.pop();
-            if (reachable.add(node)) {
-                edges.getOrDefault(node, List.of()).forEach(edge -> edge.target().ifPresent(pending::push));
-            }
-        }
-        nodes.keySet().retainAll(reachable);
-        edges.keySet().retainAll(reachable);
-    }
-
     static Optional<String> literal(JslLocation at, String attribute, String value, PropertyScope properties,
             List<JslProblem> problems) {
         Optional<String> fixed;

@@ -43,21 +43,13 @@ class UnsupportedJobRefusedAtStartTest {
                             </job>
                             """.formatted(NS)), "META-INF/batch-jobs/chunky.xml")
                     .addAsResource(new StringAsset("""
-                            <job id="flowing" %s>
-                                <flow id="inner">
-                                    <step id="a"><batchlet ref="noop"/></step>
-                                </flow>
+                            <job id="splitting" %s>
+                                <split id="both">
+                                    <flow id="inner"><step id="a"><batchlet ref="noop"/></step></flow>
+                                    <flow id="other"><step id="b"><batchlet ref="noop"/></step></flow>
+                                </split>
                             </job>
-                            """.formatted(NS)), "META-INF/batch-jobs/flowing.xml")
-                    .addAsResource(new StringAsset("""
-                            <job id="shadowed" %s>
-                                <step id="first">
-                                    <batchlet ref="noop"/>
-                                    <end on="DONE*"/>
-                                    <fail on="DONE_BADLY"/>
-                                </step>
-                            </job>
-                            """.formatted(NS)), "META-INF/batch-jobs/shadowed.xml")
+                            """.formatted(NS)), "META-INF/batch-jobs/splitting.xml")
                     .addAsResource(new StringAsset("""
                             <job id="steered" %s>
                                 <step id="first" next="#{jobParameters['then']}"><batchlet ref="noop"/></step>
@@ -84,17 +76,10 @@ class UnsupportedJobRefusedAtStartTest {
     }
 
     @Test
-    void aFlowIsRefused() {
-        assertRefused("flowing", "job XML flowing cannot run: META-INF/batch-jobs/flowing.xml line 2: <flow id=\"inner\">: "
-                + "<flow> is not supported yet: this runtime runs jobs of <step>s that each hold a <batchlet>");
-    }
-
-    @Test
-    void transitionsTheKernelWouldTakeInAnotherOrderAreRefused() {
-        assertRefused("shadowed", "job XML shadowed cannot run: META-INF/batch-jobs/shadowed.xml line 2: <step id=\"first\">: "
-                + "<end on=\"DONE*\"> comes first, but <fail on=\"DONE_BADLY\"> is more specific and matches some of the "
-                + "same exit statuses: this runtime takes the most specific pattern, so put the more specific transition "
-                + "first");
+    void aSplitIsRefused() {
+        assertRefused("splitting",
+                "job XML splitting cannot run: META-INF/batch-jobs/splitting.xml line 2: <split id=\"both\">: "
+                        + "<split> is not supported yet: this runtime runs jobs of <step>s that each hold a <batchlet>");
     }
 
     @Test

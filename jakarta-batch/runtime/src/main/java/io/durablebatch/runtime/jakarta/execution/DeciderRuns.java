@@ -1,0 +1,51 @@
+package io.durablebatch.runtime.jakarta.execution;
+
+import jakarta.batch.api.Decider;
+import jakarta.batch.runtime.StepExecution;
+import jakarta.inject.Singleton;
+
+import io.durablebatch.job.DecisionContext;
+import io.durablebatch.runtime.jakarta.JakartaJobs;
+import io.durablebatch.runtime.jakarta.artifact.BatchArtifacts;
+import io.durablebatch.runtime.jakarta.artifact.CurrentArtifact;
+import io.durablebatch.runtime.jakarta.jsl.JslArtifact;
+import io.durablebatch.runtime.jakarta.jsl.JslDecision;
+import io.durablebatch.runtime.jakarta.jsl.JslJob;
+import io.durablebatch.runtime.jakarta.operator.JakartaStepExecution;
+
+/**
+ * Runs one {@code <decision>}: resolves its decider with the decision's properties as the execution
+ * resolves them, hands it the step execution of the element before the decision (a step, or a flow's
+ * last step) and takes the exit status it returns as the job's, which the decision's transition
+ * elements then match.
+ */
+@Singleton
+public class DeciderRuns {
+
+    private final JakartaJobs jobs;
+    private final ExecutionContexts contexts;
+
+    DeciderRuns(JakartaJobs jobs, ExecutionContexts contexts) {
+        this.jobs = jobs;
+        this.contexts = contexts;
+    }
+
+    String decide(JslJob job, JslDecision decision, DecisionContext kernel) throws Exception {
+        JakartaJobContext jobContext = contexts.job(job, kernel.job());
+        JslArtifact artifact = decision.decider();
+        CurrentArtifact current = new CurrentArtifact(artifact.location().toString(), jobContext, null,
+                jobContext.scope().enter(artifact.properties()).properties());
+        StepExecution[] executions = kernel.lastStepExecution().stream().map(JakartaStepExecution::new)
+                .toArray(StepExecution[]::new);
+        String ref = jobContext.scope().resolve(artifact.ref());
+        try (BatchArtifacts.Resolved<Decider> resolved = jobs.artifacts().resolve(ref, Decider.class, current)) {
+            String exitStatus = current.call(() -> resolved.get().decide(executions));
+            if (exitStatus == null) {
+                throw new IllegalStateException("the decider of " + artifact.location() + " returned no exit status");
+            }
+            // the specification: the decider's exit status becomes the job's, as by JobContext.setExitStatus
+            jobContext.setExitStatus(exitStatus);
+            return exitStatus;
+        }
+    }
+}
