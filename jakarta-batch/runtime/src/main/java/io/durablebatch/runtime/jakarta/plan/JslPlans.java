@@ -322,7 +322,6 @@ public final class JslPlans {
         return Optional.of(new Edge(transition.kind(), on.orElseThrow(), target, exitStatus, Optional.of(transition)));
     }
 
-    /**
     static Optional<String> literal(JslLocation at, String attribute, String value, PropertyScope properties,
             List<JslProblem> problems) {
         Optional<String> fixed;
