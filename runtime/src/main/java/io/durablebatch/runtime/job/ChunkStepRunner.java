@@ -103,6 +103,7 @@ final class ChunkStepRunner {
         ProgressLog progress = progressLogs.start(attempt, size);
         inputs.opened(attempt.snapshot().id(), size);
         KernelMetrics.ChunkMeter meter = metrics.chunks(attempt.context().jobName().value(), name);
+        Optional<Checkpoint> lastCommitted = attempt.resumeFrom();
         ItemCallbacks listened = attempt.callbacks().items();
         try {
             while (true) {
@@ -127,6 +128,7 @@ final class ChunkStepRunner {
                 meter.committed(after.readCount() - before.readCount(), after.writeCount() - before.writeCount(),
                         after.skipCount() - before.skipCount(), System.nanoTime() - began);
                 attempt.committed(committed.recorded(), committed.total());
+                lastCommitted = committed.recorded().checkpoint();
                 skips = committed.skips();
                 attempt.callbacks().afterChunk(run, committed.total());
                 progress.chunkCommitted(committed.total());
@@ -139,11 +141,39 @@ final class ChunkStepRunner {
         } catch (Exception | Error failure) {
             // an Error of user code (an assertion, a missing class, a stack overflow) fails the step
             // cleanly too: nothing may leave the attempt active behind a live process
-            return attempt.fail(failure, attempt.counters().plus(rolledBack(rollbacks[0])));
+            return attempt.fail(failure, attempt.counters().plus(rolledBack(rollbacks[0])),
+                    checkpointAtFailure(step, reader, writer, lastCommitted));
         } finally {
             inputs.closed(attempt.snapshot().id());
             close(step, reader, writer);
         }
+    }
+
+    /**
+     * What the failed attempt records as its checkpoint, if the reader gives another than the last
+     * committed one ({@link ItemReader#checkpointAtFailure}); empty keeps the committed one.
+     */
+    private static Optional<Checkpoint> checkpointAtFailure(ChunkStep<?, ?> step, ItemReader<Object> reader,
+            ChunkWriter writer, Optional<Checkpoint> committed) {
+        boolean restartable = writer.isRestartable();
+        Optional<Checkpoint> readerCommitted = StepCheckpoint.readerPart(committed, restartable);
+        Optional<Checkpoint> atFailure;
+        try {
+            atFailure = reader.checkpointAtFailure(readerCommitted);
+        } catch (RuntimeException e) {
+            LOG.warnf(e, "The reader of step '%s' gave no checkpoint at its failure; the committed one stays",
+                    step.name());
+            return Optional.empty();
+        }
+        if (atFailure.isEmpty() || atFailure.equals(readerCommitted)) {
+            return Optional.empty();
+        }
+        if (!restartable) {
+            return atFailure;
+        }
+        // a restartable writer resumes its committed position next to the reader's new one
+        return StepCheckpoint.writerPart(committed, true)
+                .map(writerPart -> new StepCheckpoint(atFailure.get(), writerPart).encode());
     }
 
     /** The step's skips at INFO once it completed: how many of each kind, and the first ones. */

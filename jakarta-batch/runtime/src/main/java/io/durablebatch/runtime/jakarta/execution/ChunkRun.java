@@ -145,6 +145,18 @@ final class ChunkRun {
             }
         }
 
+        /**
+         * A failed attempt keeps the reader's and writer's committed positions and the persistent user
+         * data as it is now: the specification stores the user data when the step ends, failed or not.
+         */
+        @Override
+        public Optional<Checkpoint> checkpointAtFailure(Optional<Checkpoint> committed) {
+            Optional<ChunkCheckpoint> positions = committed.flatMap(ChunkCheckpoint::decode);
+            return Optional.of(new ChunkCheckpoint(positions.map(ChunkCheckpoint::reader).orElse(null),
+                    positions.map(ChunkCheckpoint::writer).orElse(null), step.context().getPersistentUserData())
+                    .encode(step.where()));
+        }
+
         /** Closes the reader, then the writer, and releases the three artifacts. */
         @Override
         public void close() throws Exception {

@@ -326,4 +326,12 @@ class JslPlansTest {
                 <step id="c"><chunk item-count="#{jobParameters['n']}"><reader ref="r"/><writer ref="w"/></chunk></step>""")
                 .contains("item-count=\"#{jobParameters['n']}\" is a substitution"));
     }
+
+    @Test
+    void aStepNoTransitionLeadsToIsLeftOutOfThePlan() {
+        JobDefinition plan = JslPlans.plan(job("""
+                <step id="a"><batchlet ref="x"/></step>
+                <step id="never"><batchlet ref="x"/></step>"""));
+        assertEquals(List.of("a"), List.copyOf(plan.nodes().keySet()), "JSL allows it; it never runs");
+    }
 }

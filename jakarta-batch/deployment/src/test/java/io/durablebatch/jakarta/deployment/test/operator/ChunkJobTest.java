@@ -155,6 +155,9 @@ class ChunkJobTest {
         public void open(Serializable checkpoint) {
             next = checkpoint == null ? 0 : (Integer) checkpoint;
             saw(runOf(job), "reader open@" + checkpoint + " data=" + step.getPersistentUserData());
+            if (step.getPersistentUserData() == null) {
+                step.setPersistentUserData("opened");
+            }
         }
 
         @Override
@@ -404,6 +407,8 @@ class ChunkJobTest {
         List<String> seen = seen("unreadable");
         assertTrue(seen.containsAll(List.of("onReadError cannot read 1", "onError cannot read 1")), seen.toString());
         assertEquals("afterStep data=null exception=cannot read 1", seen.get(seen.size() - 1));
+        assertEquals("opened", step(execution.getExecutionId(), "count").getPersistentUserData(),
+                "the persistent user data is kept when the step fails, though no chunk committed");
     }
 
     @Test
