@@ -85,14 +85,21 @@ class ChunkJobTest {
                     .addClasses(Executions.class, NumberReader.class, DoublingProcessor.class, ListWriter.class,
                             RecordingListener.class, ContextBatchlet.class)
                     .addAsResource(new StringAsset(NUMBERS.formatted(NS)), "META-INF/batch-jobs/numbers.xml")
-                    .addAsResource(new StringAsset("""
-                            <job id="listenedBatchlet" %s>
-                                <step id="only">
-                                    <listeners><listener ref="recordingListener"/></listeners>
-                                    <batchlet ref="contextBatchlet"/>
-                                </step>
-                            </job>
-                            """.formatted(NS)), "META-INF/batch-jobs/listenedBatchlet.xml")
+                    .addAsResource(new StringAsset(
+                            """
+                                    <job id="listenedBatchlet" %s>
+                                        <step id="only">
+                                            <listeners>
+                                                <listener ref="recordingListener">
+                                                    <properties><property name="throwIn" value="#{jobParameters['throwIn']}"/></properties>
+                                                </listener>
+                                            </listeners>
+                                            <batchlet ref="contextBatchlet"/>
+                                        </step>
+                                    </job>
+                                    """
+                                    .formatted(NS)),
+                            "META-INF/batch-jobs/listenedBatchlet.xml")
                     .addAsResource(new StringAsset("""
                             <job id="skipping" %s>
                                 <step id="load">
@@ -425,6 +432,14 @@ class ChunkJobTest {
         JobExecution execution = run("listenedBatchlet", properties("run", "batchlet"));
         assertEquals(BatchStatus.COMPLETED, execution.getBatchStatus());
         assertEquals(List.of("beforeStep", "afterStep data=set by the batchlet"), seen("batchlet"));
+    }
+
+    @Test
+    void aBeforeStepThatThrowsFailsTheStepBeforeItsBatchletRuns() {
+        JobExecution execution = run("listenedBatchlet", properties("run", "refused", "throwIn", "beforeStep"));
+        assertEquals(BatchStatus.FAILED, execution.getBatchStatus());
+        assertEquals(List.of("beforeStep", "afterStep data=null exception=listener refuses beforeStep"), seen("refused"),
+                "the batchlet never ran, afterStep still did");
     }
 
     @Test
