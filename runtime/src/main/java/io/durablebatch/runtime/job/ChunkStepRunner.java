@@ -82,7 +82,9 @@ final class ChunkStepRunner {
         ItemReader<Object> reader;
         ChunkWriter writer;
         Items items;
+        int commitInterval;
         try {
+            commitInterval = step.commitInterval(attempt.context());
             reader = (ItemReader<Object>) step.reader().apply(attempt.context());
             writer = new ChunkWriter(step.writer().apply(attempt.context()));
             items = new Items(reader, step.processor()
@@ -112,7 +114,7 @@ final class ChunkStepRunner {
                 }
                 ReadChunk chunk;
                 try {
-                    chunk = read(reader, step.commitInterval(), skips, listened);
+                    chunk = read(reader, commitInterval, skips, listened);
                 } catch (Exception | Error failure) {
                     // the chunk failed before its transaction began: its listeners hear of it all the same
                     attempt.callbacks().onChunkError(attempt.callbacks().chunk(attempt.context(), attempt.counters(), 0),

@@ -5,6 +5,7 @@ import static io.durablebatch.deployment.test.kernel.KernelTestSupport.freshRun;
 import static io.durablebatch.job.Steps.chunk;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -111,6 +112,9 @@ class ChunkAttemptItemsTest extends KernelTest {
             return Job.named("chunkAttemptItems")
                     .start(chunk("numbers", 2)
                             .reader(context -> new CountingReader(run(context), context.parameters().longValue("size")))
+                            .commitInterval(context -> context.parameters().get("interval").isPresent()
+                                    ? (int) context.parameters().longValue("interval")
+                                    : 2)
                             .attemptProcessor(context -> {
                                 NumberingProcessor processor = new NumberingProcessor();
                                 PROCESSORS.computeIfAbsent(run(context), r -> new java.util.concurrent.CopyOnWriteArrayList<>())
@@ -165,5 +169,27 @@ class ChunkAttemptItemsTest extends KernelTest {
         // the first attempt processed 0..3 (the chunk 2,3 rolled back), the restart 2..5
         assertEquals(4, processors.get(0).processed);
         assertEquals(4, processors.get(1).processed);
+    }
+
+    @Test
+    void eachAttemptMayHaveACommitIntervalOfItsOwn() {
+        String run = freshRun();
+        JobExecution execution = operator.runAndWait("chunkAttemptItems",
+                KernelTestSupport.run(run).with("size", 5L).withNonIdentifying("interval", 3L), call());
+        assertEquals(ExecutionStatus.COMPLETED, execution.status());
+        assertEquals(List.of("open@0", "write[0, 1, 2]", "checkpoint@3", "write[3, 4]", "checkpoint@5"), events(run));
+    }
+
+    @Test
+    void anAttemptWhoseCommitIntervalIsNotPositiveFails() {
+        String run = freshRun();
+        JobExecution execution = operator.runAndWait("chunkAttemptItems",
+                KernelTestSupport.run(run).with("size", 5L).withNonIdentifying("interval", 0L), call());
+        assertEquals(ExecutionStatus.FAILED, execution.status());
+        io.durablebatch.execution.StepExecution step = RepositoryTestSupport
+                .tx(() -> repository.stepExecutions(execution.id())).get(0);
+        assertTrue(step.failure().orElseThrow().message().contains("commit interval of step 'numbers'"),
+                step.failure().orElseThrow().message());
+        assertEquals(List.of(), events(run), "nothing was opened");
     }
 }

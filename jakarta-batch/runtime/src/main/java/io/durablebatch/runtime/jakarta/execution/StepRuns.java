@@ -125,4 +125,18 @@ public class StepRuns {
     public io.durablebatch.item.ItemWriter<Object> writer(StepContext kernel) {
         return require(kernel).chunk().writer();
     }
+
+    /**
+     * The {@code item-count} of a chunk step's attempt, as its execution resolves it.
+     *
+     * @throws IllegalArgumentException naming the attribute if it resolves to no number of 1 or more
+     */
+    public int itemCount(StepContext kernel) {
+        StepRun run = require(kernel);
+        JslChunk chunk = (JslChunk) run.step().work().orElseThrow();
+        String written = chunk.itemCount().orElseThrow();
+        String resolved = run.scope().resolve(written);
+        return JslChunk.itemCountOf(resolved).orElseThrow(() -> new IllegalArgumentException("item-count=\""
+                + written + "\" of " + run.where() + " resolves to \"" + resolved + "\", no number of 1 or more"));
+    }
 }

@@ -322,9 +322,17 @@ class JslPlansTest {
                 "time-limit=\"10\" is not supported yet", "item-count=\"0\" is no number of 1 or more")) {
             assertTrue(refusal.contains(refused), refused + " in " + refusal);
         }
+    }
+
+    @Test
+    void anItemCountAnExecutionDecidesIsResolvedPerAttempt() {
+        ChunkStep<?, ?> step = chunkStep("""
+                <step id="c"><chunk item-count="#{jobParameters['n']}"><reader ref="r"/><writer ref="w"/></chunk></step>""");
+        assertEquals(10, step.commitInterval(), "declared with the default; each attempt resolves its own");
         assertTrue(refusal("""
-                <step id="c"><chunk item-count="#{jobParameters['n']}"><reader ref="r"/><writer ref="w"/></chunk></step>""")
-                .contains("item-count=\"#{jobParameters['n']}\" is a substitution"));
+                <properties><property name="n" value="many"/></properties>
+                <step id="c"><chunk item-count="#{jobProperties['n']}"><reader ref="r"/><writer ref="w"/></chunk></step>""")
+                .contains("item-count=\"many\" is no number of 1 or more"), "a fixed one is checked at start");
     }
 
     @Test

@@ -114,7 +114,12 @@ class ChunkJobTest {
                             <job id="steeredChunk" %s>
                                 <step id="load">
                                     <chunk item-count="#{jobParameters['size']}">
-                                        <reader ref="numberReader"/>
+                                        <reader ref="numberReader">
+                                            <properties>
+                                                <property name="count" value="#{jobParameters['count']}"/>
+                                                <property name="failAt" value="-1"/>
+                                            </properties>
+                                        </reader>
                                         <writer ref="listWriter"/>
                                     </chunk>
                                 </step>
@@ -452,10 +457,12 @@ class ChunkJobTest {
     }
 
     @Test
-    void anItemCountOfTheParametersIsRefusedAtStart() {
-        JobStartException refused = assertThrows(JobStartException.class,
-                () -> operator().start("steeredChunk", properties("run", "steered")));
-        assertTrue(refused.getMessage().contains("item-count=\"#{jobParameters['size']}\" is a substitution"),
-                refused.getMessage());
+    void anItemCountOfTheParametersIsResolvedByEachExecution() {
+        JobExecution execution = run("steeredChunk", properties("run", "steered", "size", "2", "count", "5"));
+        assertEquals(BatchStatus.COMPLETED, execution.getBatchStatus());
+        assertEquals(3, metric(step(execution.getExecutionId(), "load"), Metric.MetricType.COMMIT_COUNT),
+                "chunks of 2, 2 and 1 items");
+        JobExecution refused = run("steeredChunk", properties("run", "steeredBadly", "size", "none", "count", "5"));
+        assertEquals(BatchStatus.FAILED, refused.getBatchStatus());
     }
 }
