@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.ToIntFunction;
 
 import io.durablebatch.Checks;
 import io.durablebatch.item.ItemProcessor;
@@ -52,8 +53,9 @@ public final class ChunkStep<I, O> implements Step {
 
     private final StepSettings settings;
     private final int commitInterval;
+    private final Optional<ToIntFunction<StepContext>> attemptCommitInterval;
     private final Function<StepContext, ? extends ItemReader<? extends I>> reader;
-    private final Optional<ItemProcessor<? super I, ? extends O>> processor;
+    private final Optional<Function<StepContext, ? extends ItemProcessor<? super I, ? extends O>>> processor;
     private final Function<StepContext, ? extends ItemWriter<? super O>> writer;
     private final Map<Class<? extends Throwable>, Integer> skipLimits;
     private final Retry retry;
@@ -63,14 +65,15 @@ public final class ChunkStep<I, O> implements Step {
     static final List<Class<? extends BatchListener>> LISTENED = List.of(StepListener.class, ChunkListener.class,
             SkipListener.class, ItemReadListener.class, ItemProcessListener.class, ItemWriteListener.class);
 
-    private ChunkStep(StepSettings settings, int commitInterval,
+    private ChunkStep(StepSettings settings, int commitInterval, Optional<ToIntFunction<StepContext>> attemptCommitInterval,
             Function<StepContext, ? extends ItemReader<? extends I>> reader,
-            Optional<ItemProcessor<? super I, ? extends O>> processor,
+            Optional<Function<StepContext, ? extends ItemProcessor<? super I, ? extends O>>> processor,
             Function<StepContext, ? extends ItemWriter<? super O>> writer,
             Map<Class<? extends Throwable>, Integer> skipLimits, Retry retry, Listeners listeners) {
         this.listeners = listeners;
         this.settings = settings;
         this.commitInterval = commitInterval;
+        this.attemptCommitInterval = attemptCommitInterval;
         this.reader = reader;
         this.processor = processor;
         this.writer = writer;
@@ -88,8 +91,24 @@ public final class ChunkStep<I, O> implements Step {
         return "chunk";
     }
 
+    /** The commit interval the step was declared with; an attempt may have another ({@link #commitInterval(StepContext)}). */
     public int commitInterval() {
         return commitInterval;
+    }
+
+    /**
+     * The commit interval of the attempt {@code context} belongs to: the one
+     * {@link Builder#commitInterval(ToIntFunction)} gives it, else the declared one.
+     *
+     * @throws IllegalArgumentException if the attempt's is not 1 or more
+     */
+    public int commitInterval(StepContext context) {
+        if (attemptCommitInterval.isEmpty()) {
+            return commitInterval;
+        }
+        int interval = attemptCommitInterval.get().applyAsInt(context);
+        Checks.positive(interval, "commit interval of step '" + settings.name() + "'");
+        return interval;
     }
 
     /** Creates the reader of one step attempt; the kernel opens and closes it. */
@@ -97,7 +116,12 @@ public final class ChunkStep<I, O> implements Step {
         return reader;
     }
 
-    public Optional<ItemProcessor<? super I, ? extends O>> processor() {
+    /**
+     * Creates the processor of one step attempt, if the step has one: a processor given to
+     * {@link Builder#processor} is returned by every call, one given to {@link Builder#attemptProcessor}
+     * is created per attempt, as readers and writers are.
+     */
+    public Optional<Function<StepContext, ? extends ItemProcessor<? super I, ? extends O>>> processor() {
         return processor;
     }
 
@@ -124,19 +148,22 @@ public final class ChunkStep<I, O> implements Step {
     }
 
     public ChunkStep<I, O> withId(String nodeId) {
-        return new ChunkStep<>(settings.withNodeId(nodeId), commitInterval, reader, processor, writer, skipLimits, retry,
+        return new ChunkStep<>(settings.withNodeId(nodeId), commitInterval, attemptCommitInterval, reader, processor, writer,
+                skipLimits, retry,
                 listeners);
     }
 
     @Override
     public ChunkStep<I, O> withStartLimit(int startLimit) {
-        return new ChunkStep<>(settings.withStartLimit(startLimit), commitInterval, reader, processor, writer, skipLimits,
+        return new ChunkStep<>(settings.withStartLimit(startLimit), commitInterval, attemptCommitInterval, reader, processor,
+                writer, skipLimits,
                 retry, listeners);
     }
 
     @Override
     public ChunkStep<I, O> withAllowStartIfComplete(boolean allowStartIfComplete) {
-        return new ChunkStep<>(settings.withAllowStartIfComplete(allowStartIfComplete), commitInterval, reader, processor,
+        return new ChunkStep<>(settings.withAllowStartIfComplete(allowStartIfComplete), commitInterval, attemptCommitInterval,
+                reader, processor,
                 writer, skipLimits, retry, listeners);
     }
 
@@ -165,8 +192,9 @@ public final class ChunkStep<I, O> implements Step {
     public static final class Builder<I, O> {
         private StepSettings settings;
         private final int commitInterval;
+        private Optional<ToIntFunction<StepContext>> attemptCommitInterval = Optional.empty();
         private final Function<StepContext, ? extends ItemReader<? extends I>> reader;
-        private final Optional<ItemProcessor<? super I, ? extends O>> processor;
+        private final Optional<Function<StepContext, ? extends ItemProcessor<? super I, ? extends O>>> processor;
         private Function<StepContext, ? extends ItemWriter<? super O>> writer;
         private final Map<Class<? extends Throwable>, Integer> skipLimits = new LinkedHashMap<>();
         private Retry retry = Retry.DEFAULT;
@@ -174,21 +202,37 @@ public final class ChunkStep<I, O> implements Step {
 
         private Builder(StepSettings settings, int commitInterval,
                 Function<StepContext, ? extends ItemReader<? extends I>> reader,
-                Optional<ItemProcessor<? super I, ? extends O>> processor) {
+                Optional<Function<StepContext, ? extends ItemProcessor<? super I, ? extends O>>> processor) {
             this.settings = settings;
             this.commitInterval = commitInterval;
             this.reader = reader;
             this.processor = processor;
         }
 
-        /** Transforms each item; a processor returning {@code null} filters the item out. */
+        /**
+         * Transforms each item; a processor returning {@code null} filters the item out. The same
+         * processor serves every step attempt and partition worker, so it must be safe to share; one
+         * that keeps state belongs in {@link #attemptProcessor}.
+         */
         public <P> Builder<I, P> processor(ItemProcessor<? super I, ? extends P> processor) {
+            Checks.notNull(processor, "processor");
+            return this.<P> attemptProcessor(context -> processor);
+        }
+
+        /**
+         * Gives each step attempt, and each partition worker, a processor of its own, created before
+         * the attempt's reader is opened (as {@link #reader} and {@link #writer} are): the processor may
+         * keep state, or depend on the attempt's context, and is never shared between threads.
+         */
+        public <P> Builder<I, P> attemptProcessor(
+                Function<StepContext, ? extends ItemProcessor<? super I, ? extends P>> processor) {
             if (this.processor.isPresent()) {
                 throw new IllegalStateException("step '" + settings.name() + "' already has a processor");
             }
             Builder<I, P> next = new Builder<>(settings, commitInterval, reader,
                     Optional.of(Checks.notNull(processor, "processor")));
             next.skipLimits.putAll(skipLimits);
+            next.attemptCommitInterval = attemptCommitInterval;
             next.retry = retry;
             next.listeners = listeners;
             return next;
@@ -203,6 +247,18 @@ public final class ChunkStep<I, O> implements Step {
          */
         public Builder<I, O> writer(Function<StepContext, ? extends ItemWriter<? super O>> writer) {
             this.writer = Checks.notNull(writer, "writer");
+            return this;
+        }
+
+        /**
+         * Gives each step attempt its commit interval, asked once as the attempt starts (it may read
+         * the attempt's parameters); the interval given to {@link Steps#chunk} serves when none is. A
+         * commit interval is tuning, not part of the job's plan, so each attempt may have its own: a
+         * restart resumes the committed checkpoint whatever its chunks' size. An attempt whose
+         * interval is not 1 or more fails.
+         */
+        public Builder<I, O> commitInterval(ToIntFunction<StepContext> interval) {
+            this.attemptCommitInterval = Optional.of(Checks.notNull(interval, "commit interval"));
             return this;
         }
 
@@ -249,7 +305,8 @@ public final class ChunkStep<I, O> implements Step {
             if (writer == null) {
                 throw new IllegalStateException("step '" + settings.name() + "' needs a writer");
             }
-            return new ChunkStep<>(settings, commitInterval, reader, processor, writer, skipLimits, retry, listeners);
+            return new ChunkStep<>(settings, commitInterval, attemptCommitInterval, reader, processor, writer, skipLimits,
+                    retry, listeners);
         }
     }
 }

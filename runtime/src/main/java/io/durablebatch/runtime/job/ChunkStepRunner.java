@@ -32,8 +32,13 @@ final class ChunkStepRunner {
 
     private static final Logger LOG = Logger.getLogger(ChunkStepRunner.class);
 
-    /** The items of one chunk, as read, the read failures it skipped, and where the reader stood after them. */
-    private record ReadChunk(List<Object> items, List<Exception> readSkips, Checkpoint checkpoint, boolean endOfInput) {
+    /** The items of one chunk, as read, the read failures it skipped, and whether the input ended. */
+    private record ReadChunk(List<Object> items, List<Exception> readSkips, boolean endOfInput) {
+    }
+
+    /** The reader, processor and writer of one step attempt. */
+    private record Items(ItemReader<Object> reader, Optional<ItemProcessor<Object, Object>> processor,
+            ChunkWriter writer) {
     }
 
     /** What a committed chunk transaction recorded. */
@@ -76,17 +81,22 @@ final class ChunkStepRunner {
         });
         ItemReader<Object> reader;
         ChunkWriter writer;
+        Items items;
+        int commitInterval;
         try {
+            commitInterval = step.commitInterval(attempt.context());
             reader = (ItemReader<Object>) step.reader().apply(attempt.context());
             writer = new ChunkWriter(step.writer().apply(attempt.context()));
+            items = new Items(reader, step.processor()
+                    .map(factory -> (ItemProcessor<Object, Object>) factory.apply(attempt.context())), writer);
         } catch (RuntimeException | Error e) {
             return attempt.fail(e, attempt.counters());
         }
         try {
             reader.open(StepCheckpoint.readerPart(attempt.resumeFrom(), writer.isRestartable()));
             writer.open(StepCheckpoint.writerPart(attempt.resumeFrom(), writer.isRestartable()));
-            LOG.debugf("Step '%s' (step execution %s) opened its reader at %s", name, attempt.snapshot().id(),
-                    reader.checkpoint());
+            LOG.debugf("Step '%s' (step execution %s) opened its reader%s", name, attempt.snapshot().id(),
+                    attempt.resumeFrom().isPresent() ? " at its checkpoint" : "");
         } catch (Exception | Error e) {
             close(step, reader, writer);
             return attempt.fail(e, attempt.counters());
@@ -95,6 +105,7 @@ final class ChunkStepRunner {
         ProgressLog progress = progressLogs.start(attempt, size);
         inputs.opened(attempt.snapshot().id(), size);
         KernelMetrics.ChunkMeter meter = metrics.chunks(attempt.context().jobName().value(), name);
+        Optional<Checkpoint> lastCommitted = attempt.resumeFrom();
         ItemCallbacks listened = attempt.callbacks().items();
         try {
             while (true) {
@@ -103,7 +114,7 @@ final class ChunkStepRunner {
                 }
                 ReadChunk chunk;
                 try {
-                    chunk = read(reader, step.commitInterval(), skips, listened);
+                    chunk = read(reader, commitInterval, skips, listened);
                 } catch (Exception | Error failure) {
                     // the chunk failed before its transaction began: its listeners hear of it all the same
                     attempt.callbacks().onChunkError(attempt.callbacks().chunk(attempt.context(), attempt.counters(), 0),
@@ -114,11 +125,12 @@ final class ChunkStepRunner {
                 StepCounters before = attempt.counters();
                 ChunkEvent run = attempt.callbacks().chunk(attempt.context(), before, chunk.items().size());
                 long began = System.nanoTime();
-                Committed committed = commit(attempt, step, writer, chunk, run, skips, retry, rollbacks);
+                Committed committed = commit(attempt, step, items, chunk, run, skips, retry, rollbacks);
                 StepCounters after = committed.total();
                 meter.committed(after.readCount() - before.readCount(), after.writeCount() - before.writeCount(),
                         after.skipCount() - before.skipCount(), System.nanoTime() - began);
                 attempt.committed(committed.recorded(), committed.total());
+                lastCommitted = committed.recorded().checkpoint();
                 skips = committed.skips();
                 attempt.callbacks().afterChunk(run, committed.total());
                 progress.chunkCommitted(committed.total());
@@ -131,11 +143,39 @@ final class ChunkStepRunner {
         } catch (Exception | Error failure) {
             // an Error of user code (an assertion, a missing class, a stack overflow) fails the step
             // cleanly too: nothing may leave the attempt active behind a live process
-            return attempt.fail(failure, attempt.counters().plus(rolledBack(rollbacks[0])));
+            return attempt.fail(failure, attempt.counters().plus(rolledBack(rollbacks[0])),
+                    checkpointAtFailure(step, reader, writer, lastCommitted));
         } finally {
             inputs.closed(attempt.snapshot().id());
             close(step, reader, writer);
         }
+    }
+
+    /**
+     * What the failed attempt records as its checkpoint, if the reader gives another than the last
+     * committed one ({@link ItemReader#checkpointAtFailure}); empty keeps the committed one.
+     */
+    private static Optional<Checkpoint> checkpointAtFailure(ChunkStep<?, ?> step, ItemReader<Object> reader,
+            ChunkWriter writer, Optional<Checkpoint> committed) {
+        boolean restartable = writer.isRestartable();
+        Optional<Checkpoint> readerCommitted = StepCheckpoint.readerPart(committed, restartable);
+        Optional<Checkpoint> atFailure;
+        try {
+            atFailure = reader.checkpointAtFailure(readerCommitted);
+        } catch (RuntimeException e) {
+            LOG.warnf(e, "The reader of step '%s' gave no checkpoint at its failure; the committed one stays",
+                    step.name());
+            return Optional.empty();
+        }
+        if (atFailure.isEmpty() || atFailure.equals(readerCommitted)) {
+            return Optional.empty();
+        }
+        if (!restartable) {
+            return atFailure;
+        }
+        // a restartable writer resumes its committed position next to the reader's new one
+        return StepCheckpoint.writerPart(committed, true)
+                .map(writerPart -> new StepCheckpoint(atFailure.get(), writerPart).encode());
     }
 
     /** The step's skips at INFO once it completed: how many of each kind, and the first ones. */
@@ -191,16 +231,17 @@ final class ChunkStepRunner {
             }
             items.add(item);
         }
-        return new ReadChunk(items, readSkips, reader.checkpoint(), end);
+        return new ReadChunk(items, readSkips, end);
     }
 
     /** Commits the chunk; {@code rollbacks} counts its rolled-back transactions, including a final failed one. */
-    private Committed commit(StepAttempt attempt, ChunkStep<Object, Object> step, ChunkWriter writer,
+    private Committed commit(StepAttempt attempt, ChunkStep<Object, Object> step, Items items,
             ReadChunk chunk, ChunkEvent run, SkipTally skips, UnitOfWorkRetry retry, long[] rollbacks) throws Exception {
+        ChunkWriter writer = items.writer();
         try {
             Committed committed;
             try {
-                committed = commitOrScan(attempt, step, writer, chunk, run, skips, retry, rollbacks);
+                committed = commitOrScan(attempt, step, items, chunk, run, skips, retry, rollbacks);
             } catch (StepAttempt.AlreadyCommitted earlier) {
                 // an earlier try committed this chunk, its acknowledgement was lost; this try rolled
                 // back. The skips of that try are not known here: the chunk's skip counts are in its record.
@@ -215,17 +256,17 @@ final class ChunkStepRunner {
         }
     }
 
-    private Committed commitOrScan(StepAttempt attempt, ChunkStep<Object, Object> step, ChunkWriter writer,
+    private Committed commitOrScan(StepAttempt attempt, ChunkStep<Object, Object> step, Items items,
             ReadChunk chunk, ChunkEvent run, SkipTally skips, UnitOfWorkRetry retry, long[] rollbacks) throws Exception {
         StepCallbacks callbacks = attempt.callbacks();
         try {
-            return retry.call(() -> chunkTransaction(callbacks, run, () -> writeAndRecord(attempt, step, writer, chunk,
+            return retry.call(() -> chunkTransaction(callbacks, run, () -> writeAndRecord(attempt, items, chunk,
                     run, skips.copy(), Map.of(), rollbacks[0])), Committed.class);
         } catch (WriteScanRequired scan) {
             rollbacks[0]++;
-            Map<Integer, Exception> failing = scan(writer, scan.outputs, skips.copy());
+            Map<Integer, Exception> failing = scan(items.writer(), scan.outputs, skips.copy());
             LOG.debugf("Step '%s' skips %d item(s) its writer refused", step.name(), failing.size());
-            return retry.call(() -> chunkTransaction(callbacks, run, () -> writeAndRecord(attempt, step, writer, chunk,
+            return retry.call(() -> chunkTransaction(callbacks, run, () -> writeAndRecord(attempt, items, chunk,
                     run, skips.copy(), failing, rollbacks[0])), Committed.class);
         }
     }
@@ -245,10 +286,15 @@ final class ChunkStepRunner {
         }
     }
 
-    /** The chunk's transaction: process, write, record progress; the listeners hear of its start and skips. */
-    private Committed writeAndRecord(StepAttempt attempt, ChunkStep<Object, Object> step, ChunkWriter writer,
-            ReadChunk chunk, ChunkEvent run, SkipTally skips, Map<Integer, Exception> writeSkips, long rollbacks)
-            throws Exception {
+    /**
+     * The chunk's transaction: process, write, record progress; the listeners hear of its start and
+     * skips. The reader's checkpoint is asked for last, once the writer wrote (as Jakarta Batch asks
+     * {@code checkpointInfo}), so a reader may take its position from what the chunk's write did; it
+     * has read nothing since the chunk's last item.
+     */
+    private Committed writeAndRecord(StepAttempt attempt, Items items, ReadChunk chunk, ChunkEvent run,
+            SkipTally skips, Map<Integer, Exception> writeSkips, long rollbacks) throws Exception {
+        ChunkWriter writer = items.writer();
         if (rollbacks > 0) {
             attempt.adoptEarlierCommit();
         }
@@ -263,7 +309,7 @@ final class ChunkStepRunner {
         List<Object> outputs = new ArrayList<>(chunk.items().size());
         long filtered = 0;
         long processSkips = 0;
-        Optional<ItemProcessor<? super Object, ? extends Object>> processor = step.processor();
+        Optional<ItemProcessor<Object, Object>> processor = items.processor();
         for (Object item : chunk.items()) {
             if (listened != null) {
                 listened.beforeProcess(item);
@@ -328,7 +374,7 @@ final class ChunkStepRunner {
         }
         StepCounters total = attempt.counters().plus(new StepCounters(chunk.items().size(), written.size(), filtered,
                 chunk.readSkips().size(), processSkips, writeSkips.size(), 1, rollbacks));
-        Checkpoint checkpoint = writer.stepCheckpoint(chunk.checkpoint());
+        Checkpoint checkpoint = writer.stepCheckpoint(items.reader().checkpoint());
         StepExecution recorded = chunk.endOfInput() ? attempt.recordCompletion(Optional.of(checkpoint), total)
                 : attempt.recordProgress(checkpoint, total);
         return new Committed(recorded, total, skips);

@@ -245,17 +245,16 @@ final class StepAttempt {
         return fail(failure, total, Optional.empty());
     }
 
-    /** Ends the attempt FAILED, recording {@code checkpoint} (a tasklet's own) if given, else keeping the last one. */
+    /** Ends the attempt FAILED with {@code checkpoint} (a tasklet's own, a reader's at failure), else keeping the last one. */
     StepOutcome fail(Throwable failure, StepCounters total, Optional<Checkpoint> checkpoint) {
         if (TransientFailures.isTransient(failure)) {
             control.repositoryLost(failure);
         }
-        snapshot = bookkeeping.record("the failure of step execution " + snapshot.id(), () -> endFromCurrent(current -> {
-            LifecycleTransition failed = LifecycleTransition.to(ExecutionStatus.FAILED, Instant.now())
-                    .withFailure(ExecutionFailure.of(failure)).withCounters(total);
-            return repository.transitionStepExecution(current.id(), current.version(),
-                    checkpoint.map(failed::withCheckpoint).orElse(failed));
-        }));
+        LifecycleTransition failed = LifecycleTransition.to(ExecutionStatus.FAILED, Instant.now())
+                .withFailure(ExecutionFailure.of(failure)).withCounters(total);
+        LifecycleTransition recorded = checkpoint.map(failed::withCheckpoint).orElse(failed);
+        snapshot = bookkeeping.record("the failure of step execution " + snapshot.id(), () -> endFromCurrent(
+                current -> repository.transitionStepExecution(current.id(), current.version(), recorded)));
         counters = total;
         if (snapshot.status() == ExecutionStatus.FAILED) {
             // the one line with the cause's stack: the job's end line then names only the failure

@@ -3,10 +3,8 @@ package io.durablebatch.runtime.jakarta.execution;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
-import java.io.ObjectStreamClass;
 import java.io.Serializable;
 import java.util.Arrays;
 import java.util.Optional;
@@ -70,8 +68,13 @@ public final class PersistentUserData {
      * kind whose checkpoint keeps the data as one part of more finds that part here.
      */
     public static Serializable of(Optional<Checkpoint> checkpoint) {
-        return checkpoint.map(Checkpoint::bytes).filter(PersistentUserData::holdsUserData)
-                .map(PersistentUserData::decode).orElse(null);
+        if (checkpoint.isEmpty()) {
+            return null;
+        }
+        if (holdsUserData(checkpoint.get().bytes())) {
+            return decode(checkpoint.get().bytes());
+        }
+        return ChunkCheckpoint.decode(checkpoint.get()).map(ChunkCheckpoint::persistentUserData).orElse(null);
     }
 
     /**
@@ -85,31 +88,10 @@ public final class PersistentUserData {
             throw new IllegalStateException("these " + bytes.length + " bytes are no persistent user data");
         }
         ByteArrayInputStream in = new ByteArrayInputStream(bytes, HEADER.length, bytes.length - HEADER.length);
-        try (ObjectInputStream objects = new ContextObjectInputStream(in)) {
+        try (ObjectInputStream objects = new ApplicationObjectInputStream(in)) {
             return (Serializable) objects.readObject();
         } catch (IOException | ClassNotFoundException e) {
             throw new IllegalStateException("the persistent user data cannot be read back: " + e, e);
-        }
-    }
-
-    /** Resolves classes with the thread's context class loader, where the application's classes are. */
-    private static final class ContextObjectInputStream extends ObjectInputStream {
-
-        ContextObjectInputStream(InputStream in) throws IOException {
-            super(in);
-        }
-
-        @Override
-        protected Class<?> resolveClass(ObjectStreamClass description) throws IOException, ClassNotFoundException {
-            ClassLoader loader = Thread.currentThread().getContextClassLoader();
-            if (loader == null) {
-                return super.resolveClass(description);
-            }
-            try {
-                return Class.forName(description.getName(), false, loader);
-            } catch (ClassNotFoundException e) {
-                return super.resolveClass(description);
-            }
         }
     }
 }

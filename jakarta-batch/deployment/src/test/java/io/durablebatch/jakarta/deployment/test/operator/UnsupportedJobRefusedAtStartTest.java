@@ -35,7 +35,7 @@ class UnsupportedJobRefusedAtStartTest {
                     .addAsResource(new StringAsset("""
                             <job id="chunky" %s>
                                 <step id="load">
-                                    <chunk item-count="10">
+                                    <chunk item-count="10" time-limit="5">
                                         <reader ref="r"/>
                                         <writer ref="w"/>
                                     </chunk>
@@ -70,9 +70,10 @@ class UnsupportedJobRefusedAtStartTest {
     JobRepository repository;
 
     @Test
-    void aChunkIsRefusedNamingTheFileAndTheElement() {
-        assertRefused("chunky", "job XML chunky cannot run: META-INF/batch-jobs/chunky.xml line 3: <chunk>: <chunk> is "
-                + "not supported yet: this runtime runs jobs of <step>s that each hold a <batchlet>");
+    void aTimeLimitIsRefusedNamingTheFileAndTheElement() {
+        assertRefused("chunky", "job XML chunky cannot run: META-INF/batch-jobs/chunky.xml line 3: <chunk>: "
+                + "time-limit=\"5\" is not supported yet: this runtime runs chunks that commit every "
+                + "item-count items and fail on any exception of their reader, processor or writer");
     }
 
     @Test
