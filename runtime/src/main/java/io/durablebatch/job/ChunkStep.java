@@ -121,7 +121,7 @@ public final class ChunkStep<I, O> implements Step {
     private final StepSettings settings;
     private final int commitInterval;
     private final Function<StepContext, ? extends ItemReader<? extends I>> reader;
-    private final Optional<ItemProcessor<? super I, ? extends O>> processor;
+    private final Optional<Function<StepContext, ? extends ItemProcessor<? super I, ? extends O>>> processor;
     private final Function<StepContext, ? extends ItemWriter<? super O>> writer;
     private final Map<Class<? extends Throwable>, Integer> skipLimits;
     private final Retry retry;
@@ -140,7 +140,7 @@ public final class ChunkStep<I, O> implements Step {
 
     private ChunkStep(StepSettings settings, int commitInterval,
             Function<StepContext, ? extends ItemReader<? extends I>> reader,
-            Optional<ItemProcessor<? super I, ? extends O>> processor,
+            Optional<Function<StepContext, ? extends ItemProcessor<? super I, ? extends O>>> processor,
             Function<StepContext, ? extends ItemWriter<? super O>> writer,
             Map<Class<? extends Throwable>, Integer> skipLimits, Retry retry, Policies policies, Listeners listeners) {
         this.listeners = listeners;
@@ -173,7 +173,12 @@ public final class ChunkStep<I, O> implements Step {
         return reader;
     }
 
-    public Optional<ItemProcessor<? super I, ? extends O>> processor() {
+    /**
+     * Creates the processor of one step attempt, if the step has one: a processor given to
+     * {@link Builder#processor} is returned by every call, one given to {@link Builder#attemptProcessor}
+     * is created per attempt, as readers and writers are.
+     */
+    public Optional<Function<StepContext, ? extends ItemProcessor<? super I, ? extends O>>> processor() {
         return processor;
     }
 
@@ -254,7 +259,7 @@ public final class ChunkStep<I, O> implements Step {
         private StepSettings settings;
         private final int commitInterval;
         private final Function<StepContext, ? extends ItemReader<? extends I>> reader;
-        private final Optional<ItemProcessor<? super I, ? extends O>> processor;
+        private final Optional<Function<StepContext, ? extends ItemProcessor<? super I, ? extends O>>> processor;
         private Function<StepContext, ? extends ItemWriter<? super O>> writer;
         private final Map<Class<? extends Throwable>, Integer> skipLimits = new LinkedHashMap<>();
         private Retry retry = Retry.DEFAULT;
@@ -265,15 +270,30 @@ public final class ChunkStep<I, O> implements Step {
 
         private Builder(StepSettings settings, int commitInterval,
                 Function<StepContext, ? extends ItemReader<? extends I>> reader,
-                Optional<ItemProcessor<? super I, ? extends O>> processor) {
+                Optional<Function<StepContext, ? extends ItemProcessor<? super I, ? extends O>>> processor) {
             this.settings = settings;
             this.commitInterval = commitInterval;
             this.reader = reader;
             this.processor = processor;
         }
 
-        /** Transforms each item; a processor returning {@code null} filters the item out. */
+        /**
+         * Transforms each item; a processor returning {@code null} filters the item out. The same
+         * processor serves every step attempt and partition worker, so it must be safe to share; one
+         * that keeps state belongs in {@link #attemptProcessor}.
+         */
         public <P> Builder<I, P> processor(ItemProcessor<? super I, ? extends P> processor) {
+            Checks.notNull(processor, "processor");
+            return this.<P> attemptProcessor(context -> processor);
+        }
+
+        /**
+         * Gives each step attempt, and each partition worker, a processor of its own, created before
+         * the attempt's reader is opened (as {@link #reader} and {@link #writer} are): the processor may
+         * keep state, or depend on the attempt's context, and is never shared between threads.
+         */
+        public <P> Builder<I, P> attemptProcessor(
+                Function<StepContext, ? extends ItemProcessor<? super I, ? extends P>> processor) {
             if (this.processor.isPresent()) {
                 throw new IllegalStateException("step '" + settings.name() + "' already has a processor");
             }

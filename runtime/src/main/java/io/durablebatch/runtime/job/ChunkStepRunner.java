@@ -39,13 +39,18 @@ final class ChunkStepRunner {
 
     private static final Logger LOG = Logger.getLogger(ChunkStepRunner.class);
 
-    /** The items of one chunk, as read, the read failures it skipped, and where the reader stood after them. */
-    private record ReadChunk(List<Object> items, List<Exception> readSkips, Checkpoint checkpoint, boolean endOfInput) {
+    /** The items of one chunk, as read, the read failures it skipped, and whether the input ended. */
+    private record ReadChunk(List<Object> items, List<Exception> readSkips, boolean endOfInput) {
 
         /** The reads that returned an item or were skipped. */
         long reads() {
             return items.size() + readSkips.size();
         }
+    }
+
+    /** The reader, processor and writer of one step attempt. */
+    private record Items(ItemReader<Object> reader, Optional<ItemProcessor<Object, Object>> processor,
+            ChunkWriter writer) {
     }
 
     /**
@@ -98,9 +103,12 @@ final class ChunkStepRunner {
         ItemReader<Object> reader;
         ChunkWriter writer;
         CheckpointAlgorithm algorithm;
+        Items items;
         try {
             reader = (ItemReader<Object>) step.reader().apply(attempt.context());
             writer = new ChunkWriter(step.writer().apply(attempt.context()));
+            items = new Items(reader, step.processor()
+                    .map(factory -> (ItemProcessor<Object, Object>) factory.apply(attempt.context())), writer);
             algorithm = step.checkpointPolicy().algorithm().isPresent()
                     ? step.checkpointPolicy().algorithm().get().apply(attempt.context())
                     : null;
@@ -110,8 +118,8 @@ final class ChunkStepRunner {
         try {
             reader.open(StepCheckpoint.readerPart(attempt.resumeFrom(), writer.isRestartable()));
             writer.open(StepCheckpoint.writerPart(attempt.resumeFrom(), writer.isRestartable()));
-            LOG.debugf("Step '%s' (step execution %s) opened its reader at %s", name, attempt.snapshot().id(),
-                    reader.checkpoint());
+            LOG.debugf("Step '%s' (step execution %s) opened its reader%s", name, attempt.snapshot().id(),
+                    attempt.resumeFrom().isPresent() ? " at its checkpoint" : "");
         } catch (Exception | Error e) {
             close(step, reader, writer);
             return attempt.fail(e, attempt.counters());
@@ -139,6 +147,9 @@ final class ChunkStepRunner {
                 try {
                     chunk = read(reader, chunkEnds, chunkSkips, retries, oneByOne > 0, attempt, listened);
                 } catch (ReadRetry again) {
+                    // the chunk rolls back before its transaction began: its listeners hear of it all the same
+                    attempt.callbacks().onChunkError(attempt.callbacks().chunk(attempt.context(), attempt.counters(), 0),
+                            again.getCause());
                     rolledBack++;
                     oneByOne = Math.max(oneByOne, again.reads);
                     reopen(reader, writer, lastCommitted);
@@ -155,7 +166,7 @@ final class ChunkStepRunner {
                 long began = System.nanoTime();
                 Committed committed;
                 try {
-                    committed = commit(attempt, step, writer, chunk, run, chunkSkips, retry, rollbacks,
+                    committed = commit(attempt, step, items, chunk, run, chunkSkips, retry, rollbacks,
                             new ChunkRun(retries, oneByOne > 0, rolledBack, timeout));
                 } catch (ChunkRetries.RetryWithRollback again) {
                     LOG.debugf("Step '%s' rolls a chunk back to retry it item by item: %s", name, again.getCause());
@@ -281,17 +292,18 @@ final class ChunkStepRunner {
                 break;
             }
         }
-        return new ReadChunk(items, readSkips, reader.checkpoint(), end);
+        return new ReadChunk(items, readSkips, end);
     }
 
     /** Commits the chunk; {@code rollbacks} counts its rolled-back transactions, including a final failed one. */
-    private Committed commit(StepAttempt attempt, ChunkStep<Object, Object> step, ChunkWriter writer,
+    private Committed commit(StepAttempt attempt, ChunkStep<Object, Object> step, Items items,
             ReadChunk chunk, ChunkEvent run, SkipTally skips, UnitOfWorkRetry retry, long[] rollbacks, ChunkRun how)
             throws Exception {
+        ChunkWriter writer = items.writer();
         try {
             Committed committed;
             try {
-                committed = commitOrScan(attempt, step, writer, chunk, run, skips, retry, rollbacks, how);
+                committed = commitOrScan(attempt, step, items, chunk, run, skips, retry, rollbacks, how);
             } catch (StepAttempt.AlreadyCommitted earlier) {
                 // an earlier try committed this chunk, its acknowledgement was lost; this try rolled
                 // back. The skips of that try are not known here: the chunk's skip counts are in its record.
@@ -306,19 +318,19 @@ final class ChunkStepRunner {
         }
     }
 
-    private Committed commitOrScan(StepAttempt attempt, ChunkStep<Object, Object> step, ChunkWriter writer,
+    private Committed commitOrScan(StepAttempt attempt, ChunkStep<Object, Object> step, Items items,
             ReadChunk chunk, ChunkEvent run, SkipTally skips, UnitOfWorkRetry retry, long[] rollbacks, ChunkRun how)
             throws Exception {
         StepCallbacks callbacks = attempt.callbacks();
         try {
-            return retry.call(() -> chunkTransaction(callbacks, run, how.timeout(), () -> writeAndRecord(attempt, step,
-                    writer, chunk, run, skips.copy(), Map.of(), rollbacks[0], how)), Committed.class);
+            return retry.call(() -> chunkTransaction(callbacks, run, how.timeout(), () -> writeAndRecord(attempt, items,
+                    chunk, run, skips.copy(), Map.of(), rollbacks[0], how)), Committed.class);
         } catch (WriteScanRequired scan) {
             rollbacks[0]++;
-            Map<Integer, Exception> failing = scan(writer, scan.outputs, skips.copy());
+            Map<Integer, Exception> failing = scan(items.writer(), scan.outputs, skips.copy());
             LOG.debugf("Step '%s' skips %d item(s) its writer refused", step.name(), failing.size());
-            return retry.call(() -> chunkTransaction(callbacks, run, how.timeout(), () -> writeAndRecord(attempt, step,
-                    writer, chunk, run, skips.copy(), failing, rollbacks[0], how)), Committed.class);
+            return retry.call(() -> chunkTransaction(callbacks, run, how.timeout(), () -> writeAndRecord(attempt, items,
+                    chunk, run, skips.copy(), failing, rollbacks[0], how)), Committed.class);
         }
     }
 
@@ -339,10 +351,15 @@ final class ChunkStepRunner {
         }
     }
 
-    /** The chunk's transaction: process, write, record progress; the listeners hear of its start and skips. */
-    private Committed writeAndRecord(StepAttempt attempt, ChunkStep<Object, Object> step, ChunkWriter writer,
-            ReadChunk chunk, ChunkEvent run, SkipTally skips, Map<Integer, Exception> writeSkips, long rollbacks,
-            ChunkRun how) throws Exception {
+    /**
+     * The chunk's transaction: process, write, record progress; the listeners hear of its start and
+     * skips. The reader's checkpoint is asked for last, once the writer wrote (as Jakarta Batch asks
+     * {@code checkpointInfo}), so a reader may take its position from what the chunk's write did; it
+     * has read nothing since the chunk's last item.
+     */
+    private Committed writeAndRecord(StepAttempt attempt, Items items, ReadChunk chunk, ChunkEvent run,
+            SkipTally skips, Map<Integer, Exception> writeSkips, long rollbacks, ChunkRun how) throws Exception {
+        ChunkWriter writer = items.writer();
         if (rollbacks > 0) {
             attempt.adoptEarlierCommit();
         }
@@ -357,7 +374,7 @@ final class ChunkStepRunner {
         List<Object> outputs = new ArrayList<>(chunk.items().size());
         long filtered = 0;
         long processSkips = 0;
-        Optional<ItemProcessor<? super Object, ? extends Object>> processor = step.processor();
+        Optional<ItemProcessor<Object, Object>> processor = items.processor();
         for (Object item : chunk.items()) {
             if (listened != null) {
                 listened.beforeProcess(item);
@@ -427,7 +444,7 @@ final class ChunkStepRunner {
         }
         StepCounters total = attempt.counters().plus(new StepCounters(chunk.items().size(), written.size(), filtered,
                 chunk.readSkips().size(), processSkips, writeSkips.size(), 1, rollbacks + how.rolledBackBefore()));
-        Checkpoint checkpoint = writer.stepCheckpoint(chunk.checkpoint());
+        Checkpoint checkpoint = writer.stepCheckpoint(items.reader().checkpoint());
         StepExecution recorded = chunk.endOfInput() ? attempt.recordCompletion(Optional.of(checkpoint), total)
                 : attempt.recordProgress(checkpoint, total);
         return new Committed(recorded, total, skips);
@@ -451,7 +468,7 @@ final class ChunkStepRunner {
      * @throws ProcessSkip when the failure is skipped
      * @throws ChunkRetries.RetryWithRollback when it is retried with rollback
      */
-    private static Object process(Optional<ItemProcessor<? super Object, ? extends Object>> processor, Object item,
+    private static Object process(Optional<ItemProcessor<Object, Object>> processor, Object item,
             ChunkRun how, SkipTally skips, StepAttempt attempt) throws Exception {
         ItemCallbacks listened = attempt.callbacks().items();
         while (true) {

@@ -29,8 +29,10 @@ import io.durablebatch.runtime.jakarta.artifact.BatchXml;
 import io.durablebatch.runtime.jakarta.execution.BatchletRuns;
 import io.durablebatch.runtime.jakarta.execution.ExecutionContexts;
 import io.durablebatch.runtime.jakarta.execution.JobListenerRuns;
+import io.durablebatch.runtime.jakarta.execution.StepRuns;
 import io.durablebatch.runtime.jakarta.jsl.JslArtifact;
 import io.durablebatch.runtime.jakarta.jsl.JslBatchlet;
+import io.durablebatch.runtime.jakarta.jsl.JslChunk;
 import io.durablebatch.runtime.jakarta.jsl.JslException;
 import io.durablebatch.runtime.jakarta.jsl.JslExecutionElement;
 import io.durablebatch.runtime.jakarta.jsl.JslJob;
@@ -63,12 +65,30 @@ class JakartaOperatorProcessor {
 
     /** The artifact kinds this runtime calls; their beans are looked up by name, so Arc must keep them. */
     private static final Class<?>[] ARTIFACT_TYPES = { Batchlet.class, AbstractBatchlet.class,
-            jakarta.batch.api.listener.JobListener.class, jakarta.batch.api.listener.AbstractJobListener.class };
+            jakarta.batch.api.listener.JobListener.class, jakarta.batch.api.listener.AbstractJobListener.class,
+            jakarta.batch.api.chunk.ItemReader.class, jakarta.batch.api.chunk.AbstractItemReader.class,
+            jakarta.batch.api.chunk.ItemProcessor.class, jakarta.batch.api.chunk.ItemWriter.class,
+            jakarta.batch.api.chunk.AbstractItemWriter.class, jakarta.batch.api.listener.StepListener.class,
+            jakarta.batch.api.listener.AbstractStepListener.class, jakarta.batch.api.chunk.listener.ChunkListener.class,
+            jakarta.batch.api.chunk.listener.AbstractChunkListener.class,
+            jakarta.batch.api.chunk.listener.ItemReadListener.class,
+            jakarta.batch.api.chunk.listener.AbstractItemReadListener.class,
+            jakarta.batch.api.chunk.listener.ItemProcessListener.class,
+            jakarta.batch.api.chunk.listener.AbstractItemProcessListener.class,
+            jakarta.batch.api.chunk.listener.ItemWriteListener.class,
+            jakarta.batch.api.chunk.listener.AbstractItemWriteListener.class,
+            jakarta.batch.api.chunk.listener.SkipReadListener.class,
+            jakarta.batch.api.chunk.listener.SkipProcessListener.class,
+            jakarta.batch.api.chunk.listener.SkipWriteListener.class,
+            jakarta.batch.api.chunk.listener.RetryReadListener.class,
+            jakarta.batch.api.chunk.listener.RetryProcessListener.class,
+            jakarta.batch.api.chunk.listener.RetryWriteListener.class };
 
     @BuildStep
     AdditionalBeanBuildItem beans() {
         return AdditionalBeanBuildItem.builder().addBeanClasses(JakartaJobOperator.class, ExecutionContexts.class,
-                BatchletRuns.class, JobListenerRuns.class, BatchArtifactProducers.class).setUnremovable().build();
+                BatchletRuns.class, JobListenerRuns.class, StepRuns.class, BatchArtifactProducers.class).setUnremovable()
+                .build();
     }
 
     /**
@@ -77,9 +97,12 @@ class JakartaOperatorProcessor {
      */
     @BuildStep
     AdditionalIndexedClassesBuildItem apiTypes() {
-        return new AdditionalIndexedClassesBuildItem(BatchProperty.class.getName(), JobContext.class.getName(),
-                StepContext.class.getName(), Batchlet.class.getName(), AbstractBatchlet.class.getName(),
-                jakarta.batch.operations.JobOperator.class.getName());
+        List<String> types = new ArrayList<>(List.of(BatchProperty.class.getName(), JobContext.class.getName(),
+                StepContext.class.getName(), jakarta.batch.operations.JobOperator.class.getName()));
+        for (Class<?> type : ARTIFACT_TYPES) {
+            types.add(type.getName());
+        }
+        return new AdditionalIndexedClassesBuildItem(types.toArray(String[]::new));
     }
 
     /** {@code BatchRuntime.getJobOperator()} finds the runtime with a ServiceLoader, in a native image too. */
@@ -138,8 +161,15 @@ class JakartaOperatorProcessor {
         for (JslJob job : jobXmls.jobs().values()) {
             List<JslArtifact> artifacts = new ArrayList<>(job.listeners());
             for (JslExecutionElement element : job.elements()) {
-                if (element instanceof JslStep step && step.work().orElse(null) instanceof JslBatchlet batchlet) {
-                    artifacts.add(batchlet.artifact());
+                if (element instanceof JslStep step) {
+                    artifacts.addAll(step.listeners());
+                    if (step.work().orElse(null) instanceof JslBatchlet batchlet) {
+                        artifacts.add(batchlet.artifact());
+                    } else if (step.work().orElse(null) instanceof JslChunk chunk) {
+                        artifacts.add(chunk.reader());
+                        chunk.processor().ifPresent(artifacts::add);
+                        artifacts.add(chunk.writer());
+                    }
                 }
             }
             for (JslArtifact artifact : artifacts) {

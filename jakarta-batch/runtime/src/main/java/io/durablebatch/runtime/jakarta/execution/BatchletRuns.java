@@ -25,10 +25,12 @@ public class BatchletRuns {
 
     private final JakartaJobs jobs;
     private final ExecutionContexts contexts;
+    private final StepRuns stepRuns;
 
-    BatchletRuns(JakartaJobs jobs, ExecutionContexts contexts) {
+    BatchletRuns(JakartaJobs jobs, ExecutionContexts contexts, StepRuns stepRuns) {
         this.jobs = jobs;
         this.contexts = contexts;
+        this.stepRuns = stepRuns;
     }
 
     /**
@@ -40,8 +42,10 @@ public class BatchletRuns {
         long executionId = kernel.jobExecutionId().value();
         JakartaJobContext jobContext = contexts.job(job, kernel.job());
         PropertyScope stepScope = jobContext.scope().enter(step.properties());
-        JakartaStepContext stepContext = new JakartaStepContext(step.id(), kernel.stepExecutionId().value(),
-                stepScope.properties(), jobContext);
+        // a step with <listeners> was begun by them, and shares its context with them
+        JakartaStepContext stepContext = stepRuns.find(kernel.stepExecutionId().value()).map(StepRun::context)
+                .orElseGet(() -> new JakartaStepContext(step.id(), kernel.stepExecutionId().value(),
+                        stepScope.properties(), jobContext));
         JslArtifact artifact = ((JslBatchlet) step.work().orElseThrow()).artifact();
         PropertyScope artifactScope = stepScope.enter(artifact.properties());
         CurrentArtifact current = new CurrentArtifact(artifact.location().toString(), jobContext, stepContext,

@@ -10,7 +10,7 @@ import jakarta.batch.runtime.context.StepContext;
 import io.durablebatch.execution.StepCounters;
 
 /** The {@link StepContext} of one step attempt, for the artifacts it runs. */
-final class JakartaStepContext extends ElementContext implements StepContext {
+class JakartaStepContext extends ElementContext implements StepContext {
 
     private final String stepName;
     private final long stepExecutionId;
@@ -23,6 +23,11 @@ final class JakartaStepContext extends ElementContext implements StepContext {
         this.stepName = stepName;
         this.stepExecutionId = stepExecutionId;
         this.job = job;
+    }
+
+    /** The job's context, which the step's artifacts are given next to this one. */
+    JakartaJobContext jobContext() {
+        return job;
     }
 
     @Override

@@ -7,6 +7,7 @@ import jakarta.batch.runtime.BatchStatus;
 import jakarta.batch.runtime.Metric;
 import jakarta.batch.runtime.StepExecution;
 
+import io.durablebatch.runtime.jakarta.execution.ChunkCheckpoint;
 import io.durablebatch.runtime.jakarta.execution.StepMetrics;
 
 /** A snapshot of a step execution as Jakarta shows it; its metrics are the kernel's step counters. */
@@ -48,10 +49,10 @@ final class JakartaStepExecution implements StepExecution {
         return BatchStatuses.running(step.status()) ? null : step.exitStatus().code();
     }
 
-    /** Batchlet steps keep no persistent user data (see {@code StepContext.setPersistentUserData}). */
+    /** A chunk step's, as its last committed checkpoint holds it; none for other steps. */
     @Override
     public Serializable getPersistentUserData() {
-        return null;
+        return ChunkCheckpoint.persistentUserData(step.checkpoint());
     }
 
     @Override

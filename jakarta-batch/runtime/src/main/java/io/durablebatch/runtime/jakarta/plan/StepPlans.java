@@ -9,7 +9,9 @@ import java.util.Optional;
 
 import io.durablebatch.job.Step;
 import io.durablebatch.job.Steps;
+import io.durablebatch.job.TaskletStep;
 import io.durablebatch.runtime.jakarta.execution.BatchletTasklet;
+import io.durablebatch.runtime.jakarta.execution.JslStepListener;
 import io.durablebatch.runtime.jakarta.jsl.JslBatchlet;
 import io.durablebatch.runtime.jakarta.jsl.JslChunk;
 import io.durablebatch.runtime.jakarta.jsl.JslJob;
@@ -36,7 +38,7 @@ final class StepPlans {
         Optional<Boolean> allowStartIfComplete = step.allowStartIfComplete()
                 .flatMap(v -> literal(step.location(), "allow-start-if-complete", v, properties, problems))
                 .map(v -> Boolean.parseBoolean(v.trim()));
-        Optional<Step> work = work(job, step, problems);
+        Optional<Step> work = work(job, step, properties, problems);
         if (problems.size() > before || work.isEmpty()) {
             return Optional.empty();
         }
@@ -48,21 +50,18 @@ final class StepPlans {
     }
 
     /** The step's work as a kernel step with the kernel's default settings. */
-    private static Optional<Step> work(JslJob job, JslStep step, List<JslProblem> problems) {
+    private static Optional<Step> work(JslJob job, JslStep step, PropertyScope properties, List<JslProblem> problems) {
         if (step.partition().isPresent()) {
             problems.add(unsupported(step.location(), "<partition>"));
             return Optional.empty();
         }
-        if (!step.listeners().isEmpty()) {
-            problems.add(unsupported(step.location(), "step <listeners>"));
-            return Optional.empty();
-        }
         if (step.work().orElse(null) instanceof JslChunk chunk) {
-            problems.add(unsupported(chunk.location(), "<chunk>"));
-            return Optional.empty();
+            return JakartaChunkStep.of(job, step, chunk, properties, problems);
         }
         if (step.work().orElse(null) instanceof JslBatchlet) {
-            return Optional.of(Steps.tasklet(step.id(), new BatchletTasklet(job, step)));
+            TaskletStep tasklet = Steps.tasklet(step.id(), new BatchletTasklet(job, step));
+            // a batchlet step's listeners are its StepListeners: begun before the batchlet, ended after it
+            return Optional.of(step.listeners().isEmpty() ? tasklet : tasklet.listener(new JslStepListener(job, step)));
         }
         return Optional.empty();
     }

@@ -13,9 +13,14 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 import io.durablebatch.execution.ExitStatus;
+import io.durablebatch.job.ChunkStep;
 import io.durablebatch.job.JobDefinition;
+import io.durablebatch.job.TaskletStep;
 import io.durablebatch.job.Transition;
 import io.durablebatch.job.TransitionKind;
+import io.durablebatch.listener.ChunkListener;
+import io.durablebatch.listener.ItemReadListener;
+import io.durablebatch.listener.StepListener;
 import io.durablebatch.runtime.jakarta.jsl.JslException;
 import io.durablebatch.runtime.jakarta.jsl.JslJob;
 import io.durablebatch.runtime.jakarta.jsl.JslParser;
@@ -194,8 +199,7 @@ class JslPlansTest {
                 </step>
                 <split id="s" next="d"><flow id="f"><step id="b"><batchlet ref="x"/></step></flow></split>
                 <decision id="d" ref="decider"><end on="*"/></decision>""");
-        assertTrue(refusal.startsWith("3 problems in job XML:"), refusal);
-        assertTrue(refusal.contains("<step id=\"a\">: step <listeners> is not supported yet"), refusal);
+        assertTrue(refusal.startsWith("2 problems in job XML:"), refusal);
         assertTrue(refusal.contains("<split id=\"s\">: <split> is not supported yet"), refusal);
         assertTrue(refusal.contains("<decision id=\"d\">: <decision> is not supported yet"), refusal);
     }
@@ -256,5 +260,79 @@ class JslPlansTest {
         JobDefinition reshaped = JslPlans.plan(job("<step id=\"a\" start-limit=\"2\"><batchlet ref=\"x\"/></step>"));
         assertEquals(before.identity(), edited.identity());
         assertTrue(!before.identity().equals(reshaped.identity()));
+    }
+
+    private static ChunkStep<?, ?> chunkStep(String content) {
+        return (ChunkStep<?, ?>) JslPlans.plan(job(content)).nodes().get("c");
+    }
+
+    @Test
+    void aChunkIsAKernelChunkStepCommittingEveryItemCountItems() {
+        assertEquals(10, chunkStep("""
+                <step id="c"><chunk><reader ref="r"/><writer ref="w"/></chunk></step>""").commitInterval(),
+                "item-count defaults to 10");
+        ChunkStep<?, ?> given = chunkStep("""
+                <properties><property name="size" value="25"/></properties>
+                <step id="c"><chunk item-count="#{jobProperties['size']}" checkpoint-policy="item" time-limit="0">
+                    <reader ref="r"/><processor ref="p"/><writer ref="w"/>
+                </chunk></step>""");
+        assertEquals(25, given.commitInterval());
+        assertTrue(given.processor().isPresent());
+        assertEquals(0, given.retry().limit(), "a transient failure fails the step, as any exception does in Jakarta");
+        assertEquals(1, given.listeners().of(StepListener.class).size(), "the step's Jakarta attempt begins and ends");
+        assertEquals(1, given.listeners().of(ItemReadListener.class).size());
+    }
+
+    @Test
+    void stepListenersAreNotPartOfThePlanAndABatchletStepGetsOneKernelStepListener() {
+        JobDefinition plain = JslPlans.plan(job("<step id=\"c\"><batchlet ref=\"x\"/></step>"));
+        JobDefinition listened = JslPlans.plan(job("""
+                <step id="c"><listeners><listener ref="l1"/><listener ref="l2"/></listeners><batchlet ref="x"/></step>"""));
+        assertEquals(plain.identity(), listened.identity());
+        TaskletStep tasklet = (TaskletStep) listened.nodes().get("c");
+        assertEquals(1, tasklet.listeners().of(StepListener.class).size());
+        assertEquals(0, tasklet.listeners().of(ChunkListener.class).size(), "a batchlet step has no chunks to listen to");
+        assertTrue(((TaskletStep) plain.nodes().get("c")).listeners().isEmpty());
+    }
+
+    @Test
+    void theItemCountIsNoPartOfThePlan() {
+        JobDefinition ten = JslPlans.plan(job("<step id=\"c\"><chunk><reader ref=\"r\"/><writer ref=\"w\"/></chunk></step>"));
+        JobDefinition five = JslPlans.plan(job("""
+                <step id="c"><chunk item-count="5"><reader ref="r"/><writer ref="w"/></chunk></step>"""));
+        assertEquals(ten.identity(), five.identity(), "the kernel's plan leaves commit intervals out, as tuning");
+    }
+
+    @Test
+    void badChunkPoliciesAreRefused() {
+        String refusal = refusal("""
+                <step id="c">
+                    <chunk checkpoint-policy="sometimes" skip-limit="-1" retry-limit="two" item-count="0">
+                        <reader ref="r"/><writer ref="w"/>
+                        <skippable-exception-classes><include class="com.example.Missing"/></skippable-exception-classes>
+                        <retryable-exception-classes><include class="java.lang.String"/></retryable-exception-classes>
+                        <no-rollback-exception-classes>
+                            <include class="java.lang.Exception"/><exclude class="java.lang.Exception"/>
+                        </no-rollback-exception-classes>
+                    </chunk>
+                </step>""");
+        for (String refused : List.of(
+                "<skippable-exception-classes><include class=\"com.example.Missing\"> names no class the application can load",
+                "<retryable-exception-classes><include class=\"java.lang.String\"> names a class that is not an exception",
+                "<no-rollback-exception-classes>: exception class java.lang.Exception is listed twice",
+                "skip-limit=\"-1\" is no number of 0 or more", "retry-limit=\"two\" is no number of 0 or more",
+                "checkpoint-policy=\"sometimes\" is neither \"item\" nor \"custom\"",
+                "item-count=\"0\" is no number of 1 or more")) {
+            assertTrue(refusal.contains(refused), refused + " in " + refusal);
+        }
+        assertTrue(refusal("""
+                <step id="c"><chunk checkpoint-policy="custom"><reader ref="r"/><writer ref="w"/></chunk></step>""")
+                .contains("checkpoint-policy=\"custom\" needs a <checkpoint-algorithm ref=\"...\"/>"));
+        assertTrue(refusal("""
+                <step id="c"><chunk retry-limit="#{jobParameters['n']}"><reader ref="r"/><writer ref="w"/></chunk></step>""")
+                .contains("retry-limit=\"#{jobParameters['n']}\" is a substitution"));
+        assertTrue(refusal("""
+                <step id="c"><chunk item-count="#{jobParameters['n']}"><reader ref="r"/><writer ref="w"/></chunk></step>""")
+                .contains("item-count=\"#{jobParameters['n']}\" is a substitution"));
     }
 }

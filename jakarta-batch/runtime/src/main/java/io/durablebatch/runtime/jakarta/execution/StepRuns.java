@@ -1,0 +1,128 @@
+package io.durablebatch.runtime.jakarta.execution;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+import jakarta.batch.api.listener.StepListener;
+import jakarta.inject.Singleton;
+
+import io.durablebatch.job.StepContext;
+import io.durablebatch.listener.StepEvent;
+import io.durablebatch.runtime.jakarta.JakartaJobs;
+import io.durablebatch.runtime.jakarta.jsl.JslChunk;
+import io.durablebatch.runtime.jakarta.jsl.JslJob;
+import io.durablebatch.runtime.jakarta.jsl.JslStep;
+import io.durablebatch.runtime.jakarta.jsl.PropertyScope;
+
+/**
+ * The JSL step attempts running in this process ({@link StepRun}), by step execution id and by
+ * thread: a step attempt runs its listeners and its chunks on one thread, and the kernel's item
+ * callbacks carry no context to find it by.
+ */
+@Singleton
+public class StepRuns {
+
+    private static final ThreadLocal<StepRun> CURRENT = new ThreadLocal<>();
+
+    private final JakartaJobs jobs;
+    private final ExecutionContexts contexts;
+    private final Map<Long, StepRun> running = new ConcurrentHashMap<>();
+
+    StepRuns(JakartaJobs jobs, ExecutionContexts contexts) {
+        this.jobs = jobs;
+        this.contexts = contexts;
+    }
+
+    /**
+     * The kernel's {@code beforeStep}: the attempt's contexts, its listeners resolved and their
+     * {@code beforeStep} called; one that throws fails the step before its work opens.
+     */
+    void begin(JslJob job, JslStep step, StepContext kernel) {
+        JakartaJobContext jobContext = contexts.job(job, kernel.job());
+        PropertyScope scope = jobContext.scope().enter(step.properties());
+        JakartaStepContext context = step.work().orElse(null) instanceof JslChunk
+                ? new ChunkStepContext(step.id(), kernel, scope.properties(), jobContext)
+                : new JakartaStepContext(step.id(), kernel.stepExecutionId().value(), scope.properties(), jobContext);
+        StepRun run = new StepRun(job, step, scope, context);
+        running.put(kernel.stepExecutionId().value(), run);
+        CURRENT.set(run);
+        try {
+            run.resolveListeners(jobs.artifacts());
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException("the listeners of " + run.where() + " cannot be created: " + e, e);
+        }
+        run.call(StepListener.class, "beforeStep", StepListener::beforeStep);
+    }
+
+    /**
+     * The kernel's {@code afterStep}, once the step's end is recorded: the listeners'
+     * {@code afterStep}, in document order, then they are released.
+     */
+    void end(StepEvent event) {
+        StepRun run = running.remove(event.context().stepExecutionId().value());
+        CURRENT.remove();
+        if (run == null) {
+            return;
+        }
+        try {
+            if (run.context() instanceof ChunkStepContext chunk) {
+                chunk.committed(event.execution().counters());
+            }
+            run.call(StepListener.class, "afterStep", StepListener::afterStep);
+        } finally {
+            run.close();
+        }
+    }
+
+    /** The attempt of this step execution, if it runs here. */
+    Optional<StepRun> find(long stepExecutionId) {
+        return Optional.ofNullable(running.get(stepExecutionId));
+    }
+
+    /** The attempt of this step execution. */
+    StepRun require(StepContext kernel) {
+        return find(kernel.stepExecutionId().value()).orElseThrow(() -> new IllegalStateException(
+                "step execution " + kernel.stepExecutionId() + " of step " + kernel.stepName() + " was not begun"));
+    }
+
+    /** The attempt whose chunk runs on this thread. */
+    static StepRun current() {
+        StepRun run = CURRENT.get();
+        if (run == null) {
+            throw new IllegalStateException("no JSL step attempt runs on this thread");
+        }
+        return run;
+    }
+
+    /** The kernel's reader of a chunk step's attempt: resolves its reader, processor and writer. */
+    public io.durablebatch.item.ItemReader<Object> reader(StepContext kernel) {
+        StepRun run = require(kernel);
+        try {
+            run.chunk(ChunkRun.resolve(run, (JslChunk) run.step().work().orElseThrow(), jobs.artifacts()));
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException("the reader, processor or writer of " + run.where() + " cannot be created: "
+                    + e, e);
+        }
+        return run.chunk().reader();
+    }
+
+    /** The kernel's processor of a chunk step's attempt, created after its reader. */
+    public io.durablebatch.item.ItemProcessor<Object, Object> processor(StepContext kernel) {
+        return require(kernel).chunk().processor().orElseThrow();
+    }
+
+    /** The kernel's checkpoint algorithm of a chunk step's attempt, created after its reader. */
+    public io.durablebatch.job.CheckpointAlgorithm checkpointAlgorithm(StepContext kernel) {
+        return require(kernel).chunk().checkpointAlgorithm();
+    }
+
+    /** The kernel's writer of a chunk step's attempt, created after its reader. */
+    public io.durablebatch.item.ItemWriter<Object> writer(StepContext kernel) {
+        return require(kernel).chunk().writer();
+    }
+}

@@ -1,0 +1,83 @@
+package io.durablebatch.runtime.jakarta.plan;
+
+import static io.durablebatch.runtime.jakarta.plan.JslPlans.literal;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+import io.durablebatch.job.ChunkStep;
+import io.durablebatch.job.Step;
+import io.durablebatch.job.Steps;
+import io.durablebatch.runtime.jakarta.execution.JslChunkListener;
+import io.durablebatch.runtime.jakarta.execution.StepRuns;
+import io.durablebatch.runtime.jakarta.jsl.JslChunk;
+import io.durablebatch.runtime.jakarta.jsl.JslJob;
+import io.durablebatch.runtime.jakarta.jsl.JslProblem;
+import io.durablebatch.runtime.jakarta.jsl.JslStep;
+import io.durablebatch.runtime.jakarta.jsl.PropertyScope;
+import io.quarkus.arc.Arc;
+
+/**
+ * A JSL {@code <chunk>} as a kernel {@link ChunkStep}: {@code item-count} (default 10) is its commit
+ * interval, and its reader, processor and writer are resolved per step attempt
+ * ({@link StepRuns#reader}). The reader's and writer's {@code checkpointInfo()} and the step's
+ * persistent user data are the kernel's checkpoint, which a restart resumes. A transient database
+ * failure fails the step, as any exception of a step without retryable exceptions does in Jakarta
+ * Batch (the kernel's own chunk retry is off: it would process the items again without telling the
+ * artifacts).
+ * <p>
+ * Its skip, retry and checkpoint policies are the kernel's ({@link ChunkPolicies}).
+ */
+final class JakartaChunkStep {
+
+    /** Jakarta Batch's {@code item-count} default. */
+    static final int DEFAULT_ITEM_COUNT = 10;
+
+    private JakartaChunkStep() {
+    }
+
+    /** The kernel step of {@code chunk}, or empty with the reasons added to {@code problems}. */
+    static Optional<Step> of(JslJob job, JslStep step, JslChunk chunk, PropertyScope properties,
+            List<JslProblem> problems) {
+        int before = problems.size();
+        Optional<Integer> itemCount = itemCount(chunk, properties, problems);
+        Optional<ChunkPolicies> policies = ChunkPolicies.of(chunk, properties, problems);
+        if (problems.size() > before || itemCount.isEmpty() || policies.isEmpty()) {
+            return Optional.empty();
+        }
+        ChunkStep.Builder<Object, Object> builder = Steps.chunk(step.id(), itemCount.get())
+                .reader(context -> runs().reader(context));
+        if (chunk.processor().isPresent()) {
+            builder = builder.attemptProcessor(context -> runs().processor(context));
+        }
+        builder = builder.writer(context -> runs().writer(context))
+                .retry(0, Duration.ZERO, Duration.ZERO)
+                .listener(new JslChunkListener(job, step));
+        return Optional.of(policies.get().applyTo(builder, context -> runs().checkpointAlgorithm(context)).build());
+    }
+
+    private static StepRuns runs() {
+        return Arc.container().instance(StepRuns.class).get();
+    }
+
+    private static Optional<Integer> itemCount(JslChunk chunk, PropertyScope properties, List<JslProblem> problems) {
+        if (chunk.itemCount().isEmpty()) {
+            return Optional.of(DEFAULT_ITEM_COUNT);
+        }
+        Optional<String> written = literal(chunk.location(), "item-count", chunk.itemCount().get(), properties, problems);
+        if (written.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            int count = Integer.parseInt(written.get().trim());
+            if (count > 0) {
+                return Optional.of(count);
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        problems.add(new JslProblem(chunk.location(), "item-count=\"" + written.get() + "\" is no number of 1 or more"));
+        return Optional.empty();
+    }
+}
