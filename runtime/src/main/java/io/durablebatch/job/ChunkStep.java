@@ -133,9 +133,25 @@ public final class ChunkStep<I, O> implements Step {
             SkipListener.class, RetryListener.class, ItemReadListener.class, ItemProcessListener.class,
             ItemWriteListener.class);
 
+    /** How a skippable write failure is skipped. */
+    public enum WriteSkips {
+        /**
+         * The chunk rolls back, each of its items is written alone in a transaction that is rolled
+         * back to find those the writer refuses, and the chunk commits once without them: each
+         * refused item is one write skip.
+         */
+        ITEM_BY_ITEM,
+        /**
+         * The write is skipped whole, in the chunk's transaction, which commits without it: one
+         * write skip per refused write, as Jakarta Batch skips a {@code writeItems}. Fit for a
+         * writer whose failed write leaves the transaction usable (not a failed SQL statement,
+         * which aborts a PostgreSQL transaction) and that must not see its items again.
+         */
+        WHOLE_WRITE
+    }
+
     /** The Jakarta Batch policies of a step, kept together. */
-    private record Policies(SkipPolicy skip, RetryPolicy retry, CheckpointPolicy checkpoint) {
-        static final Policies DEFAULT = new Policies(SkipPolicy.NONE, RetryPolicy.NONE, CheckpointPolicy.ITEM_COUNT);
+    private record Policies(SkipPolicy skip, RetryPolicy retry, CheckpointPolicy checkpoint, WriteSkips writeSkips) {
     }
 
     private ChunkStep(StepSettings settings, int commitInterval,
@@ -211,6 +227,10 @@ public final class ChunkStep<I, O> implements Step {
         return policies.checkpoint();
     }
 
+    public WriteSkips writeSkips() {
+        return policies.writeSkips();
+    }
+
     /** The listeners declared on this step, in declaration order; not part of the plan. */
     public Listeners listeners() {
         return listeners;
@@ -266,6 +286,7 @@ public final class ChunkStep<I, O> implements Step {
         private SkipPolicy skipPolicy = SkipPolicy.NONE;
         private RetryPolicy retryPolicy = RetryPolicy.NONE;
         private CheckpointPolicy checkpointPolicy = CheckpointPolicy.ITEM_COUNT;
+        private WriteSkips writeSkips = WriteSkips.ITEM_BY_ITEM;
         private Listeners listeners = Listeners.NONE;
 
         private Builder(StepSettings settings, int commitInterval,
@@ -304,6 +325,7 @@ public final class ChunkStep<I, O> implements Step {
             next.skipPolicy = skipPolicy;
             next.retryPolicy = retryPolicy;
             next.checkpointPolicy = checkpointPolicy;
+            next.writeSkips = writeSkips;
             next.listeners = listeners;
             return next;
         }
@@ -339,6 +361,12 @@ public final class ChunkStep<I, O> implements Step {
          */
         public Builder<I, O> skippable(ExceptionFilter skippable) {
             skipPolicy = new SkipPolicy(Checks.notNull(skippable, "skippable"), skipPolicy.limit());
+            return this;
+        }
+
+        /** How a skippable write failure is skipped; {@link WriteSkips#ITEM_BY_ITEM} unless set. */
+        public Builder<I, O> writeSkips(WriteSkips writeSkips) {
+            this.writeSkips = Checks.notNull(writeSkips, "writeSkips");
             return this;
         }
 
@@ -426,7 +454,7 @@ public final class ChunkStep<I, O> implements Step {
                         + "retryable ones: only a retried exception can be retried without rollback");
             }
             return new ChunkStep<>(settings, commitInterval, reader, processor, writer, skipLimits, retry,
-                    new Policies(skipPolicy, retryPolicy, checkpointPolicy), listeners);
+                    new Policies(skipPolicy, retryPolicy, checkpointPolicy, writeSkips), listeners);
         }
     }
 }

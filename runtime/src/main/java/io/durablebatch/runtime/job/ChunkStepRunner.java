@@ -58,7 +58,8 @@ final class ChunkStepRunner {
      * chunk is one of those committed item by item after a rollback, the rollbacks before it that no
      * committed chunk counted yet, and its transaction's timeout (seconds, 0 for the default).
      */
-    private record ChunkRun(ChunkRetries retries, boolean oneByOne, long rolledBackBefore, int timeout) {
+    private record ChunkRun(ChunkRetries retries, boolean oneByOne, long rolledBackBefore, int timeout,
+            boolean wholeWrites) {
     }
 
     /** What a committed chunk transaction recorded. */
@@ -167,7 +168,8 @@ final class ChunkStepRunner {
                 Committed committed;
                 try {
                     committed = commit(attempt, step, items, chunk, run, chunkSkips, retry, rollbacks,
-                            new ChunkRun(retries, oneByOne > 0, rolledBack, timeout));
+                            new ChunkRun(retries, oneByOne > 0, rolledBack, timeout,
+                                    step.writeSkips() == ChunkStep.WriteSkips.WHOLE_WRITE));
                 } catch (ChunkRetries.RetryWithRollback again) {
                     LOG.debugf("Step '%s' rolls a chunk back to retry it item by item: %s", name, again.getCause());
                     rolledBack += rollbacks[0];
@@ -249,50 +251,66 @@ final class ChunkStepRunner {
     private static ReadChunk read(ItemReader<Object> reader, ChunkEnds ends, SkipTally skips, ChunkRetries retries,
             boolean oneByOne, StepAttempt attempt, ItemCallbacks listened) throws Exception {
         List<Object> items = new ArrayList<>(ends.capacity());
-        List<Exception> readSkips = List.of();
+        List<Exception> readSkips = new ArrayList<>();
         boolean end = false;
         long began = ends.timed() ? System.nanoTime() : 0;
-        while (true) {
-            if (listened != null) {
-                listened.beforeRead();
-            }
-            Object item;
-            try {
-                item = reader.read();
-            } catch (Exception e) {
+        try {
+            while (true) {
                 if (listened != null) {
-                    listened.onReadError(e);
+                    listened.beforeRead();
                 }
-                ChunkRetries.Decision retried = retries.decide(e, oneByOne, skips);
-                if (retried != ChunkRetries.Decision.NONE) {
-                    attempt.callbacks().retriedRead(attempt.context(), e);
-                    if (retried == ChunkRetries.Decision.ROLLBACK) {
-                        throw new ReadRetry(e, items.size() + readSkips.size() + 1L);
+                Object item;
+                try {
+                    item = reader.read();
+                } catch (Exception e) {
+                    if (listened != null) {
+                        listened.onReadError(e);
                     }
-                    continue;
-                }
-                if (skips.trySkip(e, null)) {
-                    if (readSkips.isEmpty()) {
-                        readSkips = new ArrayList<>();
+                    ChunkRetries.Decision retried = retries.decide(e, oneByOne, skips);
+                    if (retried != ChunkRetries.Decision.NONE) {
+                        attempt.callbacks().retriedRead(attempt.context(), e);
+                        if (retried == ChunkRetries.Decision.ROLLBACK) {
+                            throw new ReadRetry(e, items.size() + readSkips.size() + 1L);
+                        }
+                        continue;
                     }
-                    readSkips.add(e);
-                    continue;
+                    if (skips.trySkip(e, null)) {
+                        readSkips.add(e);
+                        continue;
+                    }
+                    throw e;
                 }
-                throw e;
+                if (item == null) {
+                    end = true;
+                    break;
+                }
+                if (listened != null) {
+                    listened.afterRead(item);
+                }
+                items.add(item);
+                if (ends.reached(items.size(), began)) {
+                    break;
+                }
             }
-            if (item == null) {
-                end = true;
-                break;
-            }
-            if (listened != null) {
-                listened.afterRead(item);
-            }
-            items.add(item);
-            if (ends.reached(items.size(), began)) {
-                break;
-            }
+        } catch (ReadRetry again) {
+            throw again;
+        } catch (Exception | Error failure) {
+            // the chunk fails before its transaction: the skips it made are told all the same, outside
+            // any transaction, as Jakarta Batch tells each skip when it happens
+            reportSkippedReads(attempt, readSkips, failure);
+            throw failure;
         }
         return new ReadChunk(items, readSkips, end);
+    }
+
+    private static void reportSkippedReads(StepAttempt attempt, List<Exception> readSkips, Throwable failure) {
+        try {
+            for (Exception skipped : readSkips) {
+                attempt.callbacks().skippedInRead(attempt.context(), skipped);
+            }
+        } catch (RuntimeException | Error e) {
+            failure.addSuppressed(e);
+        }
     }
 
     /** Commits the chunk; {@code rollbacks} counts its rolled-back transactions, including a final failed one. */
@@ -397,6 +415,7 @@ final class ChunkStepRunner {
             }
         }
         List<Object> written = outputs;
+        long wholeWriteSkips = 0;
         if (!writeSkips.isEmpty()) {
             written = new ArrayList<>(outputs.size());
             for (int i = 0; i < outputs.size(); i++) {
@@ -432,18 +451,25 @@ final class ChunkStepRunner {
                         }
                         continue;
                     }
+                    if (how.wholeWrites() && !TransientFailures.isTransient(e) && skips.trySkip(e, null)) {
+                        // the chunk's write is skipped in place, and the chunk commits without it
+                        callbacks.skippedWrite(context, written, e);
+                        wholeWriteSkips = 1;
+                        break;
+                    }
                     if (writeSkips.isEmpty() && !TransientFailures.isTransient(e) && skips.copy().trySkip(e)) {
                         throw new WriteScanRequired(e, outputs);
                     }
                     throw e;
                 }
             }
-            if (listened != null) {
+            if (listened != null && wholeWriteSkips == 0) {
                 listened.afterWrite(written);
             }
         }
-        StepCounters total = attempt.counters().plus(new StepCounters(chunk.items().size(), written.size(), filtered,
-                chunk.readSkips().size(), processSkips, writeSkips.size(), 1, rollbacks + how.rolledBackBefore()));
+        StepCounters total = attempt.counters().plus(new StepCounters(chunk.items().size(),
+                wholeWriteSkips == 0 ? written.size() : 0, filtered, chunk.readSkips().size(), processSkips,
+                writeSkips.size() + wholeWriteSkips, 1, rollbacks + how.rolledBackBefore()));
         Checkpoint checkpoint = writer.stepCheckpoint(items.reader().checkpoint());
         StepExecution recorded = chunk.endOfInput() ? attempt.recordCompletion(Optional.of(checkpoint), total)
                 : attempt.recordProgress(checkpoint, total);

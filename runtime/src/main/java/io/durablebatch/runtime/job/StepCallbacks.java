@@ -134,6 +134,14 @@ final class StepCallbacks {
         }
     }
 
+    /** A whole write skipped, inside the chunk's transaction. */
+    void skippedWrite(StepContext context, List<Object> items, Exception failure) {
+        List<Object> seen = Collections.unmodifiableList(items);
+        for (SkipListener listener : skips) {
+            listener.onSkipInWrite(context, seen, failure);
+        }
+    }
+
     void skippedInWrite(StepContext context, Object item, Exception failure) {
         for (SkipListener listener : skips) {
             listener.onSkipInWrite(context, item, failure);

@@ -140,6 +140,12 @@ class ChunkPoliciesTest extends KernelTest {
         }
 
         @Override
+        public void onSkipInWrite(StepContext step, List<Object> items, Exception failure) {
+            record(run(step),
+                    "skip-whole-write " + ((Row) items.get(0)).id() + ".." + ((Row) items.get(items.size() - 1)).id());
+        }
+
+        @Override
         public void onRetryRead(StepContext step, Exception failure) {
             record(run(step), "retry-read " + failure.getMessage());
         }
@@ -185,6 +191,9 @@ class ChunkPoliciesTest extends KernelTest {
                     next = row.id() + 1;
                     if (fails(run, "read", row.id())) {
                         throw new ParentException("unreadable " + row.id());
+                    }
+                    if (fails(run, "read-child", row.id())) {
+                        throw new ChildException("unreadable child " + row.id());
                     }
                 }
                 return row;
@@ -293,6 +302,14 @@ class ChunkPoliciesTest extends KernelTest {
         @Produces
         JobDefinition tightFilteredSkips() {
             return skipping("tightFilteredSkips", 39);
+        }
+
+        @Produces
+        JobDefinition wholeWriteSkips() {
+            return Job.named("wholeWriteSkips")
+                    .start(policed(10, 50).skippable(ExceptionFilter.including(ParentException.class))
+                            .writeSkips(ChunkStep.WriteSkips.WHOLE_WRITE).build())
+                    .build();
         }
 
         @Produces
@@ -441,6 +458,31 @@ class ChunkPoliciesTest extends KernelTest {
         assertEquals(35, step.counters().skipCount(), step.counters().toString());
         assertEquals(8, step.counters().commitCount());
         assertEquals(54, rows(dataSource, run));
+    }
+
+    @Test
+    void theSkipsOfAChunkWhoseReadsFailAreToldAllTheSame() throws SQLException {
+        String run = freshRun();
+        FAILING.put(run, Map.of("read", id -> id == 13, "read-child", id -> id == 15));
+        JobExecution execution = operator.runAndWait("filteredSkips", KernelTestSupport.run(run), call());
+        assertEquals(ExecutionStatus.FAILED, execution.status());
+        assertEquals(ChildException.class.getName(), onlyStep(execution).failure().orElseThrow().type());
+        assertEquals(List.of("skip-read unreadable 13"), events(run, "skip-read"));
+        assertEquals(10, rows(dataSource, run));
+    }
+
+    @Test
+    void aWholeWriteSkipCommitsTheChunkWithoutItsWriteAndCountsOneSkip() throws SQLException {
+        String run = freshRun();
+        FAILING.put(run, Map.of("write", id -> id == 15 || id == 33));
+        JobExecution execution = operator.runAndWait("wholeWriteSkips", KernelTestSupport.run(run), call());
+        assertEquals(ExecutionStatus.COMPLETED, execution.status());
+        StepCounters counters = onlyStep(execution).counters();
+        assertEquals(2, counters.writeSkipCount(), "one per skipped write");
+        assertEquals(30, counters.writeCount());
+        assertEquals(0, counters.rollbackCount(), "skipped in the chunk's transaction");
+        assertEquals(30, rows(dataSource, run));
+        assertEquals(List.of("skip-whole-write 10..19", "skip-whole-write 30..39"), events(run, "skip-whole-write"));
     }
 
     @Test

@@ -140,6 +140,13 @@ public final class JslChunkListener extends JslStepListener
                 l -> l.onSkipWriteItem(List.of(item), failure));
     }
 
+    /** A whole {@code writeItems} skipped, as Jakarta Batch skips one: its listeners get all its items. */
+    @Override
+    public void onSkipInWrite(StepContext step, List<Object> items, Exception failure) {
+        List<Object> written = List.copyOf(items);
+        StepRuns.current().call(SkipWriteListener.class, "onSkipWriteItem", l -> l.onSkipWriteItem(written, failure));
+    }
+
     @Override
     public void onRetryRead(StepContext step, Exception failure) {
         StepRuns.current().call(RetryReadListener.class, "onRetryReadException", l -> l.onRetryReadException(failure));

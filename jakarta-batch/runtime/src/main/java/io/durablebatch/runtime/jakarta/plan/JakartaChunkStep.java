@@ -53,6 +53,8 @@ final class JakartaChunkStep {
         }
         builder = builder.writer(context -> runs().writer(context))
                 .retry(0, Duration.ZERO, Duration.ZERO)
+                // Jakarta skips a failed writeItems whole: its writer must not see the items again
+                .writeSkips(ChunkStep.WriteSkips.WHOLE_WRITE)
                 .listener(new JslChunkListener(job, step));
         return Optional.of(policies.get().applyTo(builder, context -> runs().checkpointAlgorithm(context)).build());
     }
