@@ -23,6 +23,17 @@ public interface ItemReader<T> extends AutoCloseable {
     /** The position just after the last item returned by {@link #read()}. */
     Checkpoint checkpoint();
 
+    /**
+     * The checkpoint the step records when this attempt fails, given the one of its last committed
+     * chunk (or the one it resumed; empty if none): by default that one. A restart resumes what it
+     * returns, so a reader that keeps state beside its position which must survive a failed attempt
+     * (Jakarta Batch's persistent user data) returns that state with the committed position. Asked
+     * once, outside any transaction; if it throws, the committed checkpoint is recorded.
+     */
+    default Optional<Checkpoint> checkpointAtFailure(Optional<Checkpoint> committed) {
+        return committed;
+    }
+
     /** The total number of items, when the reader knows it cheaply (used for progress ETA). */
     default OptionalLong size() {
         return OptionalLong.empty();

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.Function;
+import java.util.function.ToIntFunction;
 
 import io.durablebatch.Checks;
 import io.durablebatch.item.ItemProcessor;
@@ -120,6 +121,7 @@ public final class ChunkStep<I, O> implements Step {
 
     private final StepSettings settings;
     private final int commitInterval;
+    private final Optional<ToIntFunction<StepContext>> attemptCommitInterval;
     private final Function<StepContext, ? extends ItemReader<? extends I>> reader;
     private final Optional<Function<StepContext, ? extends ItemProcessor<? super I, ? extends O>>> processor;
     private final Function<StepContext, ? extends ItemWriter<? super O>> writer;
@@ -154,7 +156,7 @@ public final class ChunkStep<I, O> implements Step {
     private record Policies(SkipPolicy skip, RetryPolicy retry, CheckpointPolicy checkpoint, WriteSkips writeSkips) {
     }
 
-    private ChunkStep(StepSettings settings, int commitInterval,
+    private ChunkStep(StepSettings settings, int commitInterval, Optional<ToIntFunction<StepContext>> attemptCommitInterval,
             Function<StepContext, ? extends ItemReader<? extends I>> reader,
             Optional<Function<StepContext, ? extends ItemProcessor<? super I, ? extends O>>> processor,
             Function<StepContext, ? extends ItemWriter<? super O>> writer,
@@ -163,6 +165,7 @@ public final class ChunkStep<I, O> implements Step {
         this.policies = policies;
         this.settings = settings;
         this.commitInterval = commitInterval;
+        this.attemptCommitInterval = attemptCommitInterval;
         this.reader = reader;
         this.processor = processor;
         this.writer = writer;
@@ -180,8 +183,24 @@ public final class ChunkStep<I, O> implements Step {
         return "chunk";
     }
 
+    /** The commit interval the step was declared with; an attempt may have another ({@link #commitInterval(StepContext)}). */
     public int commitInterval() {
         return commitInterval;
+    }
+
+    /**
+     * The commit interval of the attempt {@code context} belongs to: the one
+     * {@link Builder#commitInterval(ToIntFunction)} gives it, else the declared one.
+     *
+     * @throws IllegalArgumentException if the attempt's is not 1 or more
+     */
+    public int commitInterval(StepContext context) {
+        if (attemptCommitInterval.isEmpty()) {
+            return commitInterval;
+        }
+        int interval = attemptCommitInterval.get().applyAsInt(context);
+        Checks.positive(interval, "commit interval of step '" + settings.name() + "'");
+        return interval;
     }
 
     /** Creates the reader of one step attempt; the kernel opens and closes it. */
@@ -237,19 +256,22 @@ public final class ChunkStep<I, O> implements Step {
     }
 
     public ChunkStep<I, O> withId(String nodeId) {
-        return new ChunkStep<>(settings.withNodeId(nodeId), commitInterval, reader, processor, writer, skipLimits, retry,
+        return new ChunkStep<>(settings.withNodeId(nodeId), commitInterval, attemptCommitInterval, reader, processor, writer,
+                skipLimits, retry,
                 policies, listeners);
     }
 
     @Override
     public ChunkStep<I, O> withStartLimit(int startLimit) {
-        return new ChunkStep<>(settings.withStartLimit(startLimit), commitInterval, reader, processor, writer, skipLimits,
+        return new ChunkStep<>(settings.withStartLimit(startLimit), commitInterval, attemptCommitInterval, reader, processor,
+                writer, skipLimits,
                 retry, policies, listeners);
     }
 
     @Override
     public ChunkStep<I, O> withAllowStartIfComplete(boolean allowStartIfComplete) {
-        return new ChunkStep<>(settings.withAllowStartIfComplete(allowStartIfComplete), commitInterval, reader, processor,
+        return new ChunkStep<>(settings.withAllowStartIfComplete(allowStartIfComplete), commitInterval, attemptCommitInterval,
+                reader, processor,
                 writer, skipLimits, retry, policies, listeners);
     }
 
@@ -278,6 +300,7 @@ public final class ChunkStep<I, O> implements Step {
     public static final class Builder<I, O> {
         private StepSettings settings;
         private final int commitInterval;
+        private Optional<ToIntFunction<StepContext>> attemptCommitInterval = Optional.empty();
         private final Function<StepContext, ? extends ItemReader<? extends I>> reader;
         private final Optional<Function<StepContext, ? extends ItemProcessor<? super I, ? extends O>>> processor;
         private Function<StepContext, ? extends ItemWriter<? super O>> writer;
@@ -321,6 +344,7 @@ public final class ChunkStep<I, O> implements Step {
             Builder<I, P> next = new Builder<>(settings, commitInterval, reader,
                     Optional.of(Checks.notNull(processor, "processor")));
             next.skipLimits.putAll(skipLimits);
+            next.attemptCommitInterval = attemptCommitInterval;
             next.retry = retry;
             next.skipPolicy = skipPolicy;
             next.retryPolicy = retryPolicy;
@@ -339,6 +363,18 @@ public final class ChunkStep<I, O> implements Step {
          */
         public Builder<I, O> writer(Function<StepContext, ? extends ItemWriter<? super O>> writer) {
             this.writer = Checks.notNull(writer, "writer");
+            return this;
+        }
+
+        /**
+         * Gives each step attempt its commit interval, asked once as the attempt starts (it may read
+         * the attempt's parameters); the interval given to {@link Steps#chunk} serves when none is. A
+         * commit interval is tuning, not part of the job's plan, so each attempt may have its own: a
+         * restart resumes the committed checkpoint whatever its chunks' size. An attempt whose
+         * interval is not 1 or more fails.
+         */
+        public Builder<I, O> commitInterval(ToIntFunction<StepContext> interval) {
+            this.attemptCommitInterval = Optional.of(Checks.notNull(interval, "commit interval"));
             return this;
         }
 
@@ -453,8 +489,8 @@ public final class ChunkStep<I, O> implements Step {
                 throw new IllegalStateException("step '" + settings.name() + "' lists no-rollback exceptions but no "
                         + "retryable ones: only a retried exception can be retried without rollback");
             }
-            return new ChunkStep<>(settings, commitInterval, reader, processor, writer, skipLimits, retry,
-                    new Policies(skipPolicy, retryPolicy, checkpointPolicy, writeSkips), listeners);
+            return new ChunkStep<>(settings, commitInterval, attemptCommitInterval, reader, processor, writer, skipLimits,
+                    retry, new Policies(skipPolicy, retryPolicy, checkpointPolicy, writeSkips), listeners);
         }
     }
 }

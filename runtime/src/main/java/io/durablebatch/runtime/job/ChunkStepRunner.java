@@ -105,7 +105,9 @@ final class ChunkStepRunner {
         ChunkWriter writer;
         CheckpointAlgorithm algorithm;
         Items items;
+        int commitInterval;
         try {
+            commitInterval = step.commitInterval(attempt.context());
             reader = (ItemReader<Object>) step.reader().apply(attempt.context());
             writer = new ChunkWriter(step.writer().apply(attempt.context()));
             items = new Items(reader, step.processor()
@@ -130,7 +132,7 @@ final class ChunkStepRunner {
         inputs.opened(attempt.snapshot().id(), size);
         KernelMetrics.ChunkMeter meter = metrics.chunks(attempt.context().jobName().value(), name);
         ItemCallbacks listened = attempt.callbacks().items();
-        ChunkEnds ends = new ChunkEnds(step.commitInterval(), step.checkpointPolicy().timeLimit().orElse(null), algorithm);
+        ChunkEnds ends = new ChunkEnds(commitInterval, step.checkpointPolicy().timeLimit().orElse(null), algorithm);
         Optional<Checkpoint> lastCommitted = attempt.resumeFrom();
         // after a retry with rollback: how many reads are committed one per chunk, and the rollbacks
         // not yet counted in a committed chunk
@@ -197,7 +199,8 @@ final class ChunkStepRunner {
         } catch (Exception | Error failure) {
             // an Error of user code (an assertion, a missing class, a stack overflow) fails the step
             // cleanly too: nothing may leave the attempt active behind a live process
-            return attempt.fail(failure, attempt.counters().plus(rolledBack(rollbacks[0] + rolledBack)));
+            return attempt.fail(failure, attempt.counters().plus(rolledBack(rollbacks[0] + rolledBack)),
+                    checkpointAtFailure(step, reader, writer, lastCommitted));
         } finally {
             inputs.closed(attempt.snapshot().id());
             close(step, reader, writer);
@@ -212,6 +215,33 @@ final class ChunkStepRunner {
             throws Exception {
         reader.close();
         reader.open(StepCheckpoint.readerPart(lastCommitted, writer.isRestartable()));
+    }
+
+    /**
+     * What the failed attempt records as its checkpoint, if the reader gives another than the last
+     * committed one ({@link ItemReader#checkpointAtFailure}); empty keeps the committed one.
+     */
+    private static Optional<Checkpoint> checkpointAtFailure(ChunkStep<?, ?> step, ItemReader<Object> reader,
+            ChunkWriter writer, Optional<Checkpoint> committed) {
+        boolean restartable = writer.isRestartable();
+        Optional<Checkpoint> readerCommitted = StepCheckpoint.readerPart(committed, restartable);
+        Optional<Checkpoint> atFailure;
+        try {
+            atFailure = reader.checkpointAtFailure(readerCommitted);
+        } catch (RuntimeException e) {
+            LOG.warnf(e, "The reader of step '%s' gave no checkpoint at its failure; the committed one stays",
+                    step.name());
+            return Optional.empty();
+        }
+        if (atFailure.isEmpty() || atFailure.equals(readerCommitted)) {
+            return Optional.empty();
+        }
+        if (!restartable) {
+            return atFailure;
+        }
+        // a restartable writer resumes its committed position next to the reader's new one
+        return StepCheckpoint.writerPart(committed, true)
+                .map(writerPart -> new StepCheckpoint(atFailure.get(), writerPart).encode());
     }
 
     /** The step's skips at INFO once it completed: how many of each kind, and the first ones. */

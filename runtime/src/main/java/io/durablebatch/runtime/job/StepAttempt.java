@@ -242,13 +242,19 @@ final class StepAttempt {
 
     /** Ends the attempt FAILED, keeping the checkpoint of its last committed chunk. */
     StepOutcome fail(Throwable failure, StepCounters total) {
+        return fail(failure, total, Optional.empty());
+    }
+
+    /** Ends the attempt FAILED with {@code checkpoint}, else keeping the checkpoint of its last committed chunk. */
+    StepOutcome fail(Throwable failure, StepCounters total, Optional<Checkpoint> checkpoint) {
         if (TransientFailures.isTransient(failure)) {
             control.repositoryLost(failure);
         }
+        LifecycleTransition failed = LifecycleTransition.to(ExecutionStatus.FAILED, Instant.now())
+                .withFailure(ExecutionFailure.of(failure)).withCounters(total);
+        LifecycleTransition recorded = checkpoint.map(failed::withCheckpoint).orElse(failed);
         snapshot = bookkeeping.record("the failure of step execution " + snapshot.id(), () -> endFromCurrent(
-                current -> repository.transitionStepExecution(current.id(), current.version(), LifecycleTransition
-                        .to(ExecutionStatus.FAILED, Instant.now()).withFailure(ExecutionFailure.of(failure))
-                        .withCounters(total))));
+                current -> repository.transitionStepExecution(current.id(), current.version(), recorded)));
         counters = total;
         if (snapshot.status() == ExecutionStatus.FAILED) {
             // the one line with the cause's stack: the job's end line then names only the failure

@@ -201,6 +201,18 @@ final class ChunkRun {
         }
 
         /**
+         * A failed attempt keeps the reader's and writer's committed positions and the persistent user
+         * data as it is now: the specification stores the user data when the step ends, failed or not.
+         */
+        @Override
+        public Optional<Checkpoint> checkpointAtFailure(Optional<Checkpoint> committed) {
+            Optional<ChunkCheckpoint> positions = committed.flatMap(ChunkCheckpoint::decode);
+            return Optional.of(new ChunkCheckpoint(positions.map(ChunkCheckpoint::reader).orElse(null),
+                    positions.map(ChunkCheckpoint::writer).orElse(null), step.context().getPersistentUserData())
+                    .encode(step.where()));
+        }
+
+        /**
          * Closes the reader, then the writer. A retry with rollback closes them and opens them again
          * at the last checkpoint, as Jakarta Batch does, so the artifacts are released only once the
          * attempt ended ({@link #release}).

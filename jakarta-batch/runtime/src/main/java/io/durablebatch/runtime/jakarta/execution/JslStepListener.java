@@ -24,7 +24,7 @@ public class JslStepListener implements StepListener {
 
     @Override
     public void beforeStep(StepEvent event) {
-        runs().begin(job, step, event.context());
+        runs().begin(job, step, event);
     }
 
     /**

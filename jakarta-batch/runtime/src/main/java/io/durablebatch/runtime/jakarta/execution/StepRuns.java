@@ -38,12 +38,17 @@ public class StepRuns {
      * The kernel's {@code beforeStep}: the attempt's contexts, its listeners resolved and their
      * {@code beforeStep} called; one that throws fails the step before its work opens.
      */
-    void begin(JslJob job, JslStep step, StepContext kernel) {
+    void begin(JslJob job, JslStep step, StepEvent event) {
+        StepContext kernel = event.context();
         JakartaJobContext jobContext = contexts.job(job, kernel.job());
         PropertyScope scope = jobContext.scope().enter(step.properties());
         JakartaStepContext context = step.work().orElse(null) instanceof JslChunk
                 ? new ChunkStepContext(step.id(), kernel, scope.properties(), jobContext)
                 : new JakartaStepContext(step.id(), kernel.stepExecutionId().value(), scope.properties(), jobContext);
+        if (context instanceof ChunkStepContext chunk) {
+            // the data of the checkpoint this attempt resumes is there from its first callback on
+            chunk.resumed(ChunkCheckpoint.persistentUserData(event.execution().checkpoint()));
+        }
         StepRun run = new StepRun(job, step, scope, context);
         running.put(kernel.stepExecutionId().value(), run);
         CURRENT.set(run);
@@ -124,5 +129,19 @@ public class StepRuns {
     /** The kernel's writer of a chunk step's attempt, created after its reader. */
     public io.durablebatch.item.ItemWriter<Object> writer(StepContext kernel) {
         return require(kernel).chunk().writer();
+    }
+
+    /**
+     * The {@code item-count} of a chunk step's attempt, as its execution resolves it.
+     *
+     * @throws IllegalArgumentException naming the attribute if it resolves to no number of 1 or more
+     */
+    public int itemCount(StepContext kernel) {
+        StepRun run = require(kernel);
+        JslChunk chunk = (JslChunk) run.step().work().orElseThrow();
+        String written = chunk.itemCount().orElseThrow();
+        String resolved = run.scope().resolve(written);
+        return JslChunk.itemCountOf(resolved).orElseThrow(() -> new IllegalArgumentException("item-count=\""
+                + written + "\" of " + run.where() + " resolves to \"" + resolved + "\", no number of 1 or more"));
     }
 }

@@ -29,4 +29,14 @@ public record JslChunk(JslArtifact reader, Optional<JslArtifact> processor, JslA
         Objects.requireNonNull(retryLimit, "retryLimit");
         Objects.requireNonNull(location, "location");
     }
+
+    /** The item count a resolved {@code item-count} says, if it is a number of 1 or more. */
+    public static Optional<Integer> itemCountOf(String resolved) {
+        try {
+            int count = Integer.parseInt(resolved.trim());
+            return count > 0 ? Optional.of(count) : Optional.empty();
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
 }

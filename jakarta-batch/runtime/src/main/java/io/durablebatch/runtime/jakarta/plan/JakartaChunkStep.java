@@ -1,7 +1,5 @@
 package io.durablebatch.runtime.jakarta.plan;
 
-import static io.durablebatch.runtime.jakarta.plan.JslPlans.literal;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -26,6 +24,8 @@ import io.quarkus.arc.Arc;
  * failure fails the step, as any exception of a step without retryable exceptions does in Jakarta
  * Batch (the kernel's own chunk retry is off: it would process the items again without telling the
  * artifacts).
+ * An {@code item-count} an execution decides ({@code #{jobParameters['size']}}) is resolved as each
+ * attempt starts: the kernel's plan leaves commit intervals out.
  * <p>
  * Its skip, retry and checkpoint policies are the kernel's ({@link ChunkPolicies}).
  */
@@ -43,11 +43,15 @@ final class JakartaChunkStep {
         int before = problems.size();
         Optional<Integer> itemCount = itemCount(chunk, properties, problems);
         Optional<ChunkPolicies> policies = ChunkPolicies.of(chunk, properties, problems);
-        if (problems.size() > before || itemCount.isEmpty() || policies.isEmpty()) {
+        if (problems.size() > before || policies.isEmpty()) {
             return Optional.empty();
         }
-        ChunkStep.Builder<Object, Object> builder = Steps.chunk(step.id(), itemCount.get())
+        ChunkStep.Builder<Object, Object> builder = Steps.chunk(step.id(), itemCount.orElse(DEFAULT_ITEM_COUNT))
                 .reader(context -> runs().reader(context));
+        if (itemCount.isEmpty()) {
+            // an item-count an execution decides: the kernel's plan leaves commit intervals out
+            builder = builder.commitInterval(context -> runs().itemCount(context));
+        }
         if (chunk.processor().isPresent()) {
             builder = builder.attemptProcessor(context -> runs().processor(context));
         }
@@ -63,23 +67,24 @@ final class JakartaChunkStep {
         return Arc.container().instance(StepRuns.class).get();
     }
 
+    /**
+     * The item-count the job XML fixes (the default when absent), or empty when each execution
+     * resolves it ({@link StepRuns#itemCount}).
+     */
     private static Optional<Integer> itemCount(JslChunk chunk, PropertyScope properties, List<JslProblem> problems) {
         if (chunk.itemCount().isEmpty()) {
             return Optional.of(DEFAULT_ITEM_COUNT);
         }
-        Optional<String> written = literal(chunk.location(), "item-count", chunk.itemCount().get(), properties, problems);
-        if (written.isEmpty()) {
+        Optional<String> fixed;
+        try {
+            fixed = properties.resolveFixed(chunk.itemCount().get());
+        } catch (IllegalArgumentException e) {
+            problems.add(new JslProblem(chunk.location(), "item-count=\"" + chunk.itemCount().get() + "\": " + e.getMessage()));
             return Optional.empty();
         }
-        try {
-            int count = Integer.parseInt(written.get().trim());
-            if (count > 0) {
-                return Optional.of(count);
-            }
-        } catch (NumberFormatException e) {
-            // reported below
+        if (fixed.isPresent() && JslChunk.itemCountOf(fixed.get()).isEmpty()) {
+            problems.add(new JslProblem(chunk.location(), "item-count=\"" + fixed.get() + "\" is no number of 1 or more"));
         }
-        problems.add(new JslProblem(chunk.location(), "item-count=\"" + written.get() + "\" is no number of 1 or more"));
-        return Optional.empty();
+        return fixed.flatMap(JslChunk::itemCountOf);
     }
 }

@@ -111,7 +111,13 @@ public final class JslPlans {
         }
     }
 
-    private static JobDefinition definition(JslJob job, Map<String, Step> nodes, Map<String, List<Edge>> edges) {
+    private static JobDefinition definition(JslJob job, Map<String, Step> written, Map<String, List<Edge>> edges) {
+        // a step no transition leads to is legal JSL and never runs; the kernel refuses unreachable nodes
+        Set<String> reachable = reachable(written.keySet().iterator().next(), edges);
+        Map<String, Step> nodes = new LinkedHashMap<>(written);
+        nodes.keySet().retainAll(reachable);
+        edges = new LinkedHashMap<>(edges);
+        edges.keySet().retainAll(reachable);
         Job.Builder builder = Job.named(job.name()).revision(REVISION).listener(new ExecutionContexts.Cleanup());
         if (!job.listeners().isEmpty()) {
             builder.listener(new JslJobListener(job));
@@ -228,6 +234,19 @@ public final class JslPlans {
                 }
             }
         }
+    }
+
+    /** The nodes a run from {@code start} can reach: along next transitions and a stop's restart target. */
+    private static Set<String> reachable(String start, Map<String, List<Edge>> edges) {
+        Set<String> seen = new HashSet<>();
+        Deque<String> pending = new ArrayDeque<>(List.of(start));
+        while (!pending.isEmpty()) {
+            String node = pending.pop();
+            if (seen.add(node)) {
+                edges.getOrDefault(node, List.of()).forEach(edge -> edge.target().ifPresent(pending::push));
+            }
+        }
+        return seen;
     }
 
     /** Whether {@code from} is {@code to} or reaches it along the job's next transitions. */

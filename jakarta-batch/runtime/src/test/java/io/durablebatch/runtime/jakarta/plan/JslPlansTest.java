@@ -331,8 +331,24 @@ class JslPlansTest {
         assertTrue(refusal("""
                 <step id="c"><chunk retry-limit="#{jobParameters['n']}"><reader ref="r"/><writer ref="w"/></chunk></step>""")
                 .contains("retry-limit=\"#{jobParameters['n']}\" is a substitution"));
+    }
+
+    @Test
+    void anItemCountAnExecutionDecidesIsResolvedPerAttempt() {
+        ChunkStep<?, ?> step = chunkStep("""
+                <step id="c"><chunk item-count="#{jobParameters['n']}"><reader ref="r"/><writer ref="w"/></chunk></step>""");
+        assertEquals(10, step.commitInterval(), "declared with the default; each attempt resolves its own");
         assertTrue(refusal("""
-                <step id="c"><chunk item-count="#{jobParameters['n']}"><reader ref="r"/><writer ref="w"/></chunk></step>""")
-                .contains("item-count=\"#{jobParameters['n']}\" is a substitution"));
+                <properties><property name="n" value="many"/></properties>
+                <step id="c"><chunk item-count="#{jobProperties['n']}"><reader ref="r"/><writer ref="w"/></chunk></step>""")
+                .contains("item-count=\"many\" is no number of 1 or more"), "a fixed one is checked at start");
+    }
+
+    @Test
+    void aStepNoTransitionLeadsToIsLeftOutOfThePlan() {
+        JobDefinition plan = JslPlans.plan(job("""
+                <step id="a"><batchlet ref="x"/></step>
+                <step id="never"><batchlet ref="x"/></step>"""));
+        assertEquals(List.of("a"), List.copyOf(plan.nodes().keySet()), "JSL allows it; it never runs");
     }
 }

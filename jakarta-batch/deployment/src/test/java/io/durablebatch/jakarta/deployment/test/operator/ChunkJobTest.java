@@ -85,14 +85,21 @@ class ChunkJobTest {
                     .addClasses(Executions.class, NumberReader.class, DoublingProcessor.class, ListWriter.class,
                             RecordingListener.class, ContextBatchlet.class)
                     .addAsResource(new StringAsset(NUMBERS.formatted(NS)), "META-INF/batch-jobs/numbers.xml")
-                    .addAsResource(new StringAsset("""
-                            <job id="listenedBatchlet" %s>
-                                <step id="only">
-                                    <listeners><listener ref="recordingListener"/></listeners>
-                                    <batchlet ref="contextBatchlet"/>
-                                </step>
-                            </job>
-                            """.formatted(NS)), "META-INF/batch-jobs/listenedBatchlet.xml")
+                    .addAsResource(new StringAsset(
+                            """
+                                    <job id="listenedBatchlet" %s>
+                                        <step id="only">
+                                            <listeners>
+                                                <listener ref="recordingListener">
+                                                    <properties><property name="throwIn" value="#{jobParameters['throwIn']}"/></properties>
+                                                </listener>
+                                            </listeners>
+                                            <batchlet ref="contextBatchlet"/>
+                                        </step>
+                                    </job>
+                                    """
+                                    .formatted(NS)),
+                            "META-INF/batch-jobs/listenedBatchlet.xml")
                     .addAsResource(new StringAsset("""
                             <job id="skipping" %s>
                                 <step id="load">
@@ -107,7 +114,12 @@ class ChunkJobTest {
                             <job id="steeredChunk" %s>
                                 <step id="load">
                                     <chunk item-count="#{jobParameters['size']}">
-                                        <reader ref="numberReader"/>
+                                        <reader ref="numberReader">
+                                            <properties>
+                                                <property name="count" value="#{jobParameters['count']}"/>
+                                                <property name="failAt" value="-1"/>
+                                            </properties>
+                                        </reader>
                                         <writer ref="listWriter"/>
                                     </chunk>
                                 </step>
@@ -155,6 +167,9 @@ class ChunkJobTest {
         public void open(Serializable checkpoint) {
             next = checkpoint == null ? 0 : (Integer) checkpoint;
             saw(runOf(job), "reader open@" + checkpoint + " data=" + step.getPersistentUserData());
+            if (step.getPersistentUserData() == null) {
+                step.setPersistentUserData("opened");
+            }
         }
 
         @Override
@@ -404,6 +419,8 @@ class ChunkJobTest {
         List<String> seen = seen("unreadable");
         assertTrue(seen.containsAll(List.of("onReadError cannot read 1", "onError cannot read 1")), seen.toString());
         assertEquals("afterStep data=null exception=cannot read 1", seen.get(seen.size() - 1));
+        assertEquals("opened", step(execution.getExecutionId(), "count").getPersistentUserData(),
+                "the persistent user data is kept when the step fails, though no chunk committed");
     }
 
     @Test
@@ -423,6 +440,14 @@ class ChunkJobTest {
     }
 
     @Test
+    void aBeforeStepThatThrowsFailsTheStepBeforeItsBatchletRuns() {
+        JobExecution execution = run("listenedBatchlet", properties("run", "refused", "throwIn", "beforeStep"));
+        assertEquals(BatchStatus.FAILED, execution.getBatchStatus());
+        assertEquals(List.of("beforeStep", "afterStep data=null exception=listener refuses beforeStep"), seen("refused"),
+                "the batchlet never ran, afterStep still did");
+    }
+
+    @Test
     void aSkipLimitOfTheParametersIsRefusedAtStart() {
         JobStartException refused = assertThrows(JobStartException.class,
                 () -> operator().start("skipping", properties("run", "skipping")));
@@ -431,10 +456,12 @@ class ChunkJobTest {
     }
 
     @Test
-    void anItemCountOfTheParametersIsRefusedAtStart() {
-        JobStartException refused = assertThrows(JobStartException.class,
-                () -> operator().start("steeredChunk", properties("run", "steered")));
-        assertTrue(refused.getMessage().contains("item-count=\"#{jobParameters['size']}\" is a substitution"),
-                refused.getMessage());
+    void anItemCountOfTheParametersIsResolvedByEachExecution() {
+        JobExecution execution = run("steeredChunk", properties("run", "steered", "size", "2", "count", "5"));
+        assertEquals(BatchStatus.COMPLETED, execution.getBatchStatus());
+        assertEquals(3, metric(step(execution.getExecutionId(), "load"), Metric.MetricType.COMMIT_COUNT),
+                "chunks of 2, 2 and 1 items");
+        JobExecution refused = run("steeredChunk", properties("run", "steeredBadly", "size", "none", "count", "5"));
+        assertEquals(BatchStatus.FAILED, refused.getBatchStatus());
     }
 }
