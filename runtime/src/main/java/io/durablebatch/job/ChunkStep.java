@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.function.Function;
 import java.util.function.ToIntFunction;
 
@@ -19,6 +20,7 @@ import io.durablebatch.listener.ItemProcessListener;
 import io.durablebatch.listener.ItemReadListener;
 import io.durablebatch.listener.ItemWriteListener;
 import io.durablebatch.listener.Listeners;
+import io.durablebatch.listener.RetryListener;
 import io.durablebatch.listener.SkipListener;
 import io.durablebatch.listener.StepListener;
 
@@ -32,6 +34,11 @@ import io.durablebatch.listener.StepListener;
  * step has skipped more than that many of the type. Transient database failures (serialization
  * failure, deadlock, lost connection) roll the chunk back and re-run it in a new transaction, up
  * to the retry limit, with exponential backoff. Any other exception fails the step.
+ * <p>
+ * Jakarta Batch's policies are here too: exceptions skipped by class ({@link #skipPolicy()}, with
+ * one limit across classes), exceptions of the step's own code retried ({@link #retryPolicy()},
+ * with or without rolling the chunk back) and chunks that end after a time limit or where a
+ * {@link CheckpointAlgorithm} says ({@link #checkpointPolicy()}).
  */
 public final class ChunkStep<I, O> implements Step {
 
@@ -51,6 +58,67 @@ public final class ChunkStep<I, O> implements Step {
         }
     }
 
+    /**
+     * Exceptions skipped by class, beside the per-type {@link #skipLimits()}: those the filter
+     * matches, up to {@code limit} skips in all (of every kind) per step attempt, no limit when
+     * empty. A class the filter excludes is not skipped even where a per-type limit covers it.
+     */
+    public record SkipPolicy(ExceptionFilter skippable, OptionalInt limit) {
+
+        public static final SkipPolicy NONE = new SkipPolicy(ExceptionFilter.NONE, OptionalInt.empty());
+
+        public SkipPolicy {
+            Checks.notNull(skippable, "skippable");
+            Checks.notNull(limit, "skip limit");
+            limit.ifPresent(value -> Checks.notNegative(value, "skip limit"));
+        }
+    }
+
+    /**
+     * Exceptions of the step's reader, processor and writer that are retried: those {@code retryable}
+     * matches, up to {@code limit} retries in all per step attempt (no limit when empty). One that
+     * {@code noRollback} matches too is retried in place (the same read, process or write again, in
+     * the same transaction); any other rolls the chunk back, and its items are read again and
+     * committed one chunk per item, where a skippable exception is skipped rather than retried.
+     */
+    public record RetryPolicy(ExceptionFilter retryable, ExceptionFilter noRollback, OptionalInt limit) {
+
+        public static final RetryPolicy NONE = new RetryPolicy(ExceptionFilter.NONE, ExceptionFilter.NONE,
+                OptionalInt.empty());
+
+        public RetryPolicy {
+            Checks.notNull(retryable, "retryable");
+            Checks.notNull(noRollback, "noRollback");
+            Checks.notNull(limit, "retry limit");
+            limit.ifPresent(value -> Checks.notNegative(value, "retry limit"));
+        }
+    }
+
+    /**
+     * Where chunks end besides the commit interval: after {@code timeLimit} from the chunk's first
+     * read (whichever comes first), or where each attempt's {@link CheckpointAlgorithm} says, in place
+     * of both.
+     */
+    public record CheckpointPolicy(Optional<Duration> timeLimit,
+            Optional<Function<StepContext, ? extends CheckpointAlgorithm>> algorithm) {
+
+        public static final CheckpointPolicy ITEM_COUNT = new CheckpointPolicy(Optional.empty(), Optional.empty());
+
+        public CheckpointPolicy {
+            Checks.notNull(timeLimit, "time limit");
+            Checks.notNull(algorithm, "checkpoint algorithm");
+            timeLimit.ifPresent(limit -> {
+                if (limit.isNegative() || limit.isZero()) {
+                    throw new IllegalArgumentException("time limit must be positive, got " + limit);
+                }
+            });
+            if (timeLimit.isPresent() && algorithm.isPresent()) {
+                throw new IllegalArgumentException("a checkpoint algorithm decides alone where chunks end: "
+                        + "a time limit beside it would never apply");
+            }
+        }
+    }
+
     private final StepSettings settings;
     private final int commitInterval;
     private final Optional<ToIntFunction<StepContext>> attemptCommitInterval;
@@ -59,18 +127,42 @@ public final class ChunkStep<I, O> implements Step {
     private final Function<StepContext, ? extends ItemWriter<? super O>> writer;
     private final Map<Class<? extends Throwable>, Integer> skipLimits;
     private final Retry retry;
+    private final Policies policies;
     private final Listeners listeners;
 
     /** The listener kinds a chunk step calls. */
     static final List<Class<? extends BatchListener>> LISTENED = List.of(StepListener.class, ChunkListener.class,
-            SkipListener.class, ItemReadListener.class, ItemProcessListener.class, ItemWriteListener.class);
+            SkipListener.class, RetryListener.class, ItemReadListener.class, ItemProcessListener.class,
+            ItemWriteListener.class);
+
+    /** How a skippable write failure is skipped. */
+    public enum WriteSkips {
+        /**
+         * The chunk rolls back, each of its items is written alone in a transaction that is rolled
+         * back to find those the writer refuses, and the chunk commits once without them: each
+         * refused item is one write skip.
+         */
+        ITEM_BY_ITEM,
+        /**
+         * The write is skipped whole, in the chunk's transaction, which commits without it: one
+         * write skip per refused write, as Jakarta Batch skips a {@code writeItems}. Fit for a
+         * writer whose failed write leaves the transaction usable (not a failed SQL statement,
+         * which aborts a PostgreSQL transaction) and that must not see its items again.
+         */
+        WHOLE_WRITE
+    }
+
+    /** The Jakarta Batch policies of a step, kept together. */
+    private record Policies(SkipPolicy skip, RetryPolicy retry, CheckpointPolicy checkpoint, WriteSkips writeSkips) {
+    }
 
     private ChunkStep(StepSettings settings, int commitInterval, Optional<ToIntFunction<StepContext>> attemptCommitInterval,
             Function<StepContext, ? extends ItemReader<? extends I>> reader,
             Optional<Function<StepContext, ? extends ItemProcessor<? super I, ? extends O>>> processor,
             Function<StepContext, ? extends ItemWriter<? super O>> writer,
-            Map<Class<? extends Throwable>, Integer> skipLimits, Retry retry, Listeners listeners) {
+            Map<Class<? extends Throwable>, Integer> skipLimits, Retry retry, Policies policies, Listeners listeners) {
         this.listeners = listeners;
+        this.policies = policies;
         this.settings = settings;
         this.commitInterval = commitInterval;
         this.attemptCommitInterval = attemptCommitInterval;
@@ -142,6 +234,22 @@ public final class ChunkStep<I, O> implements Step {
         return retry;
     }
 
+    public SkipPolicy skipPolicy() {
+        return policies.skip();
+    }
+
+    public RetryPolicy retryPolicy() {
+        return policies.retry();
+    }
+
+    public CheckpointPolicy checkpointPolicy() {
+        return policies.checkpoint();
+    }
+
+    public WriteSkips writeSkips() {
+        return policies.writeSkips();
+    }
+
     /** The listeners declared on this step, in declaration order; not part of the plan. */
     public Listeners listeners() {
         return listeners;
@@ -150,21 +258,21 @@ public final class ChunkStep<I, O> implements Step {
     public ChunkStep<I, O> withId(String nodeId) {
         return new ChunkStep<>(settings.withNodeId(nodeId), commitInterval, attemptCommitInterval, reader, processor, writer,
                 skipLimits, retry,
-                listeners);
+                policies, listeners);
     }
 
     @Override
     public ChunkStep<I, O> withStartLimit(int startLimit) {
         return new ChunkStep<>(settings.withStartLimit(startLimit), commitInterval, attemptCommitInterval, reader, processor,
                 writer, skipLimits,
-                retry, listeners);
+                retry, policies, listeners);
     }
 
     @Override
     public ChunkStep<I, O> withAllowStartIfComplete(boolean allowStartIfComplete) {
         return new ChunkStep<>(settings.withAllowStartIfComplete(allowStartIfComplete), commitInterval, attemptCommitInterval,
                 reader, processor,
-                writer, skipLimits, retry, listeners);
+                writer, skipLimits, retry, policies, listeners);
     }
 
     @Override
@@ -198,6 +306,10 @@ public final class ChunkStep<I, O> implements Step {
         private Function<StepContext, ? extends ItemWriter<? super O>> writer;
         private final Map<Class<? extends Throwable>, Integer> skipLimits = new LinkedHashMap<>();
         private Retry retry = Retry.DEFAULT;
+        private SkipPolicy skipPolicy = SkipPolicy.NONE;
+        private RetryPolicy retryPolicy = RetryPolicy.NONE;
+        private CheckpointPolicy checkpointPolicy = CheckpointPolicy.ITEM_COUNT;
+        private WriteSkips writeSkips = WriteSkips.ITEM_BY_ITEM;
         private Listeners listeners = Listeners.NONE;
 
         private Builder(StepSettings settings, int commitInterval,
@@ -234,6 +346,10 @@ public final class ChunkStep<I, O> implements Step {
             next.skipLimits.putAll(skipLimits);
             next.attemptCommitInterval = attemptCommitInterval;
             next.retry = retry;
+            next.skipPolicy = skipPolicy;
+            next.retryPolicy = retryPolicy;
+            next.checkpointPolicy = checkpointPolicy;
+            next.writeSkips = writeSkips;
             next.listeners = listeners;
             return next;
         }
@@ -276,6 +392,70 @@ public final class ChunkStep<I, O> implements Step {
         }
 
         /**
+         * Skips the exceptions {@code skippable} matches (read, process or write), besides those
+         * {@link #skipLimit(Class, int)} names; one it excludes is never skipped.
+         */
+        public Builder<I, O> skippable(ExceptionFilter skippable) {
+            skipPolicy = new SkipPolicy(Checks.notNull(skippable, "skippable"), skipPolicy.limit());
+            return this;
+        }
+
+        /** How a skippable write failure is skipped; {@link WriteSkips#ITEM_BY_ITEM} unless set. */
+        public Builder<I, O> writeSkips(WriteSkips writeSkips) {
+            this.writeSkips = Checks.notNull(writeSkips, "writeSkips");
+            return this;
+        }
+
+        /** At most {@code limit} skips in all (every kind, every class) per step attempt; 0 skips none. */
+        public Builder<I, O> skipLimit(int limit) {
+            Checks.notNegative(limit, "skip limit of step '" + settings.name() + "'");
+            skipPolicy = new SkipPolicy(skipPolicy.skippable(), OptionalInt.of(limit));
+            return this;
+        }
+
+        /**
+         * Retries the exceptions {@code retryable} matches that the reader, processor or writer throw,
+         * with rollback unless {@link #noRollback} matches them too. Without {@link #retryLimit} there
+         * is no limit, as in Jakarta Batch.
+         */
+        public Builder<I, O> retryable(ExceptionFilter retryable) {
+            retryPolicy = new RetryPolicy(Checks.notNull(retryable, "retryable"), retryPolicy.noRollback(),
+                    retryPolicy.limit());
+            return this;
+        }
+
+        /** Retries the retryable exceptions {@code noRollback} matches in place, without rolling the chunk back. */
+        public Builder<I, O> noRollback(ExceptionFilter noRollback) {
+            retryPolicy = new RetryPolicy(retryPolicy.retryable(), Checks.notNull(noRollback, "noRollback"),
+                    retryPolicy.limit());
+            return this;
+        }
+
+        /** At most {@code limit} retries of retryable exceptions in all per step attempt; 0 retries none. */
+        public Builder<I, O> retryLimit(int limit) {
+            Checks.notNegative(limit, "retry limit of step '" + settings.name() + "'");
+            retryPolicy = new RetryPolicy(retryPolicy.retryable(), retryPolicy.noRollback(), OptionalInt.of(limit));
+            return this;
+        }
+
+        /** Ends a chunk once {@code limit} has passed since its first read, if its commit interval did not end it first. */
+        public Builder<I, O> timeLimit(Duration limit) {
+            Checks.notNull(limit, "time limit of step '" + settings.name() + "'");
+            checkpointPolicy = new CheckpointPolicy(Optional.of(limit), checkpointPolicy.algorithm());
+            return this;
+        }
+
+        /**
+         * Gives each step attempt the algorithm that decides where its chunks end, in place of the
+         * commit interval.
+         */
+        public Builder<I, O> checkpointAlgorithm(Function<StepContext, ? extends CheckpointAlgorithm> algorithm) {
+            Checks.notNull(algorithm, "checkpoint algorithm of step '" + settings.name() + "'");
+            checkpointPolicy = new CheckpointPolicy(checkpointPolicy.timeLimit(), Optional.of(algorithm));
+            return this;
+        }
+
+        /**
          * Adds a listener of this step's attempts, chunks, skips and items (whichever of
          * {@link StepListener}, {@link ChunkListener}, {@link SkipListener}, {@link ItemReadListener},
          * {@link ItemProcessListener} and {@link ItemWriteListener} it implements), called after the
@@ -305,8 +485,12 @@ public final class ChunkStep<I, O> implements Step {
             if (writer == null) {
                 throw new IllegalStateException("step '" + settings.name() + "' needs a writer");
             }
+            if (!retryPolicy.noRollback().isEmpty() && retryPolicy.retryable().isEmpty()) {
+                throw new IllegalStateException("step '" + settings.name() + "' lists no-rollback exceptions but no "
+                        + "retryable ones: only a retried exception can be retried without rollback");
+            }
             return new ChunkStep<>(settings, commitInterval, attemptCommitInterval, reader, processor, writer, skipLimits,
-                    retry, listeners);
+                    retry, new Policies(skipPolicy, retryPolicy, checkpointPolicy, writeSkips), listeners);
         }
     }
 }

@@ -1,6 +1,9 @@
 package io.durablebatch.job;
 
-/** A step skipped more exceptions of one type than its skip limit allows; the step fails. */
+/**
+ * A step skipped more exceptions of one type than its skip limit for the type allows, or more in all
+ * than its total skip limit; the step fails.
+ */
 public final class SkipLimitExceededException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
@@ -8,5 +11,9 @@ public final class SkipLimitExceededException extends RuntimeException {
     public SkipLimitExceededException(String stepName, Class<? extends Throwable> type, int limit, Throwable last) {
         super("step '" + stepName + "' exceeded its skip limit of " + limit + " for " + type.getName() + ": "
                 + last, last);
+    }
+
+    public SkipLimitExceededException(String stepName, int limit, Throwable last) {
+        super("step '" + stepName + "' exceeded its skip limit of " + limit + " skip(s) in all: " + last, last);
     }
 }

@@ -17,7 +17,7 @@ public final class Listeners {
 
     private static final List<Class<? extends BatchListener>> KINDS = List.of(JobListener.class, JobEndListener.class,
             StepListener.class,
-            ChunkListener.class, SkipListener.class, ItemReadListener.class, ItemProcessListener.class,
+            ChunkListener.class, SkipListener.class, RetryListener.class, ItemReadListener.class, ItemProcessListener.class,
             ItemWriteListener.class);
 
     private final List<BatchListener> all;

@@ -1,5 +1,7 @@
 package io.durablebatch.listener;
 
+import java.util.List;
+
 import io.durablebatch.job.StepContext;
 
 /**
@@ -28,5 +30,16 @@ public interface SkipListener extends BatchListener {
 
     /** The writer refused {@code item} (a processor's output) with {@code failure}. */
     default void onSkipInWrite(StepContext step, Object item, Exception failure) {
+    }
+
+    /**
+     * The writer refused a whole write with {@code failure}, and the step skips it whole
+     * ({@code chunk(..).writeSkips(WriteSkips.WHOLE_WRITE)}): none of {@code items} is written. By
+     * default each item is told to {@link #onSkipInWrite(StepContext, Object, Exception)}.
+     */
+    default void onSkipInWrite(StepContext step, List<Object> items, Exception failure) {
+        for (Object item : items) {
+            onSkipInWrite(step, item, failure);
+        }
     }
 }

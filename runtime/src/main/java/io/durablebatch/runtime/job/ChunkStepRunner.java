@@ -15,6 +15,7 @@ import io.durablebatch.execution.StepCounters;
 import io.durablebatch.execution.StepExecution;
 import io.durablebatch.item.ItemProcessor;
 import io.durablebatch.item.ItemReader;
+import io.durablebatch.job.CheckpointAlgorithm;
 import io.durablebatch.job.ChunkStep;
 import io.durablebatch.job.StepContext;
 import io.durablebatch.listener.ChunkEvent;
@@ -27,6 +28,12 @@ import io.durablebatch.runtime.sql.TransientFailures;
  * them and record the reader's checkpoint with the counters (one metadata statement). A transient
  * failure re-runs that transaction with the same items; a skippable write failure is located by
  * probing each item in a rolled-back transaction, after which the chunk commits once without it.
+ * <p>
+ * The step's retry policy retries exceptions of its own code: in place (the same read, process or
+ * write again), or by rolling the chunk back, reopening the reader at the last committed chunk and
+ * committing the rolled-back chunk's reads one per chunk. Chunks end after the commit interval, the
+ * time limit or where the step's checkpoint algorithm says ({@link ChunkEnds}). None of these
+ * policies adds a statement to a chunk that does not fail.
  */
 final class ChunkStepRunner {
 
@@ -34,11 +41,25 @@ final class ChunkStepRunner {
 
     /** The items of one chunk, as read, the read failures it skipped, and whether the input ended. */
     private record ReadChunk(List<Object> items, List<Exception> readSkips, boolean endOfInput) {
+
+        /** The reads that returned an item or were skipped. */
+        long reads() {
+            return items.size() + readSkips.size();
+        }
     }
 
     /** The reader, processor and writer of one step attempt. */
     private record Items(ItemReader<Object> reader, Optional<ItemProcessor<Object, Object>> processor,
             ChunkWriter writer) {
+    }
+
+    /**
+     * What the chunk's transaction needs of the step's retries: the attempt's user retries, whether the
+     * chunk is one of those committed item by item after a rollback, the rollbacks before it that no
+     * committed chunk counted yet, and its transaction's timeout (seconds, 0 for the default).
+     */
+    private record ChunkRun(ChunkRetries retries, boolean oneByOne, long rolledBackBefore, int timeout,
+            boolean wholeWrites) {
     }
 
     /** What a committed chunk transaction recorded. */
@@ -73,7 +94,8 @@ final class ChunkStepRunner {
     StepOutcome run(StepAttempt attempt) {
         ChunkStep<Object, Object> step = (ChunkStep<Object, Object>) attempt.step();
         String name = step.name().value();
-        SkipTally skips = new SkipTally(name, step.skipLimits());
+        SkipTally skips = new SkipTally(name, step.skipLimits(), step.skipPolicy());
+        ChunkRetries retries = new ChunkRetries(name, step.retryPolicy());
         long[] rollbacks = { 0 };
         UnitOfWorkRetry retry = new UnitOfWorkRetry("chunk of step '" + name + "'", step.retry(), failure -> {
             rollbacks[0]++;
@@ -81,6 +103,7 @@ final class ChunkStepRunner {
         });
         ItemReader<Object> reader;
         ChunkWriter writer;
+        CheckpointAlgorithm algorithm;
         Items items;
         int commitInterval;
         try {
@@ -89,6 +112,9 @@ final class ChunkStepRunner {
             writer = new ChunkWriter(step.writer().apply(attempt.context()));
             items = new Items(reader, step.processor()
                     .map(factory -> (ItemProcessor<Object, Object>) factory.apply(attempt.context())), writer);
+            algorithm = step.checkpointPolicy().algorithm().isPresent()
+                    ? step.checkpointPolicy().algorithm().get().apply(attempt.context())
+                    : null;
         } catch (RuntimeException | Error e) {
             return attempt.fail(e, attempt.counters());
         }
@@ -105,16 +131,32 @@ final class ChunkStepRunner {
         ProgressLog progress = progressLogs.start(attempt, size);
         inputs.opened(attempt.snapshot().id(), size);
         KernelMetrics.ChunkMeter meter = metrics.chunks(attempt.context().jobName().value(), name);
-        Optional<Checkpoint> lastCommitted = attempt.resumeFrom();
         ItemCallbacks listened = attempt.callbacks().items();
+        ChunkEnds ends = new ChunkEnds(commitInterval, step.checkpointPolicy().timeLimit().orElse(null), algorithm);
+        Optional<Checkpoint> lastCommitted = attempt.resumeFrom();
+        // after a retry with rollback: how many reads are committed one per chunk, and the rollbacks
+        // not yet counted in a committed chunk
+        long oneByOne = 0;
+        long rolledBack = 0;
         try {
             while (true) {
                 if (attempt.control().stopRequested()) {
                     return attempt.stop();
                 }
+                ChunkEnds chunkEnds = oneByOne > 0 ? ChunkEnds.ONE : ends;
+                int timeout = chunkEnds.begin();
+                SkipTally chunkSkips = skips.copy();
                 ReadChunk chunk;
                 try {
-                    chunk = read(reader, commitInterval, skips, listened);
+                    chunk = read(reader, chunkEnds, chunkSkips, retries, oneByOne > 0, attempt, listened);
+                } catch (ReadRetry again) {
+                    // the chunk rolls back before its transaction began: its listeners hear of it all the same
+                    attempt.callbacks().onChunkError(attempt.callbacks().chunk(attempt.context(), attempt.counters(), 0),
+                            again.getCause());
+                    rolledBack++;
+                    oneByOne = Math.max(oneByOne, again.reads);
+                    reopen(reader, writer, lastCommitted);
+                    continue;
                 } catch (Exception | Error failure) {
                     // the chunk failed before its transaction began: its listeners hear of it all the same
                     attempt.callbacks().onChunkError(attempt.callbacks().chunk(attempt.context(), attempt.counters(), 0),
@@ -125,13 +167,27 @@ final class ChunkStepRunner {
                 StepCounters before = attempt.counters();
                 ChunkEvent run = attempt.callbacks().chunk(attempt.context(), before, chunk.items().size());
                 long began = System.nanoTime();
-                Committed committed = commit(attempt, step, items, chunk, run, skips, retry, rollbacks);
+                Committed committed;
+                try {
+                    committed = commit(attempt, step, items, chunk, run, chunkSkips, retry, rollbacks,
+                            new ChunkRun(retries, oneByOne > 0, rolledBack, timeout,
+                                    step.writeSkips() == ChunkStep.WriteSkips.WHOLE_WRITE));
+                } catch (ChunkRetries.RetryWithRollback again) {
+                    LOG.debugf("Step '%s' rolls a chunk back to retry it item by item: %s", name, again.getCause());
+                    rolledBack += rollbacks[0];
+                    oneByOne = Math.max(oneByOne, chunk.reads());
+                    reopen(reader, writer, lastCommitted);
+                    continue;
+                }
+                rolledBack = 0;
+                oneByOne = Math.max(0, oneByOne - chunk.reads());
                 StepCounters after = committed.total();
                 meter.committed(after.readCount() - before.readCount(), after.writeCount() - before.writeCount(),
                         after.skipCount() - before.skipCount(), System.nanoTime() - began);
                 attempt.committed(committed.recorded(), committed.total());
                 lastCommitted = committed.recorded().checkpoint();
                 skips = committed.skips();
+                chunkEnds.end();
                 attempt.callbacks().afterChunk(run, committed.total());
                 progress.chunkCommitted(committed.total());
                 if (chunk.endOfInput()) {
@@ -143,12 +199,22 @@ final class ChunkStepRunner {
         } catch (Exception | Error failure) {
             // an Error of user code (an assertion, a missing class, a stack overflow) fails the step
             // cleanly too: nothing may leave the attempt active behind a live process
-            return attempt.fail(failure, attempt.counters().plus(rolledBack(rollbacks[0])),
+            return attempt.fail(failure, attempt.counters().plus(rolledBack(rollbacks[0] + rolledBack)),
                     checkpointAtFailure(step, reader, writer, lastCommitted));
         } finally {
             inputs.closed(attempt.snapshot().id());
             close(step, reader, writer);
         }
+    }
+
+    /**
+     * A retry with rollback ends the chunk's reads: the reader is reopened at the last committed
+     * chunk, so its next reads are those of the rolled-back chunk again.
+     */
+    private static void reopen(ItemReader<Object> reader, ChunkWriter writer, Optional<Checkpoint> lastCommitted)
+            throws Exception {
+        reader.close();
+        reader.open(StepCheckpoint.readerPart(lastCommitted, writer.isRestartable()));
     }
 
     /**
@@ -196,52 +262,96 @@ final class ChunkStepRunner {
         }
     }
 
-    /** Reads a chunk; {@code listened}, the item listeners ({@code null}: none), hear each read outside the try. */
-    private static ReadChunk read(ItemReader<Object> reader, int commitInterval, SkipTally skips, ItemCallbacks listened)
-            throws Exception {
-        List<Object> items = new ArrayList<>(commitInterval);
-        List<Exception> readSkips = List.of();
+    /** A read failure retried with rollback; {@code reads} counts the chunk's reads, the failed one included. */
+    private static final class ReadRetry extends Exception {
+        private static final long serialVersionUID = 1L;
+        private final long reads;
+
+        ReadRetry(Exception cause, long reads) {
+            super(cause);
+            this.reads = reads;
+        }
+    }
+
+    /**
+     * Reads a chunk; {@code listened}, the item listeners ({@code null}: none), hear each read outside the try.
+     *
+     * @throws ReadRetry when a read failure is retried with rollback
+     */
+    private static ReadChunk read(ItemReader<Object> reader, ChunkEnds ends, SkipTally skips, ChunkRetries retries,
+            boolean oneByOne, StepAttempt attempt, ItemCallbacks listened) throws Exception {
+        List<Object> items = new ArrayList<>(ends.capacity());
+        List<Exception> readSkips = new ArrayList<>();
         boolean end = false;
-        while (items.size() < commitInterval) {
-            if (listened != null) {
-                listened.beforeRead();
-            }
-            Object item;
-            try {
-                item = reader.read();
-            } catch (Exception e) {
+        long began = ends.timed() ? System.nanoTime() : 0;
+        try {
+            while (true) {
                 if (listened != null) {
-                    listened.onReadError(e);
+                    listened.beforeRead();
                 }
-                if (skips.trySkip(e, null)) {
-                    if (readSkips.isEmpty()) {
-                        readSkips = new ArrayList<>();
+                Object item;
+                try {
+                    item = reader.read();
+                } catch (Exception e) {
+                    if (listened != null) {
+                        listened.onReadError(e);
                     }
-                    readSkips.add(e);
-                    continue;
+                    ChunkRetries.Decision retried = retries.decide(e, oneByOne, skips);
+                    if (retried != ChunkRetries.Decision.NONE) {
+                        attempt.callbacks().retriedRead(attempt.context(), e);
+                        if (retried == ChunkRetries.Decision.ROLLBACK) {
+                            throw new ReadRetry(e, items.size() + readSkips.size() + 1L);
+                        }
+                        continue;
+                    }
+                    if (skips.trySkip(e, null)) {
+                        readSkips.add(e);
+                        continue;
+                    }
+                    throw e;
                 }
-                throw e;
+                if (item == null) {
+                    end = true;
+                    break;
+                }
+                if (listened != null) {
+                    listened.afterRead(item);
+                }
+                items.add(item);
+                if (ends.reached(items.size(), began)) {
+                    break;
+                }
             }
-            if (item == null) {
-                end = true;
-                break;
-            }
-            if (listened != null) {
-                listened.afterRead(item);
-            }
-            items.add(item);
+        } catch (ReadRetry again) {
+            throw again;
+        } catch (Exception | Error failure) {
+            // the chunk fails before its transaction: the skips it made are told all the same, outside
+            // any transaction, as Jakarta Batch tells each skip when it happens
+            reportSkippedReads(attempt, readSkips, failure);
+            throw failure;
         }
         return new ReadChunk(items, readSkips, end);
     }
 
+    private static void reportSkippedReads(StepAttempt attempt, List<Exception> readSkips, Throwable failure) {
+        try {
+            for (Exception skipped : readSkips) {
+                attempt.callbacks().skippedInRead(attempt.context(), skipped);
+            }
+        } catch (RuntimeException | Error e) {
+            failure.addSuppressed(e);
+        }
+    }
+
     /** Commits the chunk; {@code rollbacks} counts its rolled-back transactions, including a final failed one. */
     private Committed commit(StepAttempt attempt, ChunkStep<Object, Object> step, Items items,
-            ReadChunk chunk, ChunkEvent run, SkipTally skips, UnitOfWorkRetry retry, long[] rollbacks) throws Exception {
+            ReadChunk chunk, ChunkEvent run, SkipTally skips, UnitOfWorkRetry retry, long[] rollbacks, ChunkRun how)
+            throws Exception {
         ChunkWriter writer = items.writer();
         try {
             Committed committed;
             try {
-                committed = commitOrScan(attempt, step, items, chunk, run, skips, retry, rollbacks);
+                committed = commitOrScan(attempt, step, items, chunk, run, skips, retry, rollbacks, how);
             } catch (StepAttempt.AlreadyCommitted earlier) {
                 // an earlier try committed this chunk, its acknowledgement was lost; this try rolled
                 // back. The skips of that try are not known here: the chunk's skip counts are in its record.
@@ -257,17 +367,18 @@ final class ChunkStepRunner {
     }
 
     private Committed commitOrScan(StepAttempt attempt, ChunkStep<Object, Object> step, Items items,
-            ReadChunk chunk, ChunkEvent run, SkipTally skips, UnitOfWorkRetry retry, long[] rollbacks) throws Exception {
+            ReadChunk chunk, ChunkEvent run, SkipTally skips, UnitOfWorkRetry retry, long[] rollbacks, ChunkRun how)
+            throws Exception {
         StepCallbacks callbacks = attempt.callbacks();
         try {
-            return retry.call(() -> chunkTransaction(callbacks, run, () -> writeAndRecord(attempt, items, chunk,
-                    run, skips.copy(), Map.of(), rollbacks[0])), Committed.class);
+            return retry.call(() -> chunkTransaction(callbacks, run, how.timeout(), () -> writeAndRecord(attempt, items,
+                    chunk, run, skips.copy(), Map.of(), rollbacks[0], how)), Committed.class);
         } catch (WriteScanRequired scan) {
             rollbacks[0]++;
             Map<Integer, Exception> failing = scan(items.writer(), scan.outputs, skips.copy());
             LOG.debugf("Step '%s' skips %d item(s) its writer refused", step.name(), failing.size());
-            return retry.call(() -> chunkTransaction(callbacks, run, () -> writeAndRecord(attempt, items, chunk,
-                    run, skips.copy(), failing, rollbacks[0])), Committed.class);
+            return retry.call(() -> chunkTransaction(callbacks, run, how.timeout(), () -> writeAndRecord(attempt, items,
+                    chunk, run, skips.copy(), failing, rollbacks[0], how)), Committed.class);
         }
     }
 
@@ -275,13 +386,15 @@ final class ChunkStepRunner {
      * One try of the chunk's transaction; a try that rolls back is reported to the chunk listeners
      * with its failure, unless an earlier try turned out to have committed the chunk.
      */
-    static <T> T chunkTransaction(StepCallbacks callbacks, ChunkEvent run, Callable<T> work) throws Exception {
+    static <T> T chunkTransaction(StepCallbacks callbacks, ChunkEvent run, int timeout, Callable<T> work)
+            throws Exception {
         try {
-            return Transactions.inNew(work);
+            return Transactions.inNew(timeout, work);
         } catch (StepAttempt.AlreadyCommitted committed) {
             throw committed;
         } catch (Exception | Error failure) {
-            callbacks.onChunkError(run, failure instanceof WriteScanRequired scan ? scan.getCause() : failure);
+            boolean carries = failure instanceof WriteScanRequired || failure instanceof ChunkRetries.RetryWithRollback;
+            callbacks.onChunkError(run, carries ? failure.getCause() : failure);
             throw failure;
         }
     }
@@ -293,7 +406,7 @@ final class ChunkStepRunner {
      * has read nothing since the chunk's last item.
      */
     private Committed writeAndRecord(StepAttempt attempt, Items items, ReadChunk chunk, ChunkEvent run,
-            SkipTally skips, Map<Integer, Exception> writeSkips, long rollbacks) throws Exception {
+            SkipTally skips, Map<Integer, Exception> writeSkips, long rollbacks, ChunkRun how) throws Exception {
         ChunkWriter writer = items.writer();
         if (rollbacks > 0) {
             attempt.adoptEarlierCommit();
@@ -316,17 +429,11 @@ final class ChunkStepRunner {
             }
             Object output;
             try {
-                output = processor.isPresent() ? processor.get().process(item) : item;
-            } catch (Exception e) {
-                if (listened != null) {
-                    listened.onProcessError(item, e);
-                }
-                if (skips.trySkip(e, item)) {
-                    processSkips++;
-                    callbacks.skippedInProcess(context, item, e);
-                    continue;
-                }
-                throw e;
+                output = process(processor, item, how, skips, attempt);
+            } catch (ProcessSkip skipped) {
+                processSkips++;
+                callbacks.skippedInProcess(context, item, skipped.failure);
+                continue;
             }
             if (listened != null) {
                 listened.afterProcess(item, output);
@@ -338,6 +445,7 @@ final class ChunkStepRunner {
             }
         }
         List<Object> written = outputs;
+        long wholeWriteSkips = 0;
         if (!writeSkips.isEmpty()) {
             written = new ArrayList<>(outputs.size());
             for (int i = 0; i < outputs.size(); i++) {
@@ -354,30 +462,92 @@ final class ChunkStepRunner {
             if (listened != null) {
                 listened.beforeWrite(written);
             }
-            try {
-                writer.write(written);
-                if (faults != null) {
-                    faults.afterWrite(attempt);
+            while (true) {
+                try {
+                    writer.write(written);
+                    if (faults != null) {
+                        faults.afterWrite(attempt);
+                    }
+                    break;
+                } catch (Exception e) {
+                    if (listened != null) {
+                        listened.onWriteError(written, e);
+                    }
+                    ChunkRetries.Decision retried = how.retries().decide(e, how.oneByOne(), skips);
+                    if (retried != ChunkRetries.Decision.NONE) {
+                        callbacks.retriedWrite(context, written, e);
+                        if (retried == ChunkRetries.Decision.ROLLBACK) {
+                            throw new ChunkRetries.RetryWithRollback(e);
+                        }
+                        continue;
+                    }
+                    if (how.wholeWrites() && !TransientFailures.isTransient(e) && skips.trySkip(e, null)) {
+                        // the chunk's write is skipped in place, and the chunk commits without it
+                        callbacks.skippedWrite(context, written, e);
+                        wholeWriteSkips = 1;
+                        break;
+                    }
+                    if (writeSkips.isEmpty() && !TransientFailures.isTransient(e) && skips.copy().trySkip(e)) {
+                        throw new WriteScanRequired(e, outputs);
+                    }
+                    throw e;
                 }
-            } catch (Exception e) {
-                if (listened != null) {
-                    listened.onWriteError(written, e);
-                }
-                if (writeSkips.isEmpty() && !TransientFailures.isTransient(e) && skips.copy().trySkip(e)) {
-                    throw new WriteScanRequired(e, outputs);
-                }
-                throw e;
             }
-            if (listened != null) {
+            if (listened != null && wholeWriteSkips == 0) {
                 listened.afterWrite(written);
             }
         }
-        StepCounters total = attempt.counters().plus(new StepCounters(chunk.items().size(), written.size(), filtered,
-                chunk.readSkips().size(), processSkips, writeSkips.size(), 1, rollbacks));
+        StepCounters total = attempt.counters().plus(new StepCounters(chunk.items().size(),
+                wholeWriteSkips == 0 ? written.size() : 0, filtered, chunk.readSkips().size(), processSkips,
+                writeSkips.size() + wholeWriteSkips, 1, rollbacks + how.rolledBackBefore()));
         Checkpoint checkpoint = writer.stepCheckpoint(items.reader().checkpoint());
         StepExecution recorded = chunk.endOfInput() ? attempt.recordCompletion(Optional.of(checkpoint), total)
                 : attempt.recordProgress(checkpoint, total);
         return new Committed(recorded, total, skips);
+    }
+
+    /** A process failure the step skips, out of {@link #process}. */
+    private static final class ProcessSkip extends Exception {
+        private static final long serialVersionUID = 1L;
+        private final transient Exception failure;
+
+        ProcessSkip(Exception failure) {
+            super(null, null, false, false);
+            this.failure = failure;
+        }
+    }
+
+    /**
+     * Processes {@code item}, retrying in place a failure the step retries that way; the item
+     * listeners hear of each failure first.
+     *
+     * @throws ProcessSkip when the failure is skipped
+     * @throws ChunkRetries.RetryWithRollback when it is retried with rollback
+     */
+    private static Object process(Optional<ItemProcessor<Object, Object>> processor, Object item,
+            ChunkRun how, SkipTally skips, StepAttempt attempt) throws Exception {
+        ItemCallbacks listened = attempt.callbacks().items();
+        while (true) {
+            try {
+                return processor.isPresent() ? processor.get().process(item) : item;
+            } catch (Exception e) {
+                if (listened != null) {
+                    listened.onProcessError(item, e);
+                }
+                ChunkRetries.Decision retried = how.retries().decide(e, how.oneByOne(), skips);
+                if (retried != ChunkRetries.Decision.NONE) {
+                    attempt.callbacks().retriedProcess(attempt.context(), item, e);
+                    if (retried == ChunkRetries.Decision.ROLLBACK) {
+                        throw new ChunkRetries.RetryWithRollback(e);
+                    }
+                    continue;
+                }
+                if (skips.trySkip(e, item)) {
+                    throw new ProcessSkip(e);
+                }
+                throw e;
+            }
+        }
     }
 
     /** Finds the outputs the writer refuses, each probed alone in a rolled-back transaction. */

@@ -23,6 +23,7 @@ import io.durablebatch.listener.ItemWriteListener;
 import io.durablebatch.listener.JobEndListener;
 import io.durablebatch.listener.JobListener;
 import io.durablebatch.listener.Listeners;
+import io.durablebatch.listener.RetryListener;
 import io.durablebatch.listener.SkipListener;
 import io.durablebatch.listener.StepListener;
 import io.durablebatch.runtime.DurableBatchConfig;
@@ -44,6 +45,7 @@ public class KernelListeners {
     private final List<StepListener> stepBeans;
     private final List<ChunkListener> chunkBeans;
     private final List<SkipListener> skipBeans;
+    private final List<RetryListener> retryBeans;
     private final List<ItemReadListener> readBeans;
     private final List<ItemProcessListener> processBeans;
     private final List<ItemWriteListener> writeBeans;
@@ -53,6 +55,7 @@ public class KernelListeners {
     KernelListeners(@All List<InstanceHandle<JobListener>> jobs, @All List<InstanceHandle<JobEndListener>> jobEnds,
             @All List<InstanceHandle<StepListener>> steps,
             @All List<InstanceHandle<ChunkListener>> chunks, @All List<InstanceHandle<SkipListener>> skips,
+            @All List<InstanceHandle<RetryListener>> retries,
             @All List<InstanceHandle<ItemReadListener>> reads, @All List<InstanceHandle<ItemProcessListener>> processes,
             @All List<InstanceHandle<ItemWriteListener>> writes, TransactionSynchronizationRegistry transactions,
             DurableBatchConfig config, JobRegistry registry) {
@@ -61,6 +64,7 @@ public class KernelListeners {
         this.stepBeans = byPriority(steps);
         this.chunkBeans = byPriority(chunks);
         this.skipBeans = byPriority(skips);
+        this.retryBeans = byPriority(retries);
         this.readBeans = byPriority(reads);
         this.processBeans = byPriority(processes);
         this.writeBeans = byPriority(writes);
@@ -96,7 +100,9 @@ public class KernelListeners {
         List<SkipListener> skipListeners = new ArrayList<>();
         skipLog.ifPresent(skipListeners::add);
         skipListeners.addAll(applying(skipBeans, jobName, SkipListener.class, chunkSides));
-        return new StepCallbacks(stepListeners, chunkListeners, skipListeners, items(jobName, step, chunkSides));
+        List<RetryListener> retryListeners = applying(retryBeans, jobName, RetryListener.class, chunkSides);
+        return new StepCallbacks(stepListeners, chunkListeners, skipListeners, retryListeners,
+                items(jobName, step, chunkSides));
     }
 
     /** The item listeners of a chunk step's attempt ({@code null} for other steps, or when none applies). */

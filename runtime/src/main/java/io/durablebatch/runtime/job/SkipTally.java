@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.durablebatch.job.ChunkStep;
 import io.durablebatch.job.SkipLimitExceededException;
 import io.durablebatch.runtime.sql.TransientFailures;
 
@@ -13,29 +14,44 @@ import io.durablebatch.runtime.sql.TransientFailures;
  * specific configured type it is an instance of. A chunk works on a copy and the step adopts it
  * only when the chunk commits, so a rolled-back chunk's skips are not counted twice, nor logged.
  * It keeps the first few skips, described (the item and the reason), for the step's summary.
+ * Beside the per-type limits, the step's {@link ChunkStep.SkipPolicy} skips the exceptions its filter
+ * matches (one it excludes is not skipped, whatever type limit covers it) and bounds all skips together.
  */
 final class SkipTally {
 
     private final String stepName;
     private final Map<Class<? extends Throwable>, Integer> limits;
     private final Map<Class<? extends Throwable>, Integer> counts;
+    private final ChunkStep.SkipPolicy policy;
+    /** The skips of the attempt in all, for the policy's limit. */
+    private int total;
     /** The first skips of the attempt, described, for its summary. */
     private final List<String> first;
 
-    SkipTally(String stepName, Map<Class<? extends Throwable>, Integer> limits) {
-        this(stepName, limits, new HashMap<>(), new ArrayList<>());
+    SkipTally(String stepName, Map<Class<? extends Throwable>, Integer> limits, ChunkStep.SkipPolicy policy) {
+        this(stepName, limits, policy, new HashMap<>(), 0, new ArrayList<>());
     }
 
-    private SkipTally(String stepName, Map<Class<? extends Throwable>, Integer> limits,
-            Map<Class<? extends Throwable>, Integer> counts, List<String> first) {
+    private SkipTally(String stepName, Map<Class<? extends Throwable>, Integer> limits, ChunkStep.SkipPolicy policy,
+            Map<Class<? extends Throwable>, Integer> counts, int total, List<String> first) {
         this.stepName = stepName;
         this.limits = limits;
+        this.policy = policy;
         this.counts = counts;
+        this.total = total;
         this.first = first;
     }
 
     SkipTally copy() {
-        return new SkipTally(stepName, limits, new HashMap<>(counts), new ArrayList<>(first));
+        return new SkipTally(stepName, limits, policy, new HashMap<>(counts), total, new ArrayList<>(first));
+    }
+
+    /** Whether {@code failure} is of a class the step skips, leaving its limits aside. */
+    boolean isSkippable(Throwable failure) {
+        if (TransientFailures.isTransient(failure) || policy.skippable().excludes(failure)) {
+            return false;
+        }
+        return policy.skippable().matches(failure) || configuredType(failure) != null;
     }
 
     /**
@@ -78,14 +94,20 @@ final class SkipTally {
      * @throws SkipLimitExceededException if skipping it would exceed its type's limit
      */
     boolean trySkip(Throwable failure) {
-        Class<? extends Throwable> type = configuredType(failure);
-        if (type == null || TransientFailures.isTransient(failure)) {
+        if (!isSkippable(failure)) {
             return false;
         }
-        int limit = limits.get(type);
-        int count = counts.merge(type, 1, Integer::sum);
-        if (count > limit) {
-            throw new SkipLimitExceededException(stepName, type, limit, failure);
+        Class<? extends Throwable> type = configuredType(failure);
+        if (type != null) {
+            int limit = limits.get(type);
+            int count = counts.merge(type, 1, Integer::sum);
+            if (count > limit) {
+                throw new SkipLimitExceededException(stepName, type, limit, failure);
+            }
+        }
+        total++;
+        if (policy.limit().isPresent() && total > policy.limit().getAsInt()) {
+            throw new SkipLimitExceededException(stepName, policy.limit().getAsInt(), failure);
         }
         return true;
     }

@@ -46,6 +46,11 @@ final class SkipWarnings implements SkipListener {
     private void atCommit(StepContext step, String skipped) {
         String line = "Job '" + step.jobName() + "' execution " + step.jobExecutionId() + ", step '" + step.stepName()
                 + "': skipped " + skipped;
+        if (transactions.getTransactionStatus() == Status.STATUS_NO_TRANSACTION) {
+            // the skips of a chunk whose reads failed the step, told outside any transaction
+            SKIPS.warn(line);
+            return;
+        }
         @SuppressWarnings("unchecked")
         List<String> pending = (List<String>) transactions.getResource(this);
         if (pending == null) {

@@ -1,5 +1,6 @@
 package io.durablebatch.runtime.job;
 
+import java.util.Collections;
 import java.util.List;
 
 import org.jboss.logging.Logger;
@@ -8,6 +9,7 @@ import io.durablebatch.execution.StepCounters;
 import io.durablebatch.job.StepContext;
 import io.durablebatch.listener.ChunkEvent;
 import io.durablebatch.listener.ChunkListener;
+import io.durablebatch.listener.RetryListener;
 import io.durablebatch.listener.SkipListener;
 import io.durablebatch.listener.StepEvent;
 import io.durablebatch.listener.StepListener;
@@ -22,17 +24,20 @@ final class StepCallbacks {
     private static final Logger LOG = Logger.getLogger(StepCallbacks.class);
 
     /** No listener: what an attempt is told of until {@link StepRunners} gives it its own. */
-    static final StepCallbacks NONE = new StepCallbacks(List.of(), List.of(), List.of(), null);
+    static final StepCallbacks NONE = new StepCallbacks(List.of(), List.of(), List.of(), List.of(), null);
 
     private final StepListener[] steps;
     private final ChunkListener[] chunks;
     private final SkipListener[] skips;
+    private final RetryListener[] retries;
     private final ItemCallbacks items;
 
-    StepCallbacks(List<StepListener> steps, List<ChunkListener> chunks, List<SkipListener> skips, ItemCallbacks items) {
+    StepCallbacks(List<StepListener> steps, List<ChunkListener> chunks, List<SkipListener> skips,
+            List<RetryListener> retries, ItemCallbacks items) {
         this.steps = steps.toArray(StepListener[]::new);
         this.chunks = chunks.toArray(ChunkListener[]::new);
         this.skips = skips.toArray(SkipListener[]::new);
+        this.retries = retries.toArray(RetryListener[]::new);
         this.items = items;
     }
 
@@ -129,9 +134,48 @@ final class StepCallbacks {
         }
     }
 
+    /** A whole write skipped, inside the chunk's transaction. */
+    void skippedWrite(StepContext context, List<Object> items, Exception failure) {
+        List<Object> seen = Collections.unmodifiableList(items);
+        for (SkipListener listener : skips) {
+            listener.onSkipInWrite(context, seen, failure);
+        }
+    }
+
     void skippedInWrite(StepContext context, Object item, Exception failure) {
         for (SkipListener listener : skips) {
             listener.onSkipInWrite(context, item, failure);
+        }
+    }
+
+    /** Where the retried exception was caught, as the other retry callbacks; a listener's throw carries it as suppressed. */
+    void retriedRead(StepContext context, Exception failure) {
+        for (RetryListener listener : retries) {
+            tellRetry(failure, () -> listener.onRetryRead(context, failure));
+        }
+    }
+
+    void retriedProcess(StepContext context, Object item, Exception failure) {
+        for (RetryListener listener : retries) {
+            tellRetry(failure, () -> listener.onRetryProcess(context, item, failure));
+        }
+    }
+
+    void retriedWrite(StepContext context, List<Object> items, Exception failure) {
+        List<Object> seen = Collections.unmodifiableList(items);
+        for (RetryListener listener : retries) {
+            tellRetry(failure, () -> listener.onRetryWrite(context, seen, failure));
+        }
+    }
+
+    private static void tellRetry(Exception failure, Runnable call) {
+        try {
+            call.run();
+        } catch (RuntimeException | Error e) {
+            if (e != failure) {
+                e.addSuppressed(failure);
+            }
+            throw e;
         }
     }
 }

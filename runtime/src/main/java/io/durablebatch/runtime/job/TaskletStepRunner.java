@@ -38,7 +38,7 @@ final class TaskletStepRunner {
                 ChunkEvent run = callbacks.chunk(attempt.context(), attempt.counters(), 0);
                 Committed committed;
                 try {
-                    committed = retry.call(() -> ChunkStepRunner.chunkTransaction(callbacks, run,
+                    committed = retry.call(() -> ChunkStepRunner.chunkTransaction(callbacks, run, 0,
                             () -> call(attempt, step, run, rollbacks[0])), Committed.class);
                 } catch (StepAttempt.AlreadyCommitted earlier) {
                     // an earlier try committed this call, its acknowledgement was lost: go on from its record

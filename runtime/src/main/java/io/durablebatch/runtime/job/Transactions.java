@@ -15,8 +15,17 @@ final class Transactions {
 
     /** Runs {@code work} in a new transaction: committed if it returns, rolled back if it throws. */
     static <T> T inNew(Callable<T> work) throws Exception {
+        return inNew(0, work);
+    }
+
+    /**
+     * Runs {@code work} in a new transaction of {@code timeout} seconds (0: the transaction
+     * manager's default): committed if it returns, rolled back if it throws.
+     */
+    static <T> T inNew(int timeout, Callable<T> work) throws Exception {
         try {
-            return QuarkusTransaction.requiringNew().call(work);
+            return timeout > 0 ? QuarkusTransaction.requiringNew().timeout(timeout).call(work)
+                    : QuarkusTransaction.requiringNew().call(work);
         } catch (QuarkusTransactionException e) {
             throw unwrap(e);
         }

@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.util.List;
 import java.util.Optional;
 
+import jakarta.batch.api.chunk.CheckpointAlgorithm;
 import jakarta.batch.api.chunk.ItemProcessor;
 import jakarta.batch.api.chunk.ItemReader;
 import jakarta.batch.api.chunk.ItemWriter;
@@ -40,27 +41,37 @@ final class ChunkRun {
     private final Part<ItemReader> reader;
     private final Optional<Part<ItemProcessor>> processor;
     private final Part<ItemWriter> writer;
+    private final Optional<Part<CheckpointAlgorithm>> algorithm;
 
     private ChunkRun(StepRun step, Part<ItemReader> reader, Optional<Part<ItemProcessor>> processor,
-            Part<ItemWriter> writer) {
+            Part<ItemWriter> writer, Optional<Part<CheckpointAlgorithm>> algorithm) {
         this.step = step;
         this.reader = reader;
         this.processor = processor;
         this.writer = writer;
+        this.algorithm = algorithm;
     }
 
     /** Resolves the chunk's artifacts, reader first; those resolved are released if a later one fails. */
     static ChunkRun resolve(StepRun step, JslChunk chunk, BatchArtifacts artifacts) throws Exception {
         Part<ItemReader> reader = part(step, chunk.reader(), ItemReader.class, artifacts);
         Optional<Part<ItemProcessor>> processor = Optional.empty();
+        Optional<Part<ItemWriter>> writer = Optional.empty();
         try {
             if (chunk.processor().isPresent()) {
                 processor = Optional.of(part(step, chunk.processor().get(), ItemProcessor.class, artifacts));
             }
-            return new ChunkRun(step, reader, processor, part(step, chunk.writer(), ItemWriter.class, artifacts));
+            writer = Optional.of(part(step, chunk.writer(), ItemWriter.class, artifacts));
+            Optional<Part<CheckpointAlgorithm>> algorithm = Optional.empty();
+            if (chunk.checkpointAlgorithm().isPresent()) {
+                algorithm = Optional.of(part(step, chunk.checkpointAlgorithm().get(), CheckpointAlgorithm.class,
+                        artifacts));
+            }
+            return new ChunkRun(step, reader, processor, writer.get(), algorithm);
         } catch (Exception | Error e) {
             reader.handle().close();
             processor.ifPresent(p -> p.handle().close());
+            writer.ifPresent(w -> w.handle().close());
             throw e;
         }
     }
@@ -80,6 +91,50 @@ final class ChunkRun {
     /** The attempt's kernel processor, if the chunk has one. */
     Optional<io.durablebatch.item.ItemProcessor<Object, Object>> processor() {
         return processor.map(part -> item -> called(part.current(), () -> part.get().processItem(item)));
+    }
+
+    /**
+     * The attempt's {@code <checkpoint-algorithm>} as the kernel's, each call with the artifact
+     * current; the plan asks for it only with {@code checkpoint-policy="custom"}.
+     */
+    io.durablebatch.job.CheckpointAlgorithm checkpointAlgorithm() {
+        Part<CheckpointAlgorithm> part = algorithm.orElseThrow(
+                () -> new IllegalStateException(step.where() + " has no <checkpoint-algorithm>"));
+        return new io.durablebatch.job.CheckpointAlgorithm() {
+            @Override
+            public int checkpointTimeout() throws Exception {
+                return called(part.current(), () -> part.get().checkpointTimeout());
+            }
+
+            @Override
+            public void beginCheckpoint() throws Exception {
+                called(part.current(), () -> {
+                    part.get().beginCheckpoint();
+                    return null;
+                });
+            }
+
+            @Override
+            public boolean isReadyToCheckpoint() throws Exception {
+                return called(part.current(), () -> part.get().isReadyToCheckpoint());
+            }
+
+            @Override
+            public void endCheckpoint() throws Exception {
+                called(part.current(), () -> {
+                    part.get().endCheckpoint();
+                    return null;
+                });
+            }
+        };
+    }
+
+    /** Releases the artifacts, once the attempt ended. */
+    void release() {
+        reader.handle().close();
+        processor.ifPresent(p -> p.handle().close());
+        writer.handle().close();
+        algorithm.ifPresent(a -> a.handle().close());
     }
 
     /** The attempt's kernel writer. */
@@ -157,18 +212,17 @@ final class ChunkRun {
                     .encode(step.where()));
         }
 
-        /** Closes the reader, then the writer, and releases the three artifacts. */
+        /**
+         * Closes the reader, then the writer. A retry with rollback closes them and opens them again
+         * at the last checkpoint, as Jakarta Batch does, so the artifacts are released only once the
+         * attempt ended ({@link #release}).
+         */
         @Override
         public void close() throws Exception {
-            try {
-                if (opened) {
-                    closing(reader.current(), () -> reader.get().close());
-                    closing(writer.current(), () -> writer.get().close());
-                }
-            } finally {
-                reader.handle().close();
-                processor.ifPresent(p -> p.handle().close());
-                writer.handle().close();
+            if (opened) {
+                opened = false;
+                closing(reader.current(), () -> reader.get().close());
+                closing(writer.current(), () -> writer.get().close());
             }
         }
 

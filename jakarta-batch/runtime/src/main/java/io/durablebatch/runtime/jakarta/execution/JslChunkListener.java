@@ -2,6 +2,9 @@ package io.durablebatch.runtime.jakarta.execution;
 
 import java.util.List;
 
+import jakarta.batch.api.chunk.listener.RetryProcessListener;
+import jakarta.batch.api.chunk.listener.RetryReadListener;
+import jakarta.batch.api.chunk.listener.RetryWriteListener;
 import jakarta.batch.api.chunk.listener.SkipProcessListener;
 import jakarta.batch.api.chunk.listener.SkipReadListener;
 import jakarta.batch.api.chunk.listener.SkipWriteListener;
@@ -12,6 +15,7 @@ import io.durablebatch.listener.ChunkListener;
 import io.durablebatch.listener.ItemProcessListener;
 import io.durablebatch.listener.ItemReadListener;
 import io.durablebatch.listener.ItemWriteListener;
+import io.durablebatch.listener.RetryListener;
 import io.durablebatch.listener.SkipListener;
 import io.durablebatch.runtime.jakarta.jsl.JslJob;
 import io.durablebatch.runtime.jakarta.jsl.JslStep;
@@ -28,7 +32,8 @@ import io.durablebatch.runtime.jakarta.jsl.JslStep;
  * step at its next chunk (the one it followed stays committed).
  */
 public final class JslChunkListener extends JslStepListener
-        implements ChunkListener, ItemReadListener, ItemProcessListener, ItemWriteListener, SkipListener {
+        implements ChunkListener, ItemReadListener, ItemProcessListener, ItemWriteListener, SkipListener,
+        RetryListener {
 
     public JslChunkListener(JslJob job, JslStep step) {
         super(job, step);
@@ -133,5 +138,30 @@ public final class JslChunkListener extends JslStepListener
     public void onSkipInWrite(StepContext step, Object item, Exception failure) {
         StepRuns.current().call(SkipWriteListener.class, "onSkipWriteItem",
                 l -> l.onSkipWriteItem(List.of(item), failure));
+    }
+
+    /** A whole {@code writeItems} skipped, as Jakarta Batch skips one: its listeners get all its items. */
+    @Override
+    public void onSkipInWrite(StepContext step, List<Object> items, Exception failure) {
+        List<Object> written = List.copyOf(items);
+        StepRuns.current().call(SkipWriteListener.class, "onSkipWriteItem", l -> l.onSkipWriteItem(written, failure));
+    }
+
+    @Override
+    public void onRetryRead(StepContext step, Exception failure) {
+        StepRuns.current().call(RetryReadListener.class, "onRetryReadException", l -> l.onRetryReadException(failure));
+    }
+
+    @Override
+    public void onRetryProcess(StepContext step, Object item, Exception failure) {
+        StepRuns.current().call(RetryProcessListener.class, "onRetryProcessException",
+                l -> l.onRetryProcessException(item, failure));
+    }
+
+    @Override
+    public void onRetryWrite(StepContext step, List<Object> items, Exception failure) {
+        List<Object> written = List.copyOf(items);
+        StepRuns.current().call(RetryWriteListener.class, "onRetryWriteException",
+                l -> l.onRetryWriteException(written, failure));
     }
 }

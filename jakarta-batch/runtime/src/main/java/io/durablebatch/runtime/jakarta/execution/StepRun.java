@@ -162,6 +162,14 @@ final class StepRun {
 
     /** Releases the listener artifacts (a {@code @Dependent} bean is destroyed). */
     void close() {
+        ChunkRun ended = chunk;
+        if (ended != null) {
+            try {
+                ended.release();
+            } catch (RuntimeException e) {
+                LOG.warnf(e, "Releasing the reader, processor or writer of %s failed", where());
+            }
+        }
         for (Listener listener : listeners) {
             try {
                 listener.handle().close();

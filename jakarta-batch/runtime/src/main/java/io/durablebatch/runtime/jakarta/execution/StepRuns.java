@@ -120,6 +120,11 @@ public class StepRuns {
         return require(kernel).chunk().processor().orElseThrow();
     }
 
+    /** The kernel's checkpoint algorithm of a chunk step's attempt, created after its reader. */
+    public io.durablebatch.job.CheckpointAlgorithm checkpointAlgorithm(StepContext kernel) {
+        return require(kernel).chunk().checkpointAlgorithm();
+    }
+
     /** The kernel's writer of a chunk step's attempt, created after its reader. */
     public io.durablebatch.item.ItemWriter<Object> writer(StepContext kernel) {
         return require(kernel).chunk().writer();

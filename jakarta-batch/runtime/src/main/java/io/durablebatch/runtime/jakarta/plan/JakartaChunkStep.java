@@ -1,7 +1,5 @@
 package io.durablebatch.runtime.jakarta.plan;
 
-import static io.durablebatch.runtime.jakarta.plan.JslPlans.literal;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -12,7 +10,6 @@ import io.durablebatch.job.Steps;
 import io.durablebatch.runtime.jakarta.execution.JslChunkListener;
 import io.durablebatch.runtime.jakarta.execution.StepRuns;
 import io.durablebatch.runtime.jakarta.jsl.JslChunk;
-import io.durablebatch.runtime.jakarta.jsl.JslExceptionFilter;
 import io.durablebatch.runtime.jakarta.jsl.JslJob;
 import io.durablebatch.runtime.jakarta.jsl.JslProblem;
 import io.durablebatch.runtime.jakarta.jsl.JslStep;
@@ -30,9 +27,7 @@ import io.quarkus.arc.Arc;
  * An {@code item-count} an execution decides ({@code #{jobParameters['size']}}) is resolved as each
  * attempt starts: the kernel's plan leaves commit intervals out.
  * <p>
- * What the kernel cannot run yet is refused at start: skippable, retryable and no-rollback exception
- * classes, {@code skip-limit}, {@code retry-limit}, {@code checkpoint-policy="custom"} (or a
- * checkpoint algorithm) and a {@code time-limit}.
+ * Its skip, retry and checkpoint policies are the kernel's ({@link ChunkPolicies}).
  */
 final class JakartaChunkStep {
 
@@ -46,9 +41,9 @@ final class JakartaChunkStep {
     static Optional<Step> of(JslJob job, JslStep step, JslChunk chunk, PropertyScope properties,
             List<JslProblem> problems) {
         int before = problems.size();
-        refuseUnsupported(chunk, properties, problems);
         Optional<Integer> itemCount = itemCount(chunk, properties, problems);
-        if (problems.size() > before) {
+        Optional<ChunkPolicies> policies = ChunkPolicies.of(chunk, properties, problems);
+        if (problems.size() > before || policies.isEmpty()) {
             return Optional.empty();
         }
         ChunkStep.Builder<Object, Object> builder = Steps.chunk(step.id(), itemCount.orElse(DEFAULT_ITEM_COUNT))
@@ -60,10 +55,12 @@ final class JakartaChunkStep {
         if (chunk.processor().isPresent()) {
             builder = builder.attemptProcessor(context -> runs().processor(context));
         }
-        return Optional.of(builder.writer(context -> runs().writer(context))
+        builder = builder.writer(context -> runs().writer(context))
                 .retry(0, Duration.ZERO, Duration.ZERO)
-                .listener(new JslChunkListener(job, step))
-                .build());
+                // Jakarta skips a failed writeItems whole: its writer must not see the items again
+                .writeSkips(ChunkStep.WriteSkips.WHOLE_WRITE)
+                .listener(new JslChunkListener(job, step));
+        return Optional.of(policies.get().applyTo(builder, context -> runs().checkpointAlgorithm(context)).build());
     }
 
     private static StepRuns runs() {
@@ -89,34 +86,5 @@ final class JakartaChunkStep {
             problems.add(new JslProblem(chunk.location(), "item-count=\"" + fixed.get() + "\" is no number of 1 or more"));
         }
         return fixed.flatMap(JslChunk::itemCountOf);
-    }
-
-    private static void refuseUnsupported(JslChunk chunk, PropertyScope properties, List<JslProblem> problems) {
-        refuseFilter(chunk, "skippable-exception-classes", chunk.skippable(), problems);
-        refuseFilter(chunk, "retryable-exception-classes", chunk.retryable(), problems);
-        refuseFilter(chunk, "no-rollback-exception-classes", chunk.noRollback(), problems);
-        chunk.skipLimit().ifPresent(v -> problems.add(unsupported(chunk, "skip-limit")));
-        chunk.retryLimit().ifPresent(v -> problems.add(unsupported(chunk, "retry-limit")));
-        if (chunk.checkpointAlgorithm().isPresent()) {
-            problems.add(unsupported(chunk, "<checkpoint-algorithm>"));
-        }
-        chunk.checkpointPolicy().flatMap(v -> literal(chunk.location(), "checkpoint-policy", v, properties, problems))
-                .filter(policy -> !policy.trim().equals("item"))
-                .ifPresent(policy -> problems.add(unsupported(chunk, "checkpoint-policy=\"" + policy + "\"")));
-        chunk.timeLimit().flatMap(v -> literal(chunk.location(), "time-limit", v, properties, problems))
-                .filter(limit -> !limit.trim().equals("0"))
-                .ifPresent(limit -> problems.add(unsupported(chunk, "time-limit=\"" + limit + "\"")));
-    }
-
-    private static void refuseFilter(JslChunk chunk, String element, JslExceptionFilter filter,
-            List<JslProblem> problems) {
-        if (!filter.include().isEmpty() || !filter.exclude().isEmpty()) {
-            problems.add(unsupported(chunk, "<" + element + ">"));
-        }
-    }
-
-    private static JslProblem unsupported(JslChunk chunk, String what) {
-        return new JslProblem(chunk.location(), what + " is not supported yet: this runtime runs chunks that "
-                + "commit every item-count items and fail on any exception of their reader, processor or writer");
     }
 }

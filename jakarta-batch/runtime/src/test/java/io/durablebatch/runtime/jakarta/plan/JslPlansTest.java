@@ -413,24 +413,33 @@ class JslPlansTest {
     }
 
     @Test
-    void whatTheKernelChunkCannotRunYetIsRefused() {
+    void badChunkPoliciesAreRefused() {
         String refusal = refusal("""
                 <step id="c">
-                    <chunk checkpoint-policy="custom" time-limit="10" skip-limit="1" retry-limit="2" item-count="0">
+                    <chunk checkpoint-policy="sometimes" skip-limit="-1" retry-limit="two" item-count="0">
                         <reader ref="r"/><writer ref="w"/>
-                        <checkpoint-algorithm ref="a"/>
-                        <skippable-exception-classes><include class="java.lang.Exception"/></skippable-exception-classes>
-                        <retryable-exception-classes><include class="java.lang.Exception"/></retryable-exception-classes>
-                        <no-rollback-exception-classes><include class="java.lang.Exception"/></no-rollback-exception-classes>
+                        <skippable-exception-classes><include class="com.example.Missing"/></skippable-exception-classes>
+                        <retryable-exception-classes><include class="java.lang.String"/></retryable-exception-classes>
+                        <no-rollback-exception-classes>
+                            <include class="java.lang.Exception"/><exclude class="java.lang.Exception"/>
+                        </no-rollback-exception-classes>
                     </chunk>
                 </step>""");
-        for (String refused : List.of("<skippable-exception-classes> is not supported yet",
-                "<retryable-exception-classes> is not supported yet", "<no-rollback-exception-classes> is not supported yet",
-                "skip-limit is not supported yet", "retry-limit is not supported yet",
-                "<checkpoint-algorithm> is not supported yet", "checkpoint-policy=\"custom\" is not supported yet",
-                "time-limit=\"10\" is not supported yet", "item-count=\"0\" is no number of 1 or more")) {
+        for (String refused : List.of(
+                "<skippable-exception-classes><include class=\"com.example.Missing\"> names no class the application can load",
+                "<retryable-exception-classes><include class=\"java.lang.String\"> names a class that is not an exception",
+                "<no-rollback-exception-classes>: exception class java.lang.Exception is listed twice",
+                "skip-limit=\"-1\" is no number of 0 or more", "retry-limit=\"two\" is no number of 0 or more",
+                "checkpoint-policy=\"sometimes\" is neither \"item\" nor \"custom\"",
+                "item-count=\"0\" is no number of 1 or more")) {
             assertTrue(refusal.contains(refused), refused + " in " + refusal);
         }
+        assertTrue(refusal("""
+                <step id="c"><chunk checkpoint-policy="custom"><reader ref="r"/><writer ref="w"/></chunk></step>""")
+                .contains("checkpoint-policy=\"custom\" needs a <checkpoint-algorithm ref=\"...\"/>"));
+        assertTrue(refusal("""
+                <step id="c"><chunk retry-limit="#{jobParameters['n']}"><reader ref="r"/><writer ref="w"/></chunk></step>""")
+                .contains("retry-limit=\"#{jobParameters['n']}\" is a substitution"));
     }
 
     @Test

@@ -35,7 +35,7 @@ class UnsupportedJobRefusedAtStartTest {
                     .addAsResource(new StringAsset("""
                             <job id="chunky" %s>
                                 <step id="load">
-                                    <chunk item-count="10" time-limit="5">
+                                    <chunk item-count="10" skip-limit="#{jobParameters['limit']}">
                                         <reader ref="r"/>
                                         <writer ref="w"/>
                                     </chunk>
@@ -70,10 +70,11 @@ class UnsupportedJobRefusedAtStartTest {
     JobRepository repository;
 
     @Test
-    void aTimeLimitIsRefusedNamingTheFileAndTheElement() {
+    void aSkipLimitOfTheParametersIsRefusedNamingTheFileAndTheElement() {
         assertRefused("chunky", "job XML chunky cannot run: META-INF/batch-jobs/chunky.xml line 3: <chunk>: "
-                + "time-limit=\"5\" is not supported yet: this runtime runs chunks that commit every "
-                + "item-count items and fail on any exception of their reader, processor or writer");
+                + "skip-limit=\"#{jobParameters['limit']}\" is a substitution; it shapes the job's plan, which is "
+                + "fixed when the application starts, so it must be written out here (or refer only to job and step "
+                + "properties that are)");
     }
 
     @Test
