@@ -46,7 +46,7 @@ class ChunkStepTest extends KernelTest {
             .withApplicationRoot(jar -> jar.addClasses(RepositoryTestSupport.class, KernelTest.class,
                     KernelTestSupport.class, Jobs.class));
 
-    /** The metadata statement count seen by each write of a run. */
+    /** The step thread's metadata statement count at each write of a run (the lease heartbeat runs on its own). */
     static final Map<String, List<Long>> STATEMENTS_AT_WRITE = new ConcurrentHashMap<>();
 
     @Singleton
@@ -66,7 +66,7 @@ class ChunkStepTest extends KernelTest {
                                     context.parameters().longValue("size")))
                             .writer(context -> (List<? extends Row> items) -> {
                                 STATEMENTS_AT_WRITE.computeIfAbsent(items.get(0).run(), run -> new ArrayList<>())
-                                        .add(metadataSql.statementsExecuted());
+                                        .add(metadataSql.statementsExecutedOnThisThread());
                                 target.write(items);
                             })
                             .build())

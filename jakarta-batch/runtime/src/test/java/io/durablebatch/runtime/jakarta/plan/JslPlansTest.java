@@ -452,12 +452,4 @@ class JslPlansTest {
                 <step id="c"><chunk item-count="#{jobProperties['n']}"><reader ref="r"/><writer ref="w"/></chunk></step>""")
                 .contains("item-count=\"many\" is no number of 1 or more"), "a fixed one is checked at start");
     }
-
-    @Test
-    void aStepNoTransitionLeadsToIsLeftOutOfThePlan() {
-        JobDefinition plan = JslPlans.plan(job("""
-                <step id="a"><batchlet ref="x"/></step>
-                <step id="never"><batchlet ref="x"/></step>"""));
-        assertEquals(List.of("a"), List.copyOf(plan.nodes().keySet()), "JSL allows it; it never runs");
-    }
 }
