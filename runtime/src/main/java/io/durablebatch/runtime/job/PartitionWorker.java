@@ -130,7 +130,8 @@ final class PartitionWorker {
 
     private void run(Plan plan, Claim claim) {
         StepPartition partition = claim.partition();
-        PartitionContext partitionContext = new PartitionContext(partition.entry(), partition.ordinal());
+        PartitionContext partitionContext = new PartitionContext(partition.entry(), partition.ordinal(),
+                plan.parent());
         StepContextImpl context = plan.parentContext().forWorker(plan.worker(), claim.worker(),
                 claim.resumeFrom().isPresent(), partitionContext);
         StepOutcome outcome;

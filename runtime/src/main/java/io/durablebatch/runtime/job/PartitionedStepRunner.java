@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionService;
@@ -23,6 +24,7 @@ import io.durablebatch.execution.Checkpoint;
 import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.execution.StepExecution;
 import io.durablebatch.job.PartitionedStep;
+import io.durablebatch.job.Partitioning;
 import io.durablebatch.partition.PartitionPlanEntry;
 import io.durablebatch.partition.StepPartition;
 import io.durablebatch.repository.LifecycleTransition;
@@ -69,28 +71,41 @@ final class PartitionedStepRunner {
 
     StepOutcome run(StepAttempt parent) {
         PartitionedStep step = (PartitionedStep) parent.step();
-        Map<String, Checkpoint> resumed;
+        Published published;
         try {
-            resumed = publishPlan(parent, step);
+            published = publishPlan(parent, step);
         } catch (Exception e) {
             return parent.fail(e, parent.counters());
         }
         StepExecution snapshot = parent.snapshot();
         PartitionWorker.Plan plan = new PartitionWorker.Plan(snapshot.id(), snapshot.jobExecutionId(), parent.context(),
-                step.worker(), resumed, parent.control());
-        try (LocalWorkers local = new LocalWorkers(step, step.workers().orElse(defaultWorkers), plan)) {
+                step.worker(), published.resumed(), parent.control());
+        int size = published.workers().orElse(step.workers().orElse(defaultWorkers));
+        try (LocalWorkers local = new LocalWorkers(step, size, plan)) {
             local.handOut();
             return watch(parent, local);
         }
     }
 
-    /** Stores the plan; returns the checkpoints of unfinished partitions of the resumed attempt, by key. */
-    private Map<String, Checkpoint> publishPlan(StepAttempt parent, PartitionedStep step) throws Exception {
+    /** A stored plan: the checkpoints its unfinished partitions resume (by key), and the attempt's worker threads. */
+    private record Published(Map<String, Checkpoint> resumed, OptionalInt workers) {
+    }
+
+    /**
+     * Stores the plan the partitioner decides on: a copy of the resumed attempt's plan (completed
+     * partitions kept, the others resuming their worker's checkpoint) or a fresh one.
+     */
+    private Published publishPlan(StepAttempt parent, PartitionedStep step) throws Exception {
         StepExecution current = parent.snapshot();
         Optional<StepExecution> previous = parent.resumes();
         List<StepPartition> previousPlan = previous.isEmpty() ? List.of()
                 : QuarkusTransaction.requiringNew().call(() -> repository.stepPartitionPlan(previous.get().id()));
-        if (!previousPlan.isEmpty()) {
+        Partitioning partitioning = step.partitioner().partitioning(parent.context(), !previousPlan.isEmpty());
+        if (partitioning.resumes()) {
+            if (previousPlan.isEmpty()) {
+                throw new IllegalStateException("the partitioner of step '" + step.name() + "' resumes a stored plan, "
+                        + "but this attempt restarts none: it must partition afresh");
+            }
             Map<String, Checkpoint> checkpoints = QuarkusTransaction.requiringNew().call(() -> {
                 repository.restartStepPartitionPlan(previous.get().id(), current.id());
                 return workers.checkpointsOfUnfinished(previousPlan);
@@ -98,12 +113,17 @@ final class PartitionedStepRunner {
             LOG.infof("Step '%s' resumes the plan of step execution %s: %d of %d partitions left", step.name(),
                     previous.get().id(), previousPlan.stream().filter(p -> p.status() != ExecutionStatus.COMPLETED).count(),
                     previousPlan.size());
-            return checkpoints;
+            return new Published(checkpoints, partitioning.workers());
         }
-        List<PartitionPlanEntry> entries = step.partitioner().partition(parent.context());
+        List<PartitionPlanEntry> entries = partitioning.fresh().orElseThrow();
         QuarkusTransaction.requiringNew().run(() -> repository.createStepPartitionPlan(current.id(), entries));
-        LOG.infof("Step '%s' planned %d partitions", step.name(), entries.size());
-        return Map.of();
+        if (previousPlan.isEmpty()) {
+            LOG.infof("Step '%s' planned %d partitions", step.name(), entries.size());
+        } else {
+            LOG.infof("Step '%s' planned %d partitions afresh, ignoring the %d of step execution %s", step.name(),
+                    entries.size(), previousPlan.size(), previous.get().id());
+        }
+        return new Published(Map.of(), partitioning.workers());
     }
 
     /**
