@@ -22,6 +22,7 @@ import org.jboss.logging.Logger;
 
 import io.durablebatch.execution.Checkpoint;
 import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.ExitStatus;
 import io.durablebatch.execution.StepExecution;
 import io.durablebatch.job.PartitionedStep;
 import io.durablebatch.job.Partitioning;
@@ -78,12 +79,13 @@ final class PartitionedStepRunner {
             return parent.fail(e, parent.counters());
         }
         StepExecution snapshot = parent.snapshot();
+        Analysis analysis = new Analysis(step.analyzer().map(PartitionEvents::new));
         PartitionWorker.Plan plan = new PartitionWorker.Plan(snapshot.id(), snapshot.jobExecutionId(), parent.context(),
-                step.worker(), published.resumed(), parent.control());
+                step.worker(), published.resumed(), parent.control(), analysis.events.orElse(null));
         int size = published.workers().orElse(step.workers().orElse(defaultWorkers));
         try (LocalWorkers local = new LocalWorkers(step, size, plan)) {
             local.handOut();
-            return watch(parent, local);
+            return watch(parent, local, analysis);
         }
     }
 
@@ -130,7 +132,7 @@ final class PartitionedStepRunner {
      * Polls the plan until the parent can end, and ends it. Each poll is one statement; it comes every
      * poll interval, or as soon as a local worker ends. An interrupt is taken as a stop request.
      */
-    private StepOutcome watch(StepAttempt parent, LocalWorkers local) {
+    private StepOutcome watch(StepAttempt parent, LocalWorkers local, Analysis analysis) {
         boolean interrupted = false;
         try {
             while (true) {
@@ -150,8 +152,9 @@ final class PartitionedStepRunner {
                     if (plan.unassigned() > 0 && !parent.control().stopRequested()) {
                         local.handOut();
                     }
+                    analysis.deliver(parent, local);
                     if (plan.running() == 0 && local.idle()) {
-                        Optional<StepOutcome> ended = end(parent, plan, local.failure());
+                        Optional<StepOutcome> ended = end(parent, plan, local.failure(), analysis);
                         if (ended.isPresent()) {
                             return ended.get();
                         }
@@ -194,7 +197,8 @@ final class PartitionedStepRunner {
      * after which no claim succeeds, and which waits for the claims in flight (they share-lock the
      * parent's row). It then looks again, so a partition claimed just before is waited for.
      */
-    private Optional<StepOutcome> end(StepAttempt parent, PlanSummary polled, Optional<Throwable> failure) {
+    private Optional<StepOutcome> end(StepAttempt parent, PlanSummary polled, Optional<Throwable> failure,
+            Analysis analysis) {
         boolean workLeft = !polled.allDone();
         if (workLeft && failure.isEmpty() && !parent.control().stopRequested()) {
             return Optional.empty();
@@ -209,10 +213,17 @@ final class PartitionedStepRunner {
                     return Optional.empty();
                 }
             }
-            if (!plan.allDone() && failure.isPresent()) {
+            if (failure.isPresent() && (!plan.allDone() || analysis.failure.isPresent())) {
                 return Optional.of(parent.fail(failure.get(), parent.counters()));
             }
+            if (plan.allDone()) {
+                Optional<Throwable> refused = analysis.allEnded(parent, plan);
+                if (refused.isPresent()) {
+                    return Optional.of(parent.fail(refused.get(), parent.counters()));
+                }
+            }
             PlanSummary settled = plan;
+            Optional<ExitStatus> exitStatus = parent.context().exitStatus();
             StepExecution ended = QuarkusTransaction.requiringNew().call(() -> {
                 StepExecution current = parent.snapshot();
                 if (!settled.allDone()) {
@@ -222,7 +233,7 @@ final class PartitionedStepRunner {
                     current = repository.transitionStepExecution(current.id(), current.version(),
                             LifecycleTransition.to(ExecutionStatus.STOPPING, Instant.now()));
                 }
-                return repository.aggregateStepPartitions(current.id(), current.version(), Instant.now());
+                return repository.aggregateStepPartitions(current.id(), current.version(), Instant.now(), exitStatus);
             });
             parent.committed(ended, ended.counters());
             return Optional.of(StepOutcome.of(ended));
@@ -233,6 +244,51 @@ final class PartitionedStepRunner {
                 return Optional.empty();
             }
             return Optional.of(parent.fail(e, parent.counters()));
+        }
+    }
+
+    /**
+     * The analyzer of the step's partitions, if it has one, and its first failure: after it, no more
+     * work is handed out and the step fails once no partition runs.
+     */
+    private static final class Analysis {
+
+        private final Optional<PartitionEvents> events;
+        private Optional<Throwable> failure = Optional.empty();
+        private boolean allEnded;
+
+        Analysis(Optional<PartitionEvents> events) {
+            this.events = events;
+        }
+
+        void deliver(StepAttempt parent, LocalWorkers local) {
+            if (events.isEmpty() || failure.isPresent()) {
+                return;
+            }
+            try {
+                events.get().deliver(parent.context());
+            } catch (Exception | Error e) {
+                LOG.errorf(e, "The partition analyzer of step execution %s failed: no more partitions are handed out, "
+                        + "and the step fails once its workers have ended", parent.snapshot().id());
+                failure = Optional.of(e);
+                local.fail(e);
+            }
+        }
+
+        /** Tells the analyzer, once, that every partition has ended; returns its failure. */
+        Optional<Throwable> allEnded(StepAttempt parent, PlanSummary plan) {
+            if (events.isEmpty() || allEnded) {
+                return failure;
+            }
+            allEnded = true;
+            ExecutionStatus aggregate = plan.failed() > 0 ? ExecutionStatus.FAILED
+                    : plan.stopped() > 0 ? ExecutionStatus.STOPPED : ExecutionStatus.COMPLETED;
+            try {
+                events.get().allEnded(parent.context(), aggregate);
+            } catch (Exception | Error e) {
+                failure = Optional.of(e);
+            }
+            return failure;
         }
     }
 

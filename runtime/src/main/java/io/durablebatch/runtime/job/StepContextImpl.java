@@ -23,16 +23,18 @@ final class StepContextImpl implements StepContext {
     private final boolean restart;
     private final Optional<PartitionContext> partition;
     private final JobContextImpl job;
+    private final PartitionEvents events;
     private volatile ExitStatus exitStatus;
 
     /** The context of an attempt of a step of {@code job}'s execution, running as {@code stepExecution}. */
     StepContextImpl(JobContextImpl job, StepExecution stepExecution, Step step, boolean restart) {
-        this(job, stepExecution, step, restart, Optional.empty());
+        this(job, stepExecution, step, restart, Optional.empty(), null);
     }
 
     private StepContextImpl(JobContextImpl job, StepExecution stepExecution, Step step, boolean restart,
-            Optional<PartitionContext> partition) {
+            Optional<PartitionContext> partition, PartitionEvents events) {
         this.job = job;
+        this.events = events;
         this.partition = partition;
         this.stepExecution = stepExecution;
         this.step = step;
@@ -84,9 +86,21 @@ final class StepContextImpl implements StepContext {
         return partition;
     }
 
-    /** The context of a worker of this step, running {@code partition} as {@code workerExecution}. */
-    StepContextImpl forWorker(Step worker, StepExecution workerExecution, boolean resumes, PartitionContext partition) {
-        return new StepContextImpl(job, workerExecution, worker, resumes, Optional.of(partition));
+    /**
+     * The context of a worker of this step, running {@code partition} as {@code workerExecution};
+     * {@code events} (null without an analyzer) takes what it collects.
+     */
+    StepContextImpl forWorker(Step worker, StepExecution workerExecution, boolean resumes, PartitionContext partition,
+            PartitionEvents events) {
+        return new StepContextImpl(job, workerExecution, worker, resumes, Optional.of(partition), events);
+    }
+
+    @Override
+    public void collect(Object data) {
+        if (events == null) {
+            StepContext.super.collect(data);
+        }
+        events.collected(partition.orElseThrow(), data);
     }
 
     @Override

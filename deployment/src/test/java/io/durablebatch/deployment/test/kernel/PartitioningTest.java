@@ -23,10 +23,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.durablebatch.deployment.test.RepositoryTestSupport;
 import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.ExitStatus;
 import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.StepExecution;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
+import io.durablebatch.job.PartitionAnalyzer;
 import io.durablebatch.job.PartitionContext;
 import io.durablebatch.job.Partitioner;
 import io.durablebatch.job.Partitioning;
@@ -81,8 +83,64 @@ class PartitioningTest extends KernelTest {
         return RepeatStatus.FINISHED;
     }
 
+    /** What the analyzer of "analyzed" saw, by run, with the thread it ran on. */
+    static final Map<String, Queue<String>> ANALYZED = new ConcurrentHashMap<>();
+
+    static RepeatStatus collecting(StepContext context) {
+        String key = context.partition().orElseThrow().key();
+        context.collect(key + "1");
+        context.collect(key + "2");
+        if (key.equals("b") && FAIL_B.contains(context.parameters().string("run"))) {
+            throw new IllegalStateException("b fails");
+        }
+        context.setExitStatus(ExitStatus.of("DONE_" + key));
+        return RepeatStatus.FINISHED;
+    }
+
+    static final class RecordingAnalyzer implements PartitionAnalyzer {
+        private static void saw(StepContext parent, String what) {
+            ANALYZED.computeIfAbsent(parent.parameters().string("run"), r -> new ConcurrentLinkedQueue<>())
+                    .add(what + " @" + Thread.currentThread().getName());
+        }
+
+        @Override
+        public void collected(StepContext parent, PartitionContext partition, Object data) {
+            saw(parent, "data " + data);
+        }
+
+        @Override
+        public void ended(StepContext parent, PartitionContext partition, ExecutionStatus status, ExitStatus exitStatus) {
+            saw(parent, "ended " + partition.key() + " " + status + " " + exitStatus.code());
+            if (parent.parameters().string("run").startsWith("throwing")) {
+                throw new IllegalStateException("the analyzer refuses partition " + partition.key());
+            }
+        }
+
+        @Override
+        public void allEnded(StepContext parent, ExecutionStatus status) {
+            saw(parent, "all " + status);
+            parent.setExitStatus(ExitStatus.of("ANALYZED_" + status));
+        }
+    }
+
     @Singleton
     static class Jobs {
+        @Produces
+        JobDefinition analyzed() {
+            return Job.named("analyzed")
+                    .start(Steps.partitioned("split", context -> entries("a", "b", "c"), Steps.tasklet("splitWorker",
+                            PartitioningTest::collecting)).withWorkers(2).analyzer(new RecordingAnalyzer()))
+                    .build();
+        }
+
+        @Produces
+        JobDefinition unanalyzed() {
+            return Job.named("unanalyzed")
+                    .start(Steps.partitioned("split", context -> entries("a"), Steps.tasklet("splitWorker",
+                            PartitioningTest::collecting)))
+                    .build();
+        }
+
         @Produces
         JobDefinition repartitioned() {
             return Job.named("repartitioned")
@@ -154,5 +212,66 @@ class PartitioningTest extends KernelTest {
         assertTrue(parent.failure().orElseThrow().message().contains("resumes a stored plan, but this attempt restarts "
                 + "none"), parent.failure().toString());
         assertTrue(RAN.getOrDefault(run, new ConcurrentLinkedQueue<>()).isEmpty(), "no partition ran");
+    }
+
+    private List<String> analyzed(String run) {
+        return List.copyOf(ANALYZED.getOrDefault(run, new ConcurrentLinkedQueue<>()));
+    }
+
+    @Test
+    void theAnalyzerGetsEachPartitionsDataThenItsEndOnTheStepsThreadAndSetsTheStepsExitStatus() {
+        String run = freshRun();
+        JobExecution done = operator.runAndWait("analyzed", KernelTestSupport.run(run), call());
+        assertEquals(ExecutionStatus.COMPLETED, done.status());
+        List<String> seen = analyzed(run);
+        assertEquals(10, seen.size(), seen.toString());
+        Set<String> threads = seen.stream().map(s -> s.substring(s.indexOf('@') + 1)).collect(Collectors.toSet());
+        assertEquals(1, threads.size(), "one thread: " + seen);
+        assertTrue(threads.stream().noneMatch(t -> t.contains("partition")), "the step's thread: " + seen);
+        List<String> events = seen.stream().map(s -> s.substring(0, s.indexOf(" @"))).toList();
+        for (String key : List.of("a", "b", "c")) {
+            int first = events.indexOf("data " + key + "1");
+            int second = events.indexOf("data " + key + "2");
+            int ended = events.indexOf("ended " + key + " COMPLETED DONE_" + key);
+            assertTrue(first >= 0 && first < second && second < ended, "data in order, then the end: " + events);
+        }
+        assertEquals("all COMPLETED", events.get(9));
+        assertEquals("ANALYZED_COMPLETED", steps(done, "split").get(0).exitStatus().code(),
+                "the exit status the analyzer set replaces the partitions'");
+    }
+
+    @Test
+    void theAnalyzerSeesAFailedPartitionAndTheAggregateStatus() {
+        String run = freshRun();
+        FAIL_B.add(run);
+        JobExecution failed = operator.runAndWait("analyzed", KernelTestSupport.run(run), call());
+        assertEquals(ExecutionStatus.FAILED, failed.status());
+        List<String> events = analyzed(run).stream().map(s -> s.substring(0, s.indexOf(" @"))).toList();
+        assertTrue(events.contains("ended b FAILED FAILED"), events.toString());
+        assertEquals("all FAILED", events.get(events.size() - 1));
+        StepExecution parent = steps(failed, "split").get(0);
+        assertEquals(ExecutionStatus.FAILED, parent.status());
+        assertEquals("ANALYZED_FAILED", parent.exitStatus().code());
+    }
+
+    @Test
+    void anAnalyzerThatThrowsFailsTheStep() {
+        String run = "throwing-" + freshRun();
+        JobExecution failed = operator.runAndWait("analyzed", KernelTestSupport.run(run), call());
+        assertEquals(ExecutionStatus.FAILED, failed.status());
+        StepExecution parent = steps(failed, "split").get(0);
+        assertEquals(ExecutionStatus.FAILED, parent.status());
+        assertTrue(parent.failure().orElseThrow().message().startsWith("the analyzer refuses partition"),
+                parent.failure().toString());
+    }
+
+    @Test
+    void collectingInAWorkerOfAStepWithoutAnalyzerFailsThePartition() {
+        String run = freshRun();
+        JobExecution failed = operator.runAndWait("unanalyzed", KernelTestSupport.run(run), call());
+        assertEquals(ExecutionStatus.FAILED, failed.status());
+        StepExecution worker = steps(failed, "splitWorker").get(0);
+        assertEquals("step 'splitWorker' is no worker of a partitioned step with an analyzer: it has nowhere to send "
+                + "collected data", worker.failure().orElseThrow().message());
     }
 }
