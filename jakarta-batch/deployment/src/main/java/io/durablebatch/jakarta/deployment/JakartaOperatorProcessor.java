@@ -29,6 +29,8 @@ import io.durablebatch.runtime.jakarta.artifact.BatchXml;
 import io.durablebatch.runtime.jakarta.execution.BatchletRuns;
 import io.durablebatch.runtime.jakarta.execution.ExecutionContexts;
 import io.durablebatch.runtime.jakarta.execution.JobListenerRuns;
+import io.durablebatch.runtime.jakarta.execution.PartitionAnalyses;
+import io.durablebatch.runtime.jakarta.execution.PartitionPlans;
 import io.durablebatch.runtime.jakarta.jsl.JslArtifact;
 import io.durablebatch.runtime.jakarta.jsl.JslBatchlet;
 import io.durablebatch.runtime.jakarta.jsl.JslException;
@@ -63,12 +65,16 @@ class JakartaOperatorProcessor {
 
     /** The artifact kinds this runtime calls; their beans are looked up by name, so Arc must keep them. */
     private static final Class<?>[] ARTIFACT_TYPES = { Batchlet.class, AbstractBatchlet.class,
-            jakarta.batch.api.listener.JobListener.class, jakarta.batch.api.listener.AbstractJobListener.class };
+            jakarta.batch.api.listener.JobListener.class, jakarta.batch.api.listener.AbstractJobListener.class,
+            jakarta.batch.api.partition.PartitionMapper.class, jakarta.batch.api.partition.PartitionCollector.class,
+            jakarta.batch.api.partition.PartitionAnalyzer.class, jakarta.batch.api.partition.AbstractPartitionAnalyzer.class,
+            jakarta.batch.api.partition.PartitionReducer.class, jakarta.batch.api.partition.AbstractPartitionReducer.class };
 
     @BuildStep
     AdditionalBeanBuildItem beans() {
         return AdditionalBeanBuildItem.builder().addBeanClasses(JakartaJobOperator.class, ExecutionContexts.class,
-                BatchletRuns.class, JobListenerRuns.class, BatchArtifactProducers.class).setUnremovable().build();
+                BatchletRuns.class, JobListenerRuns.class, BatchArtifactProducers.class, PartitionPlans.class,
+                PartitionAnalyses.class).setUnremovable().build();
     }
 
     /**

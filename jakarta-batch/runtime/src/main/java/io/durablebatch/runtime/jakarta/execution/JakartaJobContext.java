@@ -16,15 +16,31 @@ final class JakartaJobContext extends ElementContext implements JobContext {
     private final String jobName;
     private final io.durablebatch.job.JobContext kernel;
     private final PropertyScope scope;
+    /** The execution's own context, when this is a partition's copy: whether a stop was asked is its. */
+    private final JakartaJobContext main;
     private volatile boolean stopping;
     private volatile BatchStatus ending;
 
     /** @param scope the job's {@code <properties>} as the execution resolves them */
     JakartaJobContext(String jobName, io.durablebatch.job.JobContext kernel, PropertyScope scope) {
+        this(jobName, kernel, scope, null);
+    }
+
+    private JakartaJobContext(String jobName, io.durablebatch.job.JobContext kernel, PropertyScope scope,
+            JakartaJobContext main) {
         super(scope.properties());
         this.jobName = jobName;
         this.kernel = kernel;
         this.scope = scope;
+        this.main = main;
+    }
+
+    /**
+     * The copy a partition gets, as the specification wants: the same job, properties and exit status,
+     * but transient user data of its own.
+     */
+    JakartaJobContext forPartition() {
+        return new JakartaJobContext(jobName, kernel, scope, this);
     }
 
     /** The scope the properties of the job's steps and listeners start from. */
@@ -52,7 +68,7 @@ final class JakartaJobContext extends ElementContext implements JobContext {
     @Override
     public BatchStatus getBatchStatus() {
         BatchStatus ended = ending;
-        return ended != null ? ended : stopping ? BatchStatus.STOPPING : BatchStatus.STARTED;
+        return ended != null ? ended : stopping || main != null && main.stopping ? BatchStatus.STOPPING : BatchStatus.STARTED;
     }
 
     /** The exit status set last (by an artifact, or by the {@code exit-status} of the end taken), or null. */

@@ -7,15 +7,21 @@ import static io.durablebatch.runtime.jakarta.plan.JslPlans.unsupported;
 import java.util.List;
 import java.util.Optional;
 
+import io.durablebatch.execution.StepName;
+import io.durablebatch.job.PartitionedStep;
 import io.durablebatch.job.Step;
 import io.durablebatch.job.Steps;
 import io.durablebatch.runtime.jakarta.execution.BatchletTasklet;
+import io.durablebatch.runtime.jakarta.execution.JslPartitionAnalyzer;
+import io.durablebatch.runtime.jakarta.execution.JslPartitioner;
 import io.durablebatch.runtime.jakarta.jsl.JslBatchlet;
 import io.durablebatch.runtime.jakarta.jsl.JslChunk;
 import io.durablebatch.runtime.jakarta.jsl.JslJob;
+import io.durablebatch.runtime.jakarta.jsl.JslPartition;
 import io.durablebatch.runtime.jakarta.jsl.JslProblem;
 import io.durablebatch.runtime.jakarta.jsl.JslStep;
 import io.durablebatch.runtime.jakarta.jsl.PropertyScope;
+import io.durablebatch.runtime.jakarta.partition.PartitionWorkerSteps;
 
 /**
  * A JSL {@code <step>} as a kernel {@link Step}: its work (batchlet, chunk, partition) and the
@@ -49,10 +55,6 @@ final class StepPlans {
 
     /** The step's work as a kernel step with the kernel's default settings. */
     private static Optional<Step> work(JslJob job, JslStep step, List<JslProblem> problems) {
-        if (step.partition().isPresent()) {
-            problems.add(unsupported(step.location(), "<partition>"));
-            return Optional.empty();
-        }
         if (!step.listeners().isEmpty()) {
             problems.add(unsupported(step.location(), "step <listeners>"));
             return Optional.empty();
@@ -62,9 +64,34 @@ final class StepPlans {
             return Optional.empty();
         }
         if (step.work().orElse(null) instanceof JslBatchlet) {
-            return Optional.of(Steps.tasklet(step.id(), new BatchletTasklet(job, step)));
+            return step.partition().isPresent() ? partitioned(job, step, problems)
+                    : Optional.of(Steps.tasklet(step.id(), new BatchletTasklet(job, step)));
         }
         return Optional.empty();
+    }
+
+    /**
+     * A step with {@code <partition>} as a kernel partitioned step: {@link JslPartitioner} makes the
+     * plan per execution, each partition runs the step's work as a worker step named
+     * {@code <id>:partition}.
+     */
+    private static Optional<Step> partitioned(JslJob job, JslStep step, List<JslProblem> problems) {
+        JslPartition partition = step.partition().orElseThrow();
+        int before = problems.size();
+        String worker = PartitionWorkerSteps.workerOf(step.id());
+        if (PartitionWorkerSteps.isWorker(step.id()) || worker.length() > StepName.MAX_LENGTH) {
+            problems.add(new JslProblem(step.location(), "the id of a partitioned step must not end with ':partition' and "
+                    + "may have at most " + (StepName.MAX_LENGTH - worker.length() + step.id().length()) + " characters"));
+        }
+        if (problems.size() > before) {
+            return Optional.empty();
+        }
+        PartitionedStep partitioned = Steps.partitioned(step.id(), new JslPartitioner(job, step),
+                Steps.tasklet(worker, new BatchletTasklet(job, step)));
+        // the kernel's analyzer ships data in memory: only a step that needs one runs its partitions locally only
+        boolean analyzed = partition.collector().isPresent() || partition.analyzer().isPresent()
+                || partition.reducer().isPresent();
+        return Optional.of(analyzed ? partitioned.analyzer(new JslPartitionAnalyzer(job, step)) : partitioned);
     }
 
     private static Optional<Integer> startLimit(JslStep step, PropertyScope properties, List<JslProblem> problems) {

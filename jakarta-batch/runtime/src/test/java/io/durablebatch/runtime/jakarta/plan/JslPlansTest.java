@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 
 import io.durablebatch.execution.ExitStatus;
 import io.durablebatch.job.JobDefinition;
+import io.durablebatch.job.PartitionedStep;
 import io.durablebatch.job.Transition;
 import io.durablebatch.job.TransitionKind;
 import io.durablebatch.runtime.jakarta.jsl.JslException;
@@ -198,6 +199,40 @@ class JslPlansTest {
         assertTrue(refusal.contains("<step id=\"a\">: step <listeners> is not supported yet"), refusal);
         assertTrue(refusal.contains("<split id=\"s\">: <split> is not supported yet"), refusal);
         assertTrue(refusal.contains("<decision id=\"d\">: <decision> is not supported yet"), refusal);
+    }
+
+    @Test
+    void aPartitionedBatchletIsAKernelPartitionedStepWhoseWorkersAreNamedAfterIt() {
+        JobDefinition definition = JslPlans.plan(job("""
+                <step id="a" start-limit="2">
+                    <batchlet ref="x"/>
+                    <partition><plan partitions="#{jobParameters['n']}" threads="2"/></partition>
+                </step>"""));
+        assertEquals("partitioned:tasklet", definition.plan().nodes().get(0).kind());
+        assertEquals(2, definition.plan().nodes().get(0).startLimit());
+        PartitionedStep step = (PartitionedStep) definition.node("a").orElseThrow();
+        assertEquals("a:partition", step.worker().name().value());
+        JslPlans.plan(job("""
+                <step id="a"><batchlet ref="x"/><partition><mapper ref="#{jobParameters['m']}"/></partition></step>"""));
+    }
+
+    @Test
+    void onlyAPartitionedStepWithACollectorAnalyzerOrReducerRunsItsPartitionsLocallyOnly() {
+        String plain = "<step id=\"a\"><batchlet ref=\"x\"/><partition><plan partitions=\"2\"/>%s</partition></step>";
+        assertTrue(!((PartitionedStep) JslPlans.plan(job(plain.formatted(""))).node("a").orElseThrow()).localWorkersOnly(),
+                "remote workers may run its partitions");
+        for (String element : List.of("<collector ref=\"c\"/>", "<analyzer ref=\"a\"/>", "<reducer ref=\"r\"/>")) {
+            PartitionedStep step = (PartitionedStep) JslPlans.plan(job(plain.formatted(element))).node("a").orElseThrow();
+            assertTrue(step.localWorkersOnly(), element);
+        }
+    }
+
+    @Test
+    void aPartitionedStepWhoseIdLooksLikeItsWorkersIsRefused() {
+        String refusal = refusal("""
+                <step id="a:partition"><batchlet ref="x"/><partition><plan partitions="2"/></partition></step>""");
+        assertTrue(refusal.contains("<step id=\"a:partition\">: the id of a partitioned step must not end with "
+                + "':partition'"), refusal);
     }
 
     @Test
