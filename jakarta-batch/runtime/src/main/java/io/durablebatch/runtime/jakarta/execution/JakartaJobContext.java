@@ -20,6 +20,8 @@ final class JakartaJobContext extends ElementContext implements JobContext {
     private final JakartaJobContext main;
     private volatile boolean stopping;
     private volatile BatchStatus ending;
+    /** A partition's copy's own exit status: setting it does not set the job's. */
+    private volatile String partitionExitStatus;
 
     /** @param scope the job's {@code <properties>} as the execution resolves them */
     JakartaJobContext(String jobName, io.durablebatch.job.JobContext kernel, PropertyScope scope) {
@@ -36,11 +38,13 @@ final class JakartaJobContext extends ElementContext implements JobContext {
     }
 
     /**
-     * The copy a partition gets, as the specification wants: the same job, properties and exit status,
-     * but transient user data of its own.
+     * The copy a partition gets, as the specification wants: the same job and properties, but
+     * transient user data and an exit status of its own (starting from the job's).
      */
     JakartaJobContext forPartition() {
-        return new JakartaJobContext(jobName, kernel, scope, this);
+        JakartaJobContext copy = new JakartaJobContext(jobName, kernel, scope, this);
+        copy.partitionExitStatus = getExitStatus();
+        return copy;
     }
 
     /** The scope the properties of the job's steps and listeners start from. */
@@ -74,6 +78,9 @@ final class JakartaJobContext extends ElementContext implements JobContext {
     /** The exit status set last (by an artifact, or by the {@code exit-status} of the end taken), or null. */
     @Override
     public String getExitStatus() {
+        if (main != null) {
+            return partitionExitStatus;
+        }
         return kernel.exitStatus().map(ExitStatus::code).orElse(null);
     }
 
@@ -86,6 +93,10 @@ final class JakartaJobContext extends ElementContext implements JobContext {
      */
     @Override
     public void setExitStatus(String status) {
+        if (main != null) {
+            partitionExitStatus = status; // the copy's own, as the specification's partition copies
+            return;
+        }
         if (status == null) {
             kernel.clearExitStatus();
             return;

@@ -24,7 +24,8 @@ import io.durablebatch.runtime.jakarta.jsl.JslStep;
  * before the plan, the analyzer's calls as partitions send data and end, and once all have ended the
  * reducer's {@code beforePartitionedStepCompletion} (or {@code rollbackPartitionedStep} when one
  * failed or stopped) and {@code afterPartitionedStepCompletion}; then the step's exit status: the one
- * set on the step's context, else its batch status.
+ * set on the step's context if the step completed, else its batch status (a failed step exits
+ * FAILED, as a failed batchlet step does: the translated transitions recognise it so).
  */
 @Singleton
 public class PartitionAnalyses {
@@ -92,8 +93,10 @@ public class PartitionAnalyses {
             if (run.reducer.isPresent()) {
                 reduce(run.reducer.get(), status == ExecutionStatus.COMPLETED);
             }
+            // a step that failed or stopped exits so, as a failed batchlet step does: the translated
+            // transitions recognise a failed step by its FAILED exit status
             String exit = run.stepContext.getExitStatus();
-            parent.setExitStatus(ExitStatus.of(exit != null ? exit : status.name()));
+            parent.setExitStatus(ExitStatus.of(exit != null && status == ExecutionStatus.COMPLETED ? exit : status.name()));
         } finally {
             contexts.partitionedStepEnded(parent.stepExecutionId().value());
         }

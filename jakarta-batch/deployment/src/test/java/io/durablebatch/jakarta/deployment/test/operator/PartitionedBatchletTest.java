@@ -237,6 +237,7 @@ class PartitionedBatchletTest {
             SEEN.computeIfAbsent(run, r -> new ConcurrentLinkedQueue<>()).add(new Seen(label,
                     Thread.currentThread().getName(), stepContext.getStepExecutionId(), jobContext, stepContext));
             jobContext.setTransientUserData(label);
+            jobContext.setExitStatus("SET_IN_" + label);
             if (Boolean.parseBoolean(fail)) {
                 throw new IllegalStateException("partition " + label + " fails");
             }
@@ -329,6 +330,9 @@ class PartitionedBatchletTest {
         assertTrue(seen.stream().allMatch(s -> s.label().equals(s.jobContext().getTransientUserData())),
                 "transient user data is not shared between partitions");
         assertEquals(2, seen.stream().map(Seen::thread).distinct().count(), "threads=\"2\": " + seen);
+        assertTrue(seen.stream().allMatch(s -> ("SET_IN_" + s.label()).equals(s.jobContext().getExitStatus())),
+                "a partition's JobContext has its exit status");
+        assertEquals("COMPLETED", done.getExitStatus(), "which is not the job's");
     }
 
     @Test
@@ -451,7 +455,7 @@ class PartitionedBatchletTest {
     @Test
     void aFailedPartitionRollsTheReducerBackAndTheStepsExitStatusIsItsBatchStatus() {
         String run = "analyzed-failing-" + System.nanoTime();
-        JobExecution failed = run("analyzed", properties("run", run, "fail", "true"));
+        JobExecution failed = run("analyzed", properties("run", run, "fail", "true", "stepExit", "yes"));
         assertEquals(BatchStatus.FAILED, failed.getBatchStatus());
         List<String> calls = calls(run);
         assertTrue(calls.contains("status FAILED FAILED"), calls.toString());
@@ -460,6 +464,6 @@ class PartitionedBatchletTest {
         assertEquals(List.of("rollback", "after ROLLBACK"), calls.subList(calls.size() - 2, calls.size()));
         StepExecution step = operator().getStepExecutions(failed.getExecutionId()).get(0);
         assertEquals(BatchStatus.FAILED, step.getBatchStatus());
-        assertEquals("FAILED", step.getExitStatus());
+        assertEquals("FAILED", step.getExitStatus(), "a failed step exits FAILED, whatever its StepContext says");
     }
 }
