@@ -16,7 +16,8 @@ import io.durablebatch.listener.Listeners;
  * database can run workers of the plan too. The step ends with the aggregate of its partitions
  * (FAILED over STOPPED over COMPLETED, counters summed). A restart copies the plan: completed
  * partitions keep their result and never run again, the others resume from their worker's last
- * checkpoint.
+ * checkpoint; unless the partitioner's {@link Partitioner#partitioning} plans afresh. An
+ * {@link #analyzer(PartitionAnalyzer)} follows the partitions on the step's thread.
  */
 public final class PartitionedStep implements Step {
 

@@ -64,34 +64,39 @@ final class StepPlans {
             return Optional.empty();
         }
         if (step.work().orElse(null) instanceof JslBatchlet) {
-            return step.partition().isPresent() ? partitioned(job, step, problems)
-                    : Optional.of(Steps.tasklet(step.id(), new BatchletTasklet(job, step)));
+            if (step.partition().isEmpty()) {
+                return Optional.of(Steps.tasklet(step.id(), new BatchletTasklet(job, step)));
+            }
+            return partitionable(step, problems) ? Optional.of(partitioned(job, step,
+                    Steps.tasklet(PartitionWorkerSteps.workerOf(step.id()), new BatchletTasklet(job, step))))
+                    : Optional.empty();
         }
         return Optional.empty();
     }
 
     /**
      * A step with {@code <partition>} as a kernel partitioned step: {@link JslPartitioner} makes the
-     * plan per execution, each partition runs the step's work as a worker step named
-     * {@code <id>:partition}.
+     * plan per execution, each partition runs {@code worker}, the step's work (of any kind) as a step
+     * named {@link PartitionWorkerSteps#workerOf}.
      */
-    private static Optional<Step> partitioned(JslJob job, JslStep step, List<JslProblem> problems) {
+    private static Step partitioned(JslJob job, JslStep step, Step worker) {
         JslPartition partition = step.partition().orElseThrow();
-        int before = problems.size();
+        PartitionedStep partitioned = Steps.partitioned(step.id(), new JslPartitioner(job, step), worker);
+        // the kernel's analyzer ships data in memory: only a step that needs one runs its partitions locally only
+        boolean analyzed = partition.collector().isPresent() || partition.analyzer().isPresent()
+                || partition.reducer().isPresent();
+        return analyzed ? partitioned.analyzer(new JslPartitionAnalyzer(job, step)) : partitioned;
+    }
+
+    /** Whether the step's id leaves room for its workers' name, which must not be a step id of its own. */
+    private static boolean partitionable(JslStep step, List<JslProblem> problems) {
         String worker = PartitionWorkerSteps.workerOf(step.id());
         if (PartitionWorkerSteps.isWorker(step.id()) || worker.length() > StepName.MAX_LENGTH) {
             problems.add(new JslProblem(step.location(), "the id of a partitioned step must not end with ':partition' and "
                     + "may have at most " + (StepName.MAX_LENGTH - worker.length() + step.id().length()) + " characters"));
+            return false;
         }
-        if (problems.size() > before) {
-            return Optional.empty();
-        }
-        PartitionedStep partitioned = Steps.partitioned(step.id(), new JslPartitioner(job, step),
-                Steps.tasklet(worker, new BatchletTasklet(job, step)));
-        // the kernel's analyzer ships data in memory: only a step that needs one runs its partitions locally only
-        boolean analyzed = partition.collector().isPresent() || partition.analyzer().isPresent()
-                || partition.reducer().isPresent();
-        return Optional.of(analyzed ? partitioned.analyzer(new JslPartitionAnalyzer(job, step)) : partitioned);
+        return true;
     }
 
     private static Optional<Integer> startLimit(JslStep step, PropertyScope properties, List<JslProblem> problems) {

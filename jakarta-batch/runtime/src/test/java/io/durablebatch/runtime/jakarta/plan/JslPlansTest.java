@@ -233,6 +233,9 @@ class JslPlansTest {
                 <step id="a:partition"><batchlet ref="x"/><partition><plan partitions="2"/></partition></step>""");
         assertTrue(refusal.contains("<step id=\"a:partition\">: the id of a partitioned step must not end with "
                 + "':partition'"), refusal);
+        String tooLong = refusal("<step id=\"" + "s".repeat(91)
+                + "\"><batchlet ref=\"x\"/><partition><plan partitions=\"2\"/></partition></step>");
+        assertTrue(tooLong.contains("may have at most 90 characters"), tooLong);
     }
 
     @Test
