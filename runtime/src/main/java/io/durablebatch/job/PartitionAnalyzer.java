@@ -25,8 +25,9 @@ public interface PartitionAnalyzer {
     }
 
     /**
-     * Every partition this attempt ran has ended: {@code status} is the step's aggregate (FAILED over
-     * STOPPED over COMPLETED), about to be recorded.
+     * Every partition of the plan has ended: {@code status} is the step's aggregate (FAILED over
+     * STOPPED over COMPLETED), about to be recorded. After a stop that leaves partitions unstarted
+     * (to a restart), it is called once those that started have ended, with STOPPED.
      */
     default void allEnded(StepContext parent, ExecutionStatus status) throws Exception {
     }

@@ -216,11 +216,10 @@ final class PartitionedStepRunner {
             if (failure.isPresent() && (!plan.allDone() || analysis.failure.isPresent())) {
                 return Optional.of(parent.fail(failure.get(), parent.counters()));
             }
-            if (plan.allDone()) {
-                Optional<Throwable> refused = analysis.allEnded(parent, plan);
-                if (refused.isPresent()) {
-                    return Optional.of(parent.fail(refused.get(), parent.counters()));
-                }
+            // every partition has ended, or a stop leaves the unstarted ones to a restart
+            Optional<Throwable> refused = analysis.allEnded(parent, plan);
+            if (refused.isPresent()) {
+                return Optional.of(parent.fail(refused.get(), parent.counters()));
             }
             PlanSummary settled = plan;
             Optional<ExitStatus> exitStatus = parent.context().exitStatus();
@@ -275,14 +274,18 @@ final class PartitionedStepRunner {
             }
         }
 
-        /** Tells the analyzer, once, that every partition has ended; returns its failure. */
+        /**
+         * Tells the analyzer, once, that the attempt's partitions have ended (every one, or after a stop
+         * those that started: the step then stops); returns its failure.
+         */
         Optional<Throwable> allEnded(StepAttempt parent, PlanSummary plan) {
             if (events.isEmpty() || allEnded) {
                 return failure;
             }
             allEnded = true;
-            ExecutionStatus aggregate = plan.failed() > 0 ? ExecutionStatus.FAILED
-                    : plan.stopped() > 0 ? ExecutionStatus.STOPPED : ExecutionStatus.COMPLETED;
+            ExecutionStatus aggregate = !plan.allDone() ? ExecutionStatus.STOPPED
+                    : plan.failed() > 0 ? ExecutionStatus.FAILED
+                            : plan.stopped() > 0 ? ExecutionStatus.STOPPED : ExecutionStatus.COMPLETED;
             try {
                 events.get().allEnded(parent.context(), aggregate);
             } catch (Exception | Error e) {

@@ -83,6 +83,8 @@ class PartitioningTest extends KernelTest {
         return RepeatStatus.FINISHED;
     }
 
+    static volatile java.util.concurrent.CountDownLatch RUNNING = new java.util.concurrent.CountDownLatch(1);
+
     /** What the analyzer of "analyzed" saw, by run, with the thread it ran on. */
     static final Map<String, Queue<String>> ANALYZED = new ConcurrentHashMap<>();
 
@@ -130,6 +132,19 @@ class PartitioningTest extends KernelTest {
             return Job.named("analyzed")
                     .start(Steps.partitioned("split", context -> entries("a", "b", "c"), Steps.tasklet("splitWorker",
                             PartitioningTest::collecting)).withWorkers(2).analyzer(new RecordingAnalyzer()))
+                    .build();
+        }
+
+        /** One worker thread; each partition runs until the job is stopped. */
+        @Produces
+        JobDefinition analyzedUntilStopped() {
+            return Job.named("analyzedUntilStopped")
+                    .start(Steps.partitioned("split", context -> entries("a", "b", "c"), Steps.tasklet("splitWorker",
+                            context -> {
+                                RUNNING.countDown();
+                                Thread.sleep(20);
+                                return RepeatStatus.CONTINUABLE;
+                            })).withWorkers(1).analyzer(new RecordingAnalyzer()))
                     .build();
         }
 
@@ -273,5 +288,20 @@ class PartitioningTest extends KernelTest {
         StepExecution worker = steps(failed, "splitWorker").get(0);
         assertEquals("step 'splitWorker' is no worker of a partitioned step with an analyzer: it has nowhere to send "
                 + "collected data", worker.failure().orElseThrow().message());
+    }
+
+    @Test
+    void aStopThatLeavesPartitionsUnstartedEndsTheAnalysisStopped() throws Exception {
+        String run = freshRun();
+        RUNNING = new java.util.concurrent.CountDownLatch(1);
+        io.durablebatch.execution.JobExecutionId id = operator.start("analyzedUntilStopped", KernelTestSupport.run(run),
+                call());
+        assertTrue(RUNNING.await(30, java.util.concurrent.TimeUnit.SECONDS));
+        operator.stop(id, call());
+        JobExecution stopped = operator.await(id, Duration.ofSeconds(30));
+        assertEquals(ExecutionStatus.STOPPED, stopped.status());
+        List<String> events = analyzed(run).stream().map(s -> s.substring(0, s.indexOf(" @"))).toList();
+        assertEquals(List.of("ended a STOPPED STOPPED", "all STOPPED"), events,
+                "the started partition's end, then the end of the attempt; b and c are left to a restart");
     }
 }

@@ -97,10 +97,13 @@ class PartitionedBatchletTest {
                             """.formatted(NS)), "META-INF/batch-jobs/mapped.xml")
                     .addAsResource(new StringAsset(
                             """
-                                    <job id="waitingParts" %s>
-                                        <step id="wait"><batchlet ref="waitingPart"/><partition><plan partitions="2"/></partition></step>
-                                    </job>
-                                    """
+                                        <job id="waitingParts" %s>
+                                            <step id="wait">
+                                        <batchlet ref="waitingPart"/>
+                                        <partition><plan partitions="2"/><reducer ref="partReducer"/></partition>
+                                    </step>
+                                        </job>
+                                        """
                                     .formatted(NS)),
                             "META-INF/batch-jobs/waiting-parts.xml")
                     .addClasses(PartCollector.class, PartAnalyzer.class, PartReducer.class)
@@ -404,7 +407,8 @@ class PartitionedBatchletTest {
         waiting = new CountDownLatch(2);
         STOP_CALLS.set(0);
         STATUS_AFTER_STOP.clear();
-        long id = operator().start("waiting-parts", properties("run", "stop-" + System.nanoTime()));
+        String run = "stop-" + System.nanoTime();
+        long id = operator().start("waiting-parts", properties("run", run));
         assertTrue(waiting.await(30, TimeUnit.SECONDS), "both partitions run");
         operator().stop(id);
         JobExecution stopped = ended(id);
@@ -413,7 +417,8 @@ class PartitionedBatchletTest {
         assertEquals(List.of(BatchStatus.STOPPING, BatchStatus.STOPPING), List.copyOf(STATUS_AFTER_STOP),
                 "a partition's JobContext sees the stop");
         assertEquals(BatchStatus.STOPPED, operator().getStepExecutions(id).get(0).getBatchStatus());
-        JobExecution restarted = ended(operator().restart(id, properties("release", "true")));
+        assertEquals(List.of("begin", "rollback", "after ROLLBACK"), calls(run), "a stopped step rolls its reducer back");
+        JobExecution restarted = ended(operator().restart(id, properties("release", "true", "run", run)));
         assertEquals(BatchStatus.COMPLETED, restarted.getBatchStatus());
     }
 
