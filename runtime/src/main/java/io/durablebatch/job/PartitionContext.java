@@ -2,10 +2,14 @@ package io.durablebatch.job;
 
 import java.nio.charset.StandardCharsets;
 
+import io.durablebatch.execution.StepExecutionId;
 import io.durablebatch.partition.PartitionPlanEntry;
 
-/** The partition a worker step attempt runs: its plan entry and its one-based position in the plan. */
-public record PartitionContext(PartitionPlanEntry entry, int ordinal) {
+/**
+ * The partition a worker step attempt runs: its plan entry, its one-based position in the plan and
+ * the partitioned step's attempt (the parent) whose plan it belongs to.
+ */
+public record PartitionContext(PartitionPlanEntry entry, int ordinal, StepExecutionId parent) {
 
     /** The key, decoded as UTF-8. */
     public String key() {

@@ -1,5 +1,6 @@
 package io.durablebatch.job;
 
+import java.util.Optional;
 import java.util.OptionalInt;
 
 import io.durablebatch.Checks;
@@ -15,7 +16,8 @@ import io.durablebatch.listener.Listeners;
  * database can run workers of the plan too. The step ends with the aggregate of its partitions
  * (FAILED over STOPPED over COMPLETED, counters summed). A restart copies the plan: completed
  * partitions keep their result and never run again, the others resume from their worker's last
- * checkpoint.
+ * checkpoint; unless the partitioner's {@link Partitioner#partitioning} plans afresh. An
+ * {@link #analyzer(PartitionAnalyzer)} follows the partitions on the step's thread.
  */
 public final class PartitionedStep implements Step {
 
@@ -24,14 +26,16 @@ public final class PartitionedStep implements Step {
     private final Step worker;
     private final OptionalInt workers;
     private final Listeners listeners;
+    private final Optional<PartitionAnalyzer> analyzer;
 
     PartitionedStep(StepSettings settings, Partitioner partitioner, Step worker, OptionalInt workers) {
-        this(settings, partitioner, worker, workers, Listeners.NONE);
+        this(settings, partitioner, worker, workers, Listeners.NONE, Optional.empty());
     }
 
     private PartitionedStep(StepSettings settings, Partitioner partitioner, Step worker, OptionalInt workers,
-            Listeners listeners) {
+            Listeners listeners, Optional<PartitionAnalyzer> analyzer) {
         this.listeners = listeners;
+        this.analyzer = analyzer;
         this.settings = Checks.notNull(settings, "step.settings");
         this.partitioner = Checks.notNull(partitioner, "partitioner");
         this.worker = Checks.notNull(worker, "worker");
@@ -68,22 +72,22 @@ public final class PartitionedStep implements Step {
     }
 
     public PartitionedStep withWorkers(int workers) {
-        return new PartitionedStep(settings, partitioner, worker, OptionalInt.of(workers), listeners);
+        return new PartitionedStep(settings, partitioner, worker, OptionalInt.of(workers), listeners, analyzer);
     }
 
     public PartitionedStep withId(String nodeId) {
-        return new PartitionedStep(settings.withNodeId(nodeId), partitioner, worker, workers, listeners);
+        return new PartitionedStep(settings.withNodeId(nodeId), partitioner, worker, workers, listeners, analyzer);
     }
 
     @Override
     public PartitionedStep withStartLimit(int startLimit) {
-        return new PartitionedStep(settings.withStartLimit(startLimit), partitioner, worker, workers, listeners);
+        return new PartitionedStep(settings.withStartLimit(startLimit), partitioner, worker, workers, listeners, analyzer);
     }
 
     @Override
     public PartitionedStep withAllowStartIfComplete(boolean allowStartIfComplete) {
         return new PartitionedStep(settings.withAllowStartIfComplete(allowStartIfComplete), partitioner, worker, workers,
-                listeners);
+                listeners, analyzer);
     }
 
     /** The listeners declared on this step, in declaration order; not part of the plan. */
@@ -100,7 +104,30 @@ public final class PartitionedStep implements Step {
      */
     public PartitionedStep listener(BatchListener listener) {
         return new PartitionedStep(settings, partitioner, worker, workers,
-                listeners.with(listener, "partitioned step '" + settings.name() + "'", ChunkStep.LISTENED));
+                listeners.with(listener, "partitioned step '" + settings.name() + "'", ChunkStep.LISTENED), analyzer);
+    }
+
+    /** The analyzer of this step's partitions; not part of the plan. */
+    public Optional<PartitionAnalyzer> analyzer() {
+        return analyzer;
+    }
+
+    /**
+     * This step with an analyzer of its partitions, which their workers send data to with
+     * {@link StepContext#collect}. The data travels in memory, so the partitions of a step with an
+     * analyzer run on the workers of the parent's process only.
+     */
+    public PartitionedStep analyzer(PartitionAnalyzer analyzer) {
+        Checks.notNull(analyzer, "analyzer");
+        if (this.analyzer.isPresent()) {
+            throw new IllegalArgumentException("partitioned step '" + settings.name() + "' has an analyzer already");
+        }
+        return new PartitionedStep(settings, partitioner, worker, workers, listeners, Optional.of(analyzer));
+    }
+
+    /** Whether only the parent's own process may run this step's partitions (it has an analyzer). */
+    public boolean localWorkersOnly() {
+        return analyzer.isPresent();
     }
 
     @Override

@@ -55,4 +55,15 @@ public interface StepContext {
      * {@code EMPTY_INPUT}. Without it a completed step exits {@code COMPLETED}.
      */
     void setExitStatus(ExitStatus exitStatus);
+
+    /**
+     * Sends {@code data} to the {@link PartitionAnalyzer} of the partitioned step this attempt is a
+     * worker of, on the step's thread, after the data sent before.
+     *
+     * @throws IllegalStateException unless this attempt is a worker of a step with an analyzer
+     */
+    default void collect(Object data) {
+        throw new IllegalStateException("step '" + stepName().value() + "' is no worker of a partitioned step with an "
+                + "analyzer: it has nowhere to send collected data");
+    }
 }

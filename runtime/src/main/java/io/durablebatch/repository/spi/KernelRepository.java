@@ -229,8 +229,18 @@ public interface KernelRepository extends JobRepository {
      *         aggregate status, {@code PARTITION_PLAN_NOT_FOUND}, {@code VERSION_CONFLICT} or
      *         {@code STEP_EXECUTION_NOT_FOUND}
      */
+    default StepExecution aggregateStepPartitions(StepExecutionId parentStepExecutionId,
+            ExecutionVersion expectedVersion, Instant transitionedAt) {
+        return aggregateStepPartitions(parentStepExecutionId, expectedVersion, transitionedAt, Optional.empty());
+    }
+
+    /**
+     * {@link #aggregateStepPartitions(StepExecutionId, ExecutionVersion, Instant)}, with the exit status
+     * the parent's own thread set (its partitions' analyzer), which replaces the most severe
+     * partition's.
+     */
     StepExecution aggregateStepPartitions(StepExecutionId parentStepExecutionId, ExecutionVersion expectedVersion,
-            Instant transitionedAt);
+            Instant transitionedAt, Optional<ExitStatus> exitStatus);
 
     // Operators and ownership (SPEC section 8)
 

@@ -14,6 +14,7 @@ import org.jboss.logging.Logger;
 import io.durablebatch.execution.Checkpoint;
 import io.durablebatch.execution.ExecutionFailure;
 import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.ExitStatus;
 import io.durablebatch.execution.JobExecutionId;
 import io.durablebatch.execution.StepExecution;
 import io.durablebatch.execution.StepExecutionId;
@@ -49,11 +50,12 @@ final class PartitionWorker {
 
     /**
      * A plan a worker takes part in: its parent, the parent's context (job, parameters, execution),
-     * the worker step, the checkpoints of unfinished partitions of the resumed plan (by key), and the
-     * stop signal the worker observes.
+     * the worker step, the checkpoints of unfinished partitions of the resumed plan (by key), the
+     * stop signal the worker observes, and where a local worker of a step with an analyzer tells what
+     * it collects and how its partition ended (null otherwise).
      */
     record Plan(StepExecutionId parent, JobExecutionId jobExecution, StepContextImpl parentContext, Step worker,
-            Map<String, Checkpoint> resumed, StopSignal control) {
+            Map<String, Checkpoint> resumed, StopSignal control, PartitionEvents events) {
     }
 
     /** A claimed partition, the worker step attempt that runs it and the checkpoint it resumes. */
@@ -130,18 +132,27 @@ final class PartitionWorker {
 
     private void run(Plan plan, Claim claim) {
         StepPartition partition = claim.partition();
-        PartitionContext partitionContext = new PartitionContext(partition.entry(), partition.ordinal());
+        PartitionContext partitionContext = new PartitionContext(partition.entry(), partition.ordinal(),
+                plan.parent());
         StepContextImpl context = plan.parentContext().forWorker(plan.worker(), claim.worker(),
-                claim.resumeFrom().isPresent(), partitionContext);
+                claim.resumeFrom().isPresent(), partitionContext, plan.events());
         StepOutcome outcome;
         try {
             outcome = steps.run(new StepAttempt(repository, steps.bookkeeping(), plan.worker(), context,
                     Optional.empty(), claim.resumeFrom(), plan.control(), claim.worker()));
         } catch (RuntimeException | Error failure) {
-            if (endAfter(failure, plan, claim)) {
+            boolean own = endAfter(failure, plan, claim);
+            if (plan.events() != null) {
+                plan.events().ended(partitionContext, ExecutionStatus.FAILED, ExitStatus.of("FAILED"));
+            }
+            if (own) {
                 throw failure;
             }
             return;
+        }
+        if (plan.events() != null) {
+            // before the completion: the parent sees the partition ended only after this
+            plan.events().ended(partitionContext, outcome.status(), outcome.exitStatus());
         }
         if (outcome.status() == ExecutionStatus.STOPPED && plan.control().leaving() && handBack(plan, claim)) {
             return;

@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionService;
@@ -21,8 +22,10 @@ import org.jboss.logging.Logger;
 
 import io.durablebatch.execution.Checkpoint;
 import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.ExitStatus;
 import io.durablebatch.execution.StepExecution;
 import io.durablebatch.job.PartitionedStep;
+import io.durablebatch.job.Partitioning;
 import io.durablebatch.partition.PartitionPlanEntry;
 import io.durablebatch.partition.StepPartition;
 import io.durablebatch.repository.LifecycleTransition;
@@ -69,28 +72,42 @@ final class PartitionedStepRunner {
 
     StepOutcome run(StepAttempt parent) {
         PartitionedStep step = (PartitionedStep) parent.step();
-        Map<String, Checkpoint> resumed;
+        Published published;
         try {
-            resumed = publishPlan(parent, step);
+            published = publishPlan(parent, step);
         } catch (Exception e) {
             return parent.fail(e, parent.counters());
         }
         StepExecution snapshot = parent.snapshot();
+        Analysis analysis = new Analysis(step.analyzer().map(PartitionEvents::new));
         PartitionWorker.Plan plan = new PartitionWorker.Plan(snapshot.id(), snapshot.jobExecutionId(), parent.context(),
-                step.worker(), resumed, parent.control());
-        try (LocalWorkers local = new LocalWorkers(step, step.workers().orElse(defaultWorkers), plan)) {
+                step.worker(), published.resumed(), parent.control(), analysis.events.orElse(null));
+        int size = published.workers().orElse(step.workers().orElse(defaultWorkers));
+        try (LocalWorkers local = new LocalWorkers(step, size, plan)) {
             local.handOut();
-            return watch(parent, local);
+            return watch(parent, local, analysis);
         }
     }
 
-    /** Stores the plan; returns the checkpoints of unfinished partitions of the resumed attempt, by key. */
-    private Map<String, Checkpoint> publishPlan(StepAttempt parent, PartitionedStep step) throws Exception {
+    /** A stored plan: the checkpoints its unfinished partitions resume (by key), and the attempt's worker threads. */
+    private record Published(Map<String, Checkpoint> resumed, OptionalInt workers) {
+    }
+
+    /**
+     * Stores the plan the partitioner decides on: a copy of the resumed attempt's plan (completed
+     * partitions kept, the others resuming their worker's checkpoint) or a fresh one.
+     */
+    private Published publishPlan(StepAttempt parent, PartitionedStep step) throws Exception {
         StepExecution current = parent.snapshot();
         Optional<StepExecution> previous = parent.resumes();
         List<StepPartition> previousPlan = previous.isEmpty() ? List.of()
                 : QuarkusTransaction.requiringNew().call(() -> repository.stepPartitionPlan(previous.get().id()));
-        if (!previousPlan.isEmpty()) {
+        Partitioning partitioning = step.partitioner().partitioning(parent.context(), !previousPlan.isEmpty());
+        if (partitioning.resumes()) {
+            if (previousPlan.isEmpty()) {
+                throw new IllegalStateException("the partitioner of step '" + step.name() + "' resumes a stored plan, "
+                        + "but this attempt restarts none: it must partition afresh");
+            }
             Map<String, Checkpoint> checkpoints = QuarkusTransaction.requiringNew().call(() -> {
                 repository.restartStepPartitionPlan(previous.get().id(), current.id());
                 return workers.checkpointsOfUnfinished(previousPlan);
@@ -98,19 +115,24 @@ final class PartitionedStepRunner {
             LOG.infof("Step '%s' resumes the plan of step execution %s: %d of %d partitions left", step.name(),
                     previous.get().id(), previousPlan.stream().filter(p -> p.status() != ExecutionStatus.COMPLETED).count(),
                     previousPlan.size());
-            return checkpoints;
+            return new Published(checkpoints, partitioning.workers());
         }
-        List<PartitionPlanEntry> entries = step.partitioner().partition(parent.context());
+        List<PartitionPlanEntry> entries = partitioning.fresh().orElseThrow();
         QuarkusTransaction.requiringNew().run(() -> repository.createStepPartitionPlan(current.id(), entries));
-        LOG.infof("Step '%s' planned %d partitions", step.name(), entries.size());
-        return Map.of();
+        if (previousPlan.isEmpty()) {
+            LOG.infof("Step '%s' planned %d partitions", step.name(), entries.size());
+        } else {
+            LOG.infof("Step '%s' planned %d partitions afresh, ignoring the %d of step execution %s", step.name(),
+                    entries.size(), previousPlan.size(), previous.get().id());
+        }
+        return new Published(Map.of(), partitioning.workers());
     }
 
     /**
      * Polls the plan until the parent can end, and ends it. Each poll is one statement; it comes every
      * poll interval, or as soon as a local worker ends. An interrupt is taken as a stop request.
      */
-    private StepOutcome watch(StepAttempt parent, LocalWorkers local) {
+    private StepOutcome watch(StepAttempt parent, LocalWorkers local, Analysis analysis) {
         boolean interrupted = false;
         try {
             while (true) {
@@ -130,8 +152,9 @@ final class PartitionedStepRunner {
                     if (plan.unassigned() > 0 && !parent.control().stopRequested()) {
                         local.handOut();
                     }
+                    analysis.deliver(parent, local);
                     if (plan.running() == 0 && local.idle()) {
-                        Optional<StepOutcome> ended = end(parent, plan, local.failure());
+                        Optional<StepOutcome> ended = end(parent, plan, local.failure(), analysis);
                         if (ended.isPresent()) {
                             return ended.get();
                         }
@@ -174,7 +197,8 @@ final class PartitionedStepRunner {
      * after which no claim succeeds, and which waits for the claims in flight (they share-lock the
      * parent's row). It then looks again, so a partition claimed just before is waited for.
      */
-    private Optional<StepOutcome> end(StepAttempt parent, PlanSummary polled, Optional<Throwable> failure) {
+    private Optional<StepOutcome> end(StepAttempt parent, PlanSummary polled, Optional<Throwable> failure,
+            Analysis analysis) {
         boolean workLeft = !polled.allDone();
         if (workLeft && failure.isEmpty() && !parent.control().stopRequested()) {
             return Optional.empty();
@@ -189,10 +213,16 @@ final class PartitionedStepRunner {
                     return Optional.empty();
                 }
             }
-            if (!plan.allDone() && failure.isPresent()) {
+            if (failure.isPresent() && (!plan.allDone() || analysis.failure.isPresent())) {
                 return Optional.of(parent.fail(failure.get(), parent.counters()));
             }
+            // every partition has ended, or a stop leaves the unstarted ones to a restart
+            Optional<Throwable> refused = analysis.allEnded(parent, plan);
+            if (refused.isPresent()) {
+                return Optional.of(parent.fail(refused.get(), parent.counters()));
+            }
             PlanSummary settled = plan;
+            Optional<ExitStatus> exitStatus = parent.context().exitStatus();
             StepExecution ended = QuarkusTransaction.requiringNew().call(() -> {
                 StepExecution current = parent.snapshot();
                 if (!settled.allDone()) {
@@ -202,7 +232,7 @@ final class PartitionedStepRunner {
                     current = repository.transitionStepExecution(current.id(), current.version(),
                             LifecycleTransition.to(ExecutionStatus.STOPPING, Instant.now()));
                 }
-                return repository.aggregateStepPartitions(current.id(), current.version(), Instant.now());
+                return repository.aggregateStepPartitions(current.id(), current.version(), Instant.now(), exitStatus);
             });
             parent.committed(ended, ended.counters());
             return Optional.of(StepOutcome.of(ended));
@@ -213,6 +243,55 @@ final class PartitionedStepRunner {
                 return Optional.empty();
             }
             return Optional.of(parent.fail(e, parent.counters()));
+        }
+    }
+
+    /**
+     * The analyzer of the step's partitions, if it has one, and its first failure: after it, no more
+     * work is handed out and the step fails once no partition runs.
+     */
+    private static final class Analysis {
+
+        private final Optional<PartitionEvents> events;
+        private Optional<Throwable> failure = Optional.empty();
+        private boolean allEnded;
+
+        Analysis(Optional<PartitionEvents> events) {
+            this.events = events;
+        }
+
+        void deliver(StepAttempt parent, LocalWorkers local) {
+            if (events.isEmpty() || failure.isPresent()) {
+                return;
+            }
+            try {
+                events.get().deliver(parent.context());
+            } catch (Exception | Error e) {
+                LOG.errorf(e, "The partition analyzer of step execution %s failed: no more partitions are handed out, "
+                        + "and the step fails once its workers have ended", parent.snapshot().id());
+                failure = Optional.of(e);
+                local.fail(e);
+            }
+        }
+
+        /**
+         * Tells the analyzer, once, that the attempt's partitions have ended (every one, or after a stop
+         * those that started: the step then stops); returns its failure.
+         */
+        Optional<Throwable> allEnded(StepAttempt parent, PlanSummary plan) {
+            if (events.isEmpty() || allEnded) {
+                return failure;
+            }
+            allEnded = true;
+            ExecutionStatus aggregate = !plan.allDone() ? ExecutionStatus.STOPPED
+                    : plan.failed() > 0 ? ExecutionStatus.FAILED
+                            : plan.stopped() > 0 ? ExecutionStatus.STOPPED : ExecutionStatus.COMPLETED;
+            try {
+                events.get().allEnded(parent.context(), aggregate);
+            } catch (Exception | Error e) {
+                failure = Optional.of(e);
+            }
+            return failure;
         }
     }
 

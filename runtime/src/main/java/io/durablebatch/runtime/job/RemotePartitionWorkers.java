@@ -176,6 +176,11 @@ public class RemotePartitionWorkers {
                     + "left to other workers", plan.parent(), plan.node(), plan.jobName(), execution.definition());
             return Optional.empty();
         }
+        if (step.localWorkersOnly()) {
+            LOG.debugf("Step execution %s runs node '%s' of job '%s', whose partitions only its own process runs (its "
+                    + "analyzer receives their data in memory)", plan.parent(), plan.node(), plan.jobName());
+            return Optional.empty();
+        }
         JobInstance instance = repository.getJobInstance(execution.jobInstanceId()).orElseThrow();
         StepExecution parent = repository.getStepExecution(plan.parent()).orElseThrow();
         Map<String, Checkpoint> resumed = plan.restartedFrom()
@@ -185,7 +190,7 @@ public class RemotePartitionWorkers {
                 JobParameters.of(instance.key(), execution.parameters()), execution), parent, step,
                 plan.restartedFrom().isPresent());
         return Optional.of(new PartitionWorker.Plan(plan.parent(), plan.jobExecution(), context, step.worker(),
-                resumed, new Signal()));
+                resumed, new Signal(), null));
     }
 
     /**

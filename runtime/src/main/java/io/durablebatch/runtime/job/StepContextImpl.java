@@ -25,6 +25,7 @@ final class StepContextImpl implements StepContext {
     private final boolean restart;
     private final Optional<PartitionContext> partition;
     private final JobContextImpl job;
+    private final PartitionEvents events;
     private volatile ExitStatus exitStatus;
     /** Whether a tasklet runs this attempt, which then has a checkpoint of its own. */
     private volatile boolean tasklet;
@@ -32,12 +33,13 @@ final class StepContextImpl implements StepContext {
 
     /** The context of an attempt of a step of {@code job}'s execution, running as {@code stepExecution}. */
     StepContextImpl(JobContextImpl job, StepExecution stepExecution, Step step, boolean restart) {
-        this(job, stepExecution, step, restart, Optional.empty());
+        this(job, stepExecution, step, restart, Optional.empty(), null);
     }
 
     private StepContextImpl(JobContextImpl job, StepExecution stepExecution, Step step, boolean restart,
-            Optional<PartitionContext> partition) {
+            Optional<PartitionContext> partition, PartitionEvents events) {
         this.job = job;
+        this.events = events;
         this.partition = partition;
         this.stepExecution = stepExecution;
         this.step = step;
@@ -89,9 +91,21 @@ final class StepContextImpl implements StepContext {
         return partition;
     }
 
-    /** The context of a worker of this step, running {@code partition} as {@code workerExecution}. */
-    StepContextImpl forWorker(Step worker, StepExecution workerExecution, boolean resumes, PartitionContext partition) {
-        return new StepContextImpl(job, workerExecution, worker, resumes, Optional.of(partition));
+    /**
+     * The context of a worker of this step, running {@code partition} as {@code workerExecution};
+     * {@code events} (null without an analyzer) takes what it collects.
+     */
+    StepContextImpl forWorker(Step worker, StepExecution workerExecution, boolean resumes, PartitionContext partition,
+            PartitionEvents events) {
+        return new StepContextImpl(job, workerExecution, worker, resumes, Optional.of(partition), events);
+    }
+
+    @Override
+    public void collect(Object data) {
+        if (events == null) {
+            StepContext.super.collect(data);
+        }
+        events.collected(partition.orElseThrow(), data);
     }
 
     @Override

@@ -15,6 +15,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.execution.ExecutionVersion;
+import io.durablebatch.execution.ExitStatus;
 import io.durablebatch.execution.StepExecution;
 import io.durablebatch.execution.StepExecutionId;
 import io.durablebatch.repository.RepositoryError;
@@ -68,7 +69,10 @@ public class PartitionAggregationStore {
                            WHERE parent_step_execution_id = :parentId),
                 w AS ({worst})
                 UPDATE {p}step_execution s
-                SET status = w.status, exit_code = w.exit_code, exit_description = w.exit_description,
+                SET status = w.status,
+                    exit_code = COALESCE(CAST(:exitCode AS varchar), w.exit_code),
+                    exit_description = CASE WHEN CAST(:exitCode AS varchar) IS NULL THEN w.exit_description
+                                            ELSE CAST(:exitDescription AS text) END,
                     failure_type = CASE WHEN w.status = 'FAILED' THEN :failureType ELSE s.failure_type END,
                     failure_message = CASE WHEN w.status = 'FAILED'
                                            THEN c.failed || ' of ' || c.total
@@ -111,9 +115,13 @@ public class PartitionAggregationStore {
                 LIMIT 1""".formatted(columns, severity);
     }
 
-    public StepExecution aggregate(StepExecutionId parent, ExecutionVersion expectedVersion, Instant at) {
+    /** Aggregates the plan into its parent; {@code exitStatus}, when given, replaces the most severe partition's. */
+    public StepExecution aggregate(StepExecutionId parent, ExecutionVersion expectedVersion, Instant at,
+            Optional<ExitStatus> exitStatus) {
         Instant time = storedTime(at);
         return sql.queryOne(aggregate, params -> params.bigint("parentId", parent.value())
+                .text("exitCode", exitStatus.map(ExitStatus::code).orElse(null))
+                .text("exitDescription", exitStatus.map(ExitStatus::description).orElse(null))
                 .text("failureType", PARTITION_FAILURE).time("at", time)
                 .bigint("expectedVersion", expectedVersion.value()), StepExecutionEntity.class, ExecutionRows::stepExecution)
                 .orElseThrow(() -> refusal(parent, expectedVersion));

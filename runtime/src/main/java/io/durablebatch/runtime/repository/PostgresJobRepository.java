@@ -362,8 +362,8 @@ public class PostgresJobRepository implements KernelRepository {
 
     @Override
     public StepExecution aggregateStepPartitions(StepExecutionId parentStepExecutionId,
-            ExecutionVersion expectedVersion, Instant transitionedAt) {
-        return partitionAggregation.aggregate(parentStepExecutionId, expectedVersion, transitionedAt);
+            ExecutionVersion expectedVersion, Instant transitionedAt, Optional<ExitStatus> exitStatus) {
+        return partitionAggregation.aggregate(parentStepExecutionId, expectedVersion, transitionedAt, exitStatus);
     }
 
     @Override

@@ -38,6 +38,7 @@ import io.durablebatch.flow.NodeId;
 import io.durablebatch.flow.StartLimit;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
+import io.durablebatch.job.PartitionAnalyzer;
 import io.durablebatch.operator.OwnerToken;
 import io.durablebatch.partition.StepPartition;
 import io.durablebatch.repository.JobExecutionRequest;
@@ -87,6 +88,18 @@ class RemotePartitionWorkersTest {
                                 }
                                 return new TargetWriter(dataSource);
                             }).build()))
+                    .build();
+        }
+
+        /** Like remoteLoad, with an analyzer: its data travels in memory, so only its own process works it. */
+        @Produces
+        JobDefinition remoteAnalyzed() {
+            return Job.named("remoteAnalyzed")
+                    .start(partitioned("load", context -> rangePlan(PARTITIONS, PER_PARTITION),
+                            chunk("loadRange", 100).reader(KernelTestSupport::rangeOf)
+                                    .writer(context -> new TargetWriter(dataSource)).build())
+                            .analyzer(new PartitionAnalyzer() {
+                            }))
                     .build();
         }
 
@@ -181,14 +194,23 @@ class RemotePartitionWorkersTest {
     }
 
     @Test
+    void leavesAloneThePlanOfAStepWithAnAnalyzer() throws Exception {
+        leavesAlone(registry.get("remoteAnalyzed"));
+    }
+
+    @Test
     void leavesAloneThePlanOfADefinitionItDoesNotRun() throws Exception {
-        String run = freshRun();
         JobDefinition other = Job.named("remoteLoad").revision("other")
                 .start(partitioned("load", context -> rangePlan(PARTITIONS, PER_PARTITION),
                         chunk("loadRange", 100).reader(KernelTestSupport::rangeOf)
                                 .writer(context -> new TargetWriter(dataSource)).build()))
                 .build();
-        StepExecution parent = publishedElsewhere(other, run);
+        leavesAlone(other);
+    }
+
+    private void leavesAlone(JobDefinition definition) throws Exception {
+        String run = freshRun();
+        StepExecution parent = publishedElsewhere(definition, run);
         Thread.sleep(1000); // ten poll intervals
         List<StepPartition> plan = tx(() -> repository.stepPartitionPlan(parent.id()));
         assertTrue(plan.stream().allMatch(StepPartition::isUnassigned), plan.toString());

@@ -339,6 +339,23 @@ class UnitOfWorkRulesTest {
                     return new Case(parent.jobInstanceId(),
                             () -> repository.aggregateStepPartitions(parent.id(), parent.version(), now()));
                 }),
+                Map.entry("aggregateStepPartitions(StepExecutionId, ExecutionVersion, Instant, Optional)", () -> {
+                    Planned planned = planned();
+                    StepExecution worker = worker(planned);
+                    tx(() -> {
+                        StepPartition assigned = repository.assignStepPartition(planned.partition().id(),
+                                planned.partition().version(), worker.id());
+                        StepExecution started = repository.transitionStepExecution(worker.id(), worker.version(),
+                                LifecycleTransition.to(STARTED, now()));
+                        repository.transitionStepExecution(worker.id(), started.version(),
+                                LifecycleTransition.to(COMPLETED, now()));
+                        return repository.completeStepPartition(assigned.id(), assigned.version(), worker.id());
+                    });
+                    StepExecution parent = planned.parent();
+                    return new Case(parent.jobInstanceId(),
+                            () -> repository.aggregateStepPartitions(parent.id(), parent.version(), now(),
+                                    Optional.of(ExitStatus.of("ANALYZED"))));
+                }),
                 // operator control (SPEC §8)
                 Map.entry("appendOperatorRequest(OperatorRecordDraft)", () -> {
                     JobExecution running = given.jobExecutionIn(STARTED);

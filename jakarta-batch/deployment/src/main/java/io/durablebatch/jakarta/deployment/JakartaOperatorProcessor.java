@@ -7,6 +7,8 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.stream.Stream;
+import java.util.Optional;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -31,6 +33,8 @@ import io.durablebatch.runtime.jakarta.execution.BatchletRuns;
 import io.durablebatch.runtime.jakarta.execution.DeciderRuns;
 import io.durablebatch.runtime.jakarta.execution.ExecutionContexts;
 import io.durablebatch.runtime.jakarta.execution.JobListenerRuns;
+import io.durablebatch.runtime.jakarta.execution.PartitionAnalyses;
+import io.durablebatch.runtime.jakarta.execution.PartitionPlans;
 import io.durablebatch.runtime.jakarta.execution.StepRuns;
 import io.durablebatch.runtime.jakarta.jsl.JslArtifact;
 import io.durablebatch.runtime.jakarta.jsl.JslBatchlet;
@@ -86,14 +90,17 @@ class JakartaOperatorProcessor {
             jakarta.batch.api.chunk.listener.SkipWriteListener.class,
             jakarta.batch.api.chunk.listener.RetryReadListener.class,
             jakarta.batch.api.chunk.listener.RetryProcessListener.class,
-            jakarta.batch.api.chunk.listener.RetryWriteListener.class };
+            jakarta.batch.api.chunk.listener.RetryWriteListener.class,
+            jakarta.batch.api.chunk.CheckpointAlgorithm.class, jakarta.batch.api.chunk.AbstractCheckpointAlgorithm.class,
+            jakarta.batch.api.partition.PartitionMapper.class, jakarta.batch.api.partition.PartitionCollector.class,
+            jakarta.batch.api.partition.PartitionAnalyzer.class, jakarta.batch.api.partition.AbstractPartitionAnalyzer.class,
+            jakarta.batch.api.partition.PartitionReducer.class, jakarta.batch.api.partition.AbstractPartitionReducer.class };
 
     @BuildStep
     AdditionalBeanBuildItem beans() {
         return AdditionalBeanBuildItem.builder().addBeanClasses(JakartaJobOperator.class, ExecutionContexts.class,
-                BatchletRuns.class, DeciderRuns.class, JobListenerRuns.class, StepRuns.class, BatchArtifactProducers.class)
-                .setUnremovable()
-                .build();
+                BatchletRuns.class, DeciderRuns.class, JobListenerRuns.class, StepRuns.class, BatchArtifactProducers.class,
+                PartitionPlans.class, PartitionAnalyses.class).setUnremovable().build();
     }
 
     /**
@@ -181,7 +188,10 @@ class JakartaOperatorProcessor {
         }
     }
 
-    /** The artifacts of an element that this runtime creates: a batchlet, a decider, those of a flow's elements. */
+    /**
+     * The artifacts of an element that this runtime creates: a step's (its work's, its listeners', its
+     * partition's), a decider, those of a flow's elements.
+     */
     private static void addArtifacts(JslExecutionElement element, List<JslArtifact> artifacts) {
         if (element instanceof JslStep step) {
             artifacts.addAll(step.listeners());
@@ -191,7 +201,10 @@ class JakartaOperatorProcessor {
                 artifacts.add(chunk.reader());
                 chunk.processor().ifPresent(artifacts::add);
                 artifacts.add(chunk.writer());
+                chunk.checkpointAlgorithm().ifPresent(artifacts::add);
             }
+            step.partition().ifPresent(partition -> Stream.of(partition.mapper(), partition.collector(),
+                    partition.analyzer(), partition.reducer()).flatMap(Optional::stream).forEach(artifacts::add));
         } else if (element instanceof JslDecision decision) {
             artifacts.add(decision.decider());
         } else if (element instanceof JslFlow flow) {

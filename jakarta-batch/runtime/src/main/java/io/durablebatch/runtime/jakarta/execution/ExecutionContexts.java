@@ -3,6 +3,7 @@ package io.durablebatch.runtime.jakarta.execution;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.batch.api.Batchlet;
@@ -29,8 +30,11 @@ public class ExecutionContexts {
     private static final Logger LOG = Logger.getLogger(ExecutionContexts.class);
 
     private final Map<Long, JakartaJobContext> jobs = new ConcurrentHashMap<>();
-    private final Map<Long, Running> running = new ConcurrentHashMap<>();
+    /** The batchlets each execution runs here: one, or one per local partition of a partitioned step. */
+    private final Map<Long, Set<Running>> running = new ConcurrentHashMap<>();
     private final Map<Long, List<BatchArtifacts.Resolved<jakarta.batch.api.listener.JobListener>>> jobListeners = new ConcurrentHashMap<>();
+    /** The partitioned steps running here on their own thread, by step execution id. */
+    private final Map<Long, PartitionedStepRun> partitionedSteps = new ConcurrentHashMap<>();
 
     /** A batchlet being run, and whether it was asked to stop. */
     static final class Running {
@@ -62,31 +66,45 @@ public class ExecutionContexts {
         return listeners == null ? List.of() : listeners;
     }
 
-    void started(long executionId, Running batchlet) {
-        running.put(executionId, batchlet);
+    Optional<PartitionedStepRun> partitionedStep(long stepExecutionId) {
+        return Optional.ofNullable(partitionedSteps.get(stepExecutionId));
     }
 
-    void ended(long executionId) {
-        running.remove(executionId);
+    void partitionedStep(long stepExecutionId, PartitionedStepRun run) {
+        partitionedSteps.put(stepExecutionId, run);
+    }
+
+    void partitionedStepEnded(long stepExecutionId) {
+        Optional.ofNullable(partitionedSteps.remove(stepExecutionId)).ifPresent(PartitionedStepRun::close);
+    }
+
+    void started(long executionId, Running batchlet) {
+        running.computeIfAbsent(executionId, id -> ConcurrentHashMap.newKeySet()).add(batchlet);
+    }
+
+    void ended(long executionId, Running batchlet) {
+        running.computeIfPresent(executionId, (id, batchlets) -> {
+            batchlets.remove(batchlet);
+            return batchlets.isEmpty() ? null : batchlets;
+        });
     }
 
     /**
-     * Calls {@code stop()} of the batchlet the execution runs here, if any; its step then ends
+     * Calls {@code stop()} of the batchlets the execution runs here (one per local partition of a
+     * partitioned step), if any; their step then ends
      * STOPPED once {@code process()} returns. The kernel's stop must have been requested first, so
      * the step sees it when the batchlet returns.
      */
     public void stop(long executionId) {
         Optional.ofNullable(jobs.get(executionId)).ifPresent(JakartaJobContext::stopping);
-        Running batchlet = running.get(executionId);
-        if (batchlet == null) {
-            return;
-        }
-        batchlet.stopRequested = true;
-        try {
-            batchlet.batchlet.stop();
-        } catch (Exception e) {
-            // the stop was requested all the same: the step stops at its next boundary
-            LOG.warnf(e, "stop() of the batchlet of execution %d failed", executionId);
+        for (Running batchlet : running.getOrDefault(executionId, Set.of())) {
+            batchlet.stopRequested = true;
+            try {
+                batchlet.batchlet.stop();
+            } catch (Exception e) {
+                // the stop was requested all the same: the step stops at its next boundary
+                LOG.warnf(e, "stop() of a batchlet of execution %d failed", executionId);
+            }
         }
     }
 
@@ -98,6 +116,14 @@ public class ExecutionContexts {
             long id = job.execution().id().value();
             contexts.jobs.remove(id);
             contexts.running.remove(id);
+            // partitioned steps that ended without all their partitions (stopped, or failed before)
+            contexts.partitionedSteps.entrySet().removeIf(entry -> {
+                if (entry.getValue().executionId != id) {
+                    return false;
+                }
+                entry.getValue().close();
+                return true;
+            });
             // listeners whose afterJob did not run (the end was not this process's to record)
             contexts.listenersOf(id).forEach(BatchArtifacts.Resolved::close);
         }

@@ -16,15 +16,35 @@ final class JakartaJobContext extends ElementContext implements JobContext {
     private final String jobName;
     private final io.durablebatch.job.JobContext kernel;
     private final PropertyScope scope;
+    /** The execution's own context, when this is a partition's copy: whether a stop was asked is its. */
+    private final JakartaJobContext main;
     private volatile boolean stopping;
     private volatile BatchStatus ending;
+    /** A partition's copy's own exit status: setting it does not set the job's. */
+    private volatile String partitionExitStatus;
 
     /** @param scope the job's {@code <properties>} as the execution resolves them */
     JakartaJobContext(String jobName, io.durablebatch.job.JobContext kernel, PropertyScope scope) {
+        this(jobName, kernel, scope, null);
+    }
+
+    private JakartaJobContext(String jobName, io.durablebatch.job.JobContext kernel, PropertyScope scope,
+            JakartaJobContext main) {
         super(scope.properties());
         this.jobName = jobName;
         this.kernel = kernel;
         this.scope = scope;
+        this.main = main;
+    }
+
+    /**
+     * The copy a partition gets, as the specification wants: the same job and properties, but
+     * transient user data and an exit status of its own (starting from the job's).
+     */
+    JakartaJobContext forPartition() {
+        JakartaJobContext copy = new JakartaJobContext(jobName, kernel, scope, this);
+        copy.partitionExitStatus = getExitStatus();
+        return copy;
     }
 
     /** The scope the properties of the job's steps and listeners start from. */
@@ -52,12 +72,15 @@ final class JakartaJobContext extends ElementContext implements JobContext {
     @Override
     public BatchStatus getBatchStatus() {
         BatchStatus ended = ending;
-        return ended != null ? ended : stopping ? BatchStatus.STOPPING : BatchStatus.STARTED;
+        return ended != null ? ended : stopping || main != null && main.stopping ? BatchStatus.STOPPING : BatchStatus.STARTED;
     }
 
     /** The exit status set last (by an artifact, or by the {@code exit-status} of the end taken), or null. */
     @Override
     public String getExitStatus() {
+        if (main != null) {
+            return partitionExitStatus;
+        }
         return kernel.exitStatus().map(ExitStatus::code).orElse(null);
     }
 
@@ -70,6 +93,10 @@ final class JakartaJobContext extends ElementContext implements JobContext {
      */
     @Override
     public void setExitStatus(String status) {
+        if (main != null) {
+            partitionExitStatus = status; // the copy's own, as the specification's partition copies
+            return;
+        }
         if (status == null) {
             kernel.clearExitStatus();
             return;

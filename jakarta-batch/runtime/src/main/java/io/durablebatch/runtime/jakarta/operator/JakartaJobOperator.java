@@ -40,6 +40,7 @@ import io.durablebatch.runtime.jakarta.JakartaJobs;
 import io.durablebatch.runtime.jakarta.execution.ExecutionContexts;
 import io.durablebatch.runtime.jakarta.execution.JakartaParameters;
 import io.durablebatch.runtime.jakarta.jsl.JslJob;
+import io.durablebatch.runtime.jakarta.partition.PartitionWorkerSteps;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**
@@ -285,6 +286,7 @@ public class JakartaJobOperator implements JobOperator {
     public List<StepExecution> getStepExecutions(long jobExecutionId) {
         io.durablebatch.execution.JobExecution execution = execution(jobExecutionId);
         return read(() -> repository.stepExecutions(execution.id())).stream()
+                .filter(step -> !PartitionWorkerSteps.isWorker(step.stepName().value())) // one per partitioned step
                 .<StepExecution> map(JakartaStepExecution::new).toList();
     }
 

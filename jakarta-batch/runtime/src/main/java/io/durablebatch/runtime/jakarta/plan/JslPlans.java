@@ -340,8 +340,7 @@ public final class JslPlans {
     }
 
     static JslProblem unsupported(JslLocation at, String what) {
-        return new JslProblem(at, what + " is not supported yet: this runtime runs jobs of <step>s that each hold a "
-                + "<batchlet>");
+        return new JslProblem(at, what + " is not supported yet (the Jakarta Batch guide lists what is refused at start)");
     }
 
     static boolean isId(String id) {

@@ -7,17 +7,23 @@ import static io.durablebatch.runtime.jakarta.plan.JslPlans.unsupported;
 import java.util.List;
 import java.util.Optional;
 
+import io.durablebatch.execution.StepName;
+import io.durablebatch.job.PartitionedStep;
 import io.durablebatch.job.Step;
 import io.durablebatch.job.Steps;
 import io.durablebatch.job.TaskletStep;
 import io.durablebatch.runtime.jakarta.execution.BatchletTasklet;
 import io.durablebatch.runtime.jakarta.execution.JslStepListener;
+import io.durablebatch.runtime.jakarta.execution.JslPartitionAnalyzer;
+import io.durablebatch.runtime.jakarta.execution.JslPartitioner;
 import io.durablebatch.runtime.jakarta.jsl.JslBatchlet;
 import io.durablebatch.runtime.jakarta.jsl.JslChunk;
 import io.durablebatch.runtime.jakarta.jsl.JslJob;
+import io.durablebatch.runtime.jakarta.jsl.JslPartition;
 import io.durablebatch.runtime.jakarta.jsl.JslProblem;
 import io.durablebatch.runtime.jakarta.jsl.JslStep;
 import io.durablebatch.runtime.jakarta.jsl.PropertyScope;
+import io.durablebatch.runtime.jakarta.partition.PartitionWorkerSteps;
 
 /**
  * A JSL {@code <step>} as a kernel {@link Step}: its work (batchlet, chunk, partition) and the
@@ -51,19 +57,55 @@ final class StepPlans {
 
     /** The step's work as a kernel step with the kernel's default settings. */
     private static Optional<Step> work(JslJob job, JslStep step, PropertyScope properties, List<JslProblem> problems) {
-        if (step.partition().isPresent()) {
-            problems.add(unsupported(step.location(), "<partition>"));
+        if (step.partition().isPresent() && !step.listeners().isEmpty()) {
+            problems.add(unsupported(step.location(), "step <listeners> on a partitioned step"));
+            return Optional.empty();
+        }
             return Optional.empty();
         }
         if (step.work().orElse(null) instanceof JslChunk chunk) {
+            if (step.partition().isPresent()) {
+                problems.add(unsupported(step.location(), "<partition> of a <chunk> step"));
+                return Optional.empty();
+            }
             return JakartaChunkStep.of(job, step, chunk, properties, problems);
         }
         if (step.work().orElse(null) instanceof JslBatchlet) {
+            if (step.partition().isPresent()) {
+                return partitionable(step, problems) ? Optional.of(partitioned(job, step,
+                        Steps.tasklet(PartitionWorkerSteps.workerOf(step.id()), new BatchletTasklet(job, step))))
+                        : Optional.empty();
+            }
             TaskletStep tasklet = Steps.tasklet(step.id(), new BatchletTasklet(job, step));
             // a batchlet step's listeners are its StepListeners: begun before the batchlet, ended after it
             return Optional.of(step.listeners().isEmpty() ? tasklet : tasklet.listener(new JslStepListener(job, step)));
         }
         return Optional.empty();
+    }
+
+    /**
+     * A step with {@code <partition>} as a kernel partitioned step: {@link JslPartitioner} makes the
+     * plan per execution, each partition runs {@code worker}, the step's work (of any kind) as a step
+     * named {@link PartitionWorkerSteps#workerOf}.
+     */
+    private static Step partitioned(JslJob job, JslStep step, Step worker) {
+        JslPartition partition = step.partition().orElseThrow();
+        PartitionedStep partitioned = Steps.partitioned(step.id(), new JslPartitioner(job, step), worker);
+        // the kernel's analyzer ships data in memory: only a step that needs one runs its partitions locally only
+        boolean analyzed = partition.collector().isPresent() || partition.analyzer().isPresent()
+                || partition.reducer().isPresent();
+        return analyzed ? partitioned.analyzer(new JslPartitionAnalyzer(job, step)) : partitioned;
+    }
+
+    /** Whether the step's id leaves room for its workers' name, which must not be a step id of its own. */
+    private static boolean partitionable(JslStep step, List<JslProblem> problems) {
+        String worker = PartitionWorkerSteps.workerOf(step.id());
+        if (PartitionWorkerSteps.isWorker(step.id()) || worker.length() > StepName.MAX_LENGTH) {
+            problems.add(new JslProblem(step.location(), "the id of a partitioned step must not end with ':partition' and "
+                    + "may have at most " + (StepName.MAX_LENGTH - worker.length() + step.id().length()) + " characters"));
+            return false;
+        }
+        return true;
     }
 
     private static Optional<Integer> startLimit(JslStep step, PropertyScope properties, List<JslProblem> problems) {

@@ -17,6 +17,7 @@ import io.durablebatch.execution.ExitStatus;
 import io.durablebatch.job.ChunkStep;
 import io.durablebatch.job.Decision;
 import io.durablebatch.job.JobDefinition;
+import io.durablebatch.job.PartitionedStep;
 import io.durablebatch.job.TaskletStep;
 import io.durablebatch.job.Transition;
 import io.durablebatch.job.TransitionKind;
@@ -314,6 +315,43 @@ class JslPlansTest {
                 </flow>""")).stream().map(JslProblem::message).toList();
         assertTrue(problems.stream().anyMatch(p -> p.contains("a decision cannot be the first element of a flow")),
                 problems::toString);
+    }
+
+    @Test
+    void aPartitionedBatchletIsAKernelPartitionedStepWhoseWorkersAreNamedAfterIt() {
+        JobDefinition definition = JslPlans.plan(job("""
+                <step id="a" start-limit="2">
+                    <batchlet ref="x"/>
+                    <partition><plan partitions="#{jobParameters['n']}" threads="2"/></partition>
+                </step>"""));
+        assertEquals("partitioned:tasklet", definition.plan().nodes().get(0).kind());
+        assertEquals(2, definition.plan().nodes().get(0).startLimit());
+        PartitionedStep step = (PartitionedStep) definition.node("a").orElseThrow();
+        assertEquals("a:partition", step.worker().name().value());
+        JslPlans.plan(job("""
+                <step id="a"><batchlet ref="x"/><partition><mapper ref="#{jobParameters['m']}"/></partition></step>"""));
+    }
+
+    @Test
+    void onlyAPartitionedStepWithACollectorAnalyzerOrReducerRunsItsPartitionsLocallyOnly() {
+        String plain = "<step id=\"a\"><batchlet ref=\"x\"/><partition><plan partitions=\"2\"/>%s</partition></step>";
+        assertTrue(!((PartitionedStep) JslPlans.plan(job(plain.formatted(""))).node("a").orElseThrow()).localWorkersOnly(),
+                "remote workers may run its partitions");
+        for (String element : List.of("<collector ref=\"c\"/>", "<analyzer ref=\"a\"/>", "<reducer ref=\"r\"/>")) {
+            PartitionedStep step = (PartitionedStep) JslPlans.plan(job(plain.formatted(element))).node("a").orElseThrow();
+            assertTrue(step.localWorkersOnly(), element);
+        }
+    }
+
+    @Test
+    void aPartitionedStepWhoseIdLooksLikeItsWorkersIsRefused() {
+        String refusal = refusal("""
+                <step id="a:partition"><batchlet ref="x"/><partition><plan partitions="2"/></partition></step>""");
+        assertTrue(refusal.contains("<step id=\"a:partition\">: the id of a partitioned step must not end with "
+                + "':partition'"), refusal);
+        String tooLong = refusal("<step id=\"" + "s".repeat(91)
+                + "\"><batchlet ref=\"x\"/><partition><plan partitions=\"2\"/></partition></step>");
+        assertTrue(tooLong.contains("may have at most 90 characters"), tooLong);
     }
 
     @Test

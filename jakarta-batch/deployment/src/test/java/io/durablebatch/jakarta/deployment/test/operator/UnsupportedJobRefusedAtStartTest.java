@@ -81,7 +81,7 @@ class UnsupportedJobRefusedAtStartTest {
     void aSplitIsRefused() {
         assertRefused("splitting",
                 "job XML splitting cannot run: META-INF/batch-jobs/splitting.xml line 2: <split id=\"both\">: "
-                        + "<split> is not supported yet: this runtime runs jobs of <step>s that each hold a <batchlet>");
+                        + "<split> is not supported yet (the Jakarta Batch guide lists what is refused at start)");
     }
 
     @Test
