@@ -394,6 +394,10 @@ class UnitOfWorkRulesTest {
                     JobInstance idle = given.newInstance("idle");
                     return new Case(idle.id(), () -> repository.findJobInstances(idle.jobName(), PageRequest.first(5)));
                 }),
+                Map.entry("countJobInstances(JobName)", () -> {
+                    JobInstance idle = given.newInstance("idle");
+                    return new Case(idle.id(), () -> repository.countJobInstances(idle.jobName()));
+                }),
                 Map.entry("executionOwnership(JobExecutionId)", () -> {
                     JobExecution running = given.jobExecutionIn(STARTED);
                     return new Case(running.jobInstanceId(), () -> repository.executionOwnership(running.id()));
