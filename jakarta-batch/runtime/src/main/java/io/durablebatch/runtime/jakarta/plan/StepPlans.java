@@ -61,8 +61,6 @@ final class StepPlans {
             problems.add(unsupported(step.location(), "step <listeners> on a partitioned step"));
             return Optional.empty();
         }
-            return Optional.empty();
-        }
         if (step.work().orElse(null) instanceof JslChunk chunk) {
             if (step.partition().isPresent()) {
                 problems.add(unsupported(step.location(), "<partition> of a <chunk> step"));
