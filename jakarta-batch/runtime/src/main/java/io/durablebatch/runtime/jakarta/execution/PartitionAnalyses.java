@@ -47,7 +47,9 @@ public class PartitionAnalyses {
         JakartaJobContext jobContext = contexts.job(job, kernel.job());
         var stepScope = jobContext.scope().enter(step.properties());
         PartitionedStepRun run = new PartitionedStepRun(kernel.jobExecutionId().value(), jobContext,
-                new JakartaStepContext(step.id(), kernel.stepExecutionId().value(), stepScope.properties(), jobContext),
+                // the partitioned step's own context keeps no persistent user data: its partitions' contexts do
+                new JakartaStepContext(step.id(), kernel.stepExecutionId().value(), stepScope.properties(), jobContext,
+                        null),
                 stepScope);
         contexts.partitionedStep(kernel.stepExecutionId().value(), run);
         JslPartition partition = step.partition().orElseThrow();

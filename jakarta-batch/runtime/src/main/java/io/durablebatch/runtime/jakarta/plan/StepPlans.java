@@ -13,9 +13,9 @@ import io.durablebatch.job.Step;
 import io.durablebatch.job.Steps;
 import io.durablebatch.job.TaskletStep;
 import io.durablebatch.runtime.jakarta.execution.BatchletTasklet;
-import io.durablebatch.runtime.jakarta.execution.JslStepListener;
 import io.durablebatch.runtime.jakarta.execution.JslPartitionAnalyzer;
 import io.durablebatch.runtime.jakarta.execution.JslPartitioner;
+import io.durablebatch.runtime.jakarta.execution.JslStepListener;
 import io.durablebatch.runtime.jakarta.jsl.JslBatchlet;
 import io.durablebatch.runtime.jakarta.jsl.JslChunk;
 import io.durablebatch.runtime.jakarta.jsl.JslJob;
@@ -61,14 +61,16 @@ final class StepPlans {
             problems.add(unsupported(step.location(), "step <listeners> on a partitioned step"));
             return Optional.empty();
         }
-            return Optional.empty();
-        }
         if (step.work().orElse(null) instanceof JslChunk chunk) {
             if (step.partition().isPresent()) {
-                problems.add(unsupported(step.location(), "<partition> of a <chunk> step"));
-                return Optional.empty();
+                // each partition is a worker chunk step attempt, with its own checkpoint
+                return partitionable(step, problems) ? JakartaChunkStep.of(job, step, chunk,
+                        PartitionWorkerSteps.workerOf(step.id()), properties, problems).map(
+                                worker -> partitioned(job, step,
+                                        worker))
+                        : Optional.empty();
             }
-            return JakartaChunkStep.of(job, step, chunk, properties, problems);
+            return JakartaChunkStep.of(job, step, chunk, step.id(), properties, problems);
         }
         if (step.work().orElse(null) instanceof JslBatchlet) {
             if (step.partition().isPresent()) {
