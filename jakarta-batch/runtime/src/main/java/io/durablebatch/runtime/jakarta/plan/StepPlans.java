@@ -63,12 +63,12 @@ final class StepPlans {
         }
         if (step.work().orElse(null) instanceof JslChunk chunk) {
             if (step.partition().isPresent()) {
-                // each partition is a worker chunk step attempt, with its own checkpoint
-                return partitionable(step, problems) ? JakartaChunkStep.of(job, step, chunk,
-                        PartitionWorkerSteps.workerOf(step.id()), properties, problems).map(
-                                worker -> partitioned(job, step,
-                                        worker))
-                        : Optional.empty();
+                if (!partitionable(step, problems)) {
+                    return Optional.empty();
+                }
+                // each partition is an attempt of the worker chunk step, with a checkpoint of its own
+                return JakartaChunkStep.of(job, step, chunk, PartitionWorkerSteps.workerOf(step.id()), properties,
+                        problems).map(worker -> partitioned(job, step, worker));
             }
             return JakartaChunkStep.of(job, step, chunk, step.id(), properties, problems);
         }
