@@ -7,11 +7,11 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.stream.Stream;
-import java.util.Optional;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 
 import jakarta.batch.api.AbstractBatchlet;
 import jakarta.batch.api.BatchProperty;
@@ -29,6 +29,7 @@ import io.durablebatch.runtime.jakarta.JakartaBatchRecorder;
 import io.durablebatch.runtime.jakarta.JakartaJobs;
 import io.durablebatch.runtime.jakarta.artifact.BatchArtifactProducers;
 import io.durablebatch.runtime.jakarta.artifact.BatchXml;
+import io.durablebatch.runtime.jakarta.execution.AttemptContexts;
 import io.durablebatch.runtime.jakarta.execution.BatchletRuns;
 import io.durablebatch.runtime.jakarta.execution.DeciderRuns;
 import io.durablebatch.runtime.jakarta.execution.ExecutionContexts;
@@ -38,8 +39,8 @@ import io.durablebatch.runtime.jakarta.execution.PartitionPlans;
 import io.durablebatch.runtime.jakarta.execution.StepRuns;
 import io.durablebatch.runtime.jakarta.jsl.JslArtifact;
 import io.durablebatch.runtime.jakarta.jsl.JslBatchlet;
-import io.durablebatch.runtime.jakarta.jsl.JslDecision;
 import io.durablebatch.runtime.jakarta.jsl.JslChunk;
+import io.durablebatch.runtime.jakarta.jsl.JslDecision;
 import io.durablebatch.runtime.jakarta.jsl.JslException;
 import io.durablebatch.runtime.jakarta.jsl.JslExecutionElement;
 import io.durablebatch.runtime.jakarta.jsl.JslFlow;
@@ -100,7 +101,7 @@ class JakartaOperatorProcessor {
     AdditionalBeanBuildItem beans() {
         return AdditionalBeanBuildItem.builder().addBeanClasses(JakartaJobOperator.class, ExecutionContexts.class,
                 BatchletRuns.class, DeciderRuns.class, JobListenerRuns.class, StepRuns.class, BatchArtifactProducers.class,
-                PartitionPlans.class, PartitionAnalyses.class).setUnremovable().build();
+                PartitionPlans.class, PartitionAnalyses.class, AttemptContexts.class).setUnremovable().build();
     }
 
     /**

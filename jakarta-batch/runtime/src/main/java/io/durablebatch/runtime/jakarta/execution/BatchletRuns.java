@@ -4,7 +4,6 @@ import java.io.Serializable;
 import java.util.Optional;
 
 import jakarta.batch.api.Batchlet;
-import jakarta.batch.api.partition.PartitionCollector;
 import jakarta.inject.Singleton;
 
 import io.durablebatch.execution.ExitStatus;
@@ -32,13 +31,13 @@ public class BatchletRuns {
     private final JakartaJobs jobs;
     private final ExecutionContexts contexts;
     private final StepRuns stepRuns;
-    private final PartitionPlans plans;
+    private final AttemptContexts attemptContexts;
 
-    BatchletRuns(JakartaJobs jobs, ExecutionContexts contexts, StepRuns stepRuns, PartitionPlans plans) {
+    BatchletRuns(JakartaJobs jobs, ExecutionContexts contexts, StepRuns stepRuns, AttemptContexts attemptContexts) {
         this.jobs = jobs;
         this.contexts = contexts;
         this.stepRuns = stepRuns;
-        this.plans = plans;
+        this.attemptContexts = attemptContexts;
     }
 
     /**
@@ -48,24 +47,16 @@ public class BatchletRuns {
      */
     RepeatStatus run(JslJob job, JslStep step, StepContext kernel) throws Exception {
         long executionId = kernel.jobExecutionId().value();
-        JakartaJobContext jobContext = contexts.job(job, kernel.job());
-        PropertyScope enclosing = jobContext.scope();
-        long stepExecutionId = kernel.stepExecutionId().value();
-        Optional<PartitionContext> partition = kernel.partition();
-        if (partition.isPresent()) {
-            // a partition has contexts of its own (the specification's copies), reads its plan's
-            // properties, and is seen as the partitioned step, whose worker step executions are hidden
-            jobContext = jobContext.forPartition();
-            enclosing = enclosing.inPartition(plans.propertiesOf(step, partition.get(), enclosing));
-            stepExecutionId = partition.get().parent().value();
-        }
-        PropertyScope stepScope = enclosing.enter(step.properties());
+        AttemptContexts.Attempt attempt = attemptContexts.of(job, step, kernel);
+        JakartaJobContext jobContext = attempt.jobContext();
+        PropertyScope stepScope = attempt.stepScope();
+        Optional<PartitionContext> partition = attempt.partition();
         Serializable resumed = PersistentUserData.of(kernel.checkpoint());
-        // a step with <listeners> was begun by them, and shares its context with them
-        JakartaStepContext stepContext = partition.isPresent() ? new JakartaStepContext(step.id(), stepExecutionId,
-                stepScope.properties(), jobContext, resumed)
-                : stepRuns.find(stepExecutionId).map(StepRun::context).orElseGet(() -> new JakartaStepContext(step.id(),
-                        kernel.stepExecutionId().value(), stepScope.properties(), jobContext, resumed));
+        // a step with <listeners> was begun by them, and shares its context with them; a partition has none
+        JakartaStepContext stepContext = partition.isPresent() ? new JakartaStepContext(step.id(),
+                attempt.stepExecutionId(), stepScope.properties(), jobContext, resumed)
+                : stepRuns.find(attempt.stepExecutionId()).map(StepRun::context).orElseGet(() -> new JakartaStepContext(
+                        step.id(), attempt.stepExecutionId(), stepScope.properties(), jobContext, resumed));
         JslArtifact artifact = ((JslBatchlet) step.work().orElseThrow()).artifact();
         PropertyScope artifactScope = stepScope.enter(artifact.properties());
         CurrentArtifact current = new CurrentArtifact(artifact.location().toString(), jobContext, stepContext,
@@ -86,7 +77,7 @@ public class BatchletRuns {
                 }
                 if (partition.isPresent()) {
                     try {
-                        collect(step, stepScope, jobContext, stepContext, kernel);
+                        attemptContexts.collect(step, stepScope, stepContext, kernel);
                     } catch (Exception collecting) {
                         e.addSuppressed(collecting);
                     }
@@ -96,7 +87,7 @@ public class BatchletRuns {
                 contexts.ended(executionId, running);
             }
             if (partition.isPresent()) {
-                collect(step, stepScope, jobContext, stepContext, kernel);
+                attemptContexts.collect(step, stepScope, stepContext, kernel);
             }
             keepUserData(stepContext, kernel);
             String code = exitStatus != null ? exitStatus : stepContext.getExitStatus();
@@ -116,25 +107,6 @@ public class BatchletRuns {
         if (stepContext.persistentUserDataSet()) {
             kernel.saveCheckpoint(PersistentUserData.checkpoint(stepContext.getPersistentUserData(),
                     stepContext.getStepName()));
-        }
-    }
-
-    /**
-     * Calls the partition's collector, if the step has one, once its batchlet has ended, and sends
-     * what it returns to the step's analyzer.
-     */
-    private void collect(JslStep step, PropertyScope stepScope, JakartaJobContext jobContext,
-            JakartaStepContext stepContext, StepContext kernel) throws Exception {
-        Optional<JslArtifact> collector = step.partition().orElseThrow().collector();
-        if (collector.isEmpty()) {
-            return;
-        }
-        CurrentArtifact current = new CurrentArtifact(collector.get().location().toString(), jobContext, stepContext,
-                stepScope.enter(collector.get().properties()).properties());
-        try (BatchArtifacts.Resolved<PartitionCollector> resolved = jobs.artifacts()
-                .resolve(stepScope.resolve(collector.get().ref()), PartitionCollector.class, current)) {
-            Serializable data = current.call(resolved.get()::collectPartitionData);
-            kernel.collect(data);
         }
     }
 

@@ -20,10 +20,13 @@ final class ChunkStepContext extends JakartaStepContext {
     private final StepContext kernel;
     private volatile StepCounters committed = StepCounters.ZERO;
 
-    /** {@code resumedUserData}: the data of the checkpoint this attempt resumes, there from its first callback on. */
-    ChunkStepContext(String stepName, StepContext kernel, Map<String, String> properties, JakartaJobContext job,
-            Serializable resumedUserData) {
-        super(stepName, kernel.stepExecutionId().value(), properties, job, resumedUserData);
+    /**
+     * {@code stepExecutionId}: the one Jakarta sees (a partition's is its partitioned step's);
+     * {@code resumedUserData}: the data of the checkpoint this attempt resumes, there from its first callback on.
+     */
+    ChunkStepContext(String stepName, long stepExecutionId, StepContext kernel, Map<String, String> properties,
+            JakartaJobContext job, Serializable resumedUserData) {
+        super(stepName, stepExecutionId, properties, job, resumedUserData);
         this.kernel = kernel;
     }
 

@@ -28,8 +28,9 @@ import io.durablebatch.runtime.jakarta.jsl.JslStep;
  * items before the transaction. So Jakarta's {@code beforeChunk} is called at the chunk's first
  * {@code beforeRead}, outside the transaction, keeping the order the specification gives
  * (beforeChunk, the reads, the processing, the write, afterChunk). {@code afterChunk} runs once the
- * chunk committed, {@code onError} once it rolled back. An {@code afterChunk} that throws fails the
- * step at its next chunk (the one it followed stays committed).
+ * chunk committed, {@code onError} once it rolled back; a partition's {@code <collector>} is called
+ * after {@code afterChunk}. An {@code afterChunk} or collector that throws fails the step at its
+ * next chunk (the one it followed stays committed).
  */
 public final class JslChunkListener extends JslStepListener
         implements ChunkListener, ItemReadListener, ItemProcessListener, ItemWriteListener, SkipListener,
@@ -106,9 +107,14 @@ public final class JslChunkListener extends JslStepListener
         run.endChunk();
         try {
             run.call(jakarta.batch.api.chunk.listener.ChunkListener.class, "afterChunk", l -> l.afterChunk());
+            run.collect();
         } catch (RuntimeException e) {
             run.failNextChunk(e);
             throw e;
+        } catch (Exception e) {
+            RuntimeException failure = new IllegalStateException("the <collector> of " + run.where() + " failed: " + e, e);
+            run.failNextChunk(failure);
+            throw failure;
         }
     }
 

@@ -2,6 +2,7 @@ package io.durablebatch.runtime.jakarta.execution;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import jakarta.batch.api.chunk.listener.ChunkListener;
 import jakarta.batch.api.chunk.listener.ItemProcessListener;
@@ -52,18 +53,23 @@ final class StepRun {
     private final JslStep step;
     private final PropertyScope scope;
     private final JakartaStepContext context;
+    private final io.durablebatch.job.StepContext kernel;
     private final List<Listener> listeners = new ArrayList<>();
+    /** A partition's collector, called after each chunk it commits. */
+    private Optional<AttemptContexts.Collector> collector = Optional.empty();
     private volatile ChunkRun chunk;
     /** Whether a chunk began (its beforeChunk was called) and has not ended yet. */
     private boolean inChunk;
     /** The failure of an afterChunk, which fails the step as its next chunk begins. */
     private RuntimeException failNextChunk;
 
-    StepRun(JslJob job, JslStep step, PropertyScope scope, JakartaStepContext context) {
+    StepRun(JslJob job, JslStep step, PropertyScope scope, JakartaStepContext context,
+            io.durablebatch.job.StepContext kernel) {
         this.job = job;
         this.step = step;
         this.scope = scope;
         this.context = context;
+        this.kernel = kernel;
     }
 
     JslJob job() {
@@ -108,6 +114,27 @@ final class StepRun {
 
     void endChunk() {
         inChunk = false;
+    }
+
+    void collector(Optional<AttemptContexts.Collector> collector) {
+        this.collector = collector;
+    }
+
+    /**
+     * Once a partition's chunk committed: its collector's data goes to the step's analyzer. The
+     * kernel commits a last chunk when the reader has no more items (empty if the one before was
+     * full), so a partition that completes is collected from once more at its end, as the
+     * specification wants; a chunk that rolls back collects nothing.
+     */
+    void collect() throws Exception {
+        if (collector.isPresent()) {
+            try {
+                collector.get().collect(kernel);
+            } catch (Exception e) {
+                context.failedWith(e);
+                throw e;
+            }
+        }
     }
 
     void failNextChunk(RuntimeException failure) {
@@ -178,5 +205,7 @@ final class StepRun {
             }
         }
         listeners.clear();
+        collector.ifPresent(AttemptContexts.Collector::close);
+        collector = Optional.empty();
     }
 }

@@ -26,12 +26,12 @@ public class StepRuns {
     private static final ThreadLocal<StepRun> CURRENT = new ThreadLocal<>();
 
     private final JakartaJobs jobs;
-    private final ExecutionContexts contexts;
+    private final AttemptContexts attemptContexts;
     private final Map<Long, StepRun> running = new ConcurrentHashMap<>();
 
-    StepRuns(JakartaJobs jobs, ExecutionContexts contexts) {
+    StepRuns(JakartaJobs jobs, AttemptContexts attemptContexts) {
         this.jobs = jobs;
-        this.contexts = contexts;
+        this.attemptContexts = attemptContexts;
     }
 
     /**
@@ -40,19 +40,23 @@ public class StepRuns {
      */
     void begin(JslJob job, JslStep step, StepEvent event) {
         StepContext kernel = event.context();
-        JakartaJobContext jobContext = contexts.job(job, kernel.job());
-        PropertyScope scope = jobContext.scope().enter(step.properties());
+        // a partition's worker attempt has its own contexts and its partition's properties
+        AttemptContexts.Attempt attempt = attemptContexts.of(job, step, kernel);
+        PropertyScope scope = attempt.stepScope();
         // the persistent user data of the checkpoint this attempt resumes is there from its first callback on
         JakartaStepContext context = step.work().orElse(null) instanceof JslChunk
-                ? new ChunkStepContext(step.id(), kernel, scope.properties(), jobContext,
-                        PersistentUserData.of(event.execution().checkpoint()))
-                : new JakartaStepContext(step.id(), kernel.stepExecutionId().value(), scope.properties(), jobContext,
+                ? new ChunkStepContext(step.id(), attempt.stepExecutionId(), kernel, scope.properties(),
+                        attempt.jobContext(), PersistentUserData.of(event.execution().checkpoint()))
+                : new JakartaStepContext(step.id(), attempt.stepExecutionId(), scope.properties(), attempt.jobContext(),
                         PersistentUserData.of(kernel.checkpoint()));
-        StepRun run = new StepRun(job, step, scope, context);
+        StepRun run = new StepRun(job, step, scope, context, kernel);
         running.put(kernel.stepExecutionId().value(), run);
         CURRENT.set(run);
         try {
             run.resolveListeners(jobs.artifacts());
+            if (attempt.partition().isPresent()) {
+                run.collector(attemptContexts.collector(step, scope, context));
+            }
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {

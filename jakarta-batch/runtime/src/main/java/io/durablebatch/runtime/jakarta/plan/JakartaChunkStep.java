@@ -37,8 +37,11 @@ final class JakartaChunkStep {
     private JakartaChunkStep() {
     }
 
-    /** The kernel step of {@code chunk}, or empty with the reasons added to {@code problems}. */
-    static Optional<Step> of(JslJob job, JslStep step, JslChunk chunk, PropertyScope properties,
+    /**
+     * The kernel step of {@code chunk}, named {@code name} (the step's id, or its partitions' worker
+     * name), or empty with the reasons added to {@code problems}.
+     */
+    static Optional<Step> of(JslJob job, JslStep step, JslChunk chunk, String name, PropertyScope properties,
             List<JslProblem> problems) {
         int before = problems.size();
         Optional<Integer> itemCount = itemCount(chunk, properties, problems);
@@ -46,7 +49,7 @@ final class JakartaChunkStep {
         if (problems.size() > before || policies.isEmpty()) {
             return Optional.empty();
         }
-        ChunkStep.Builder<Object, Object> builder = Steps.chunk(step.id(), itemCount.orElse(DEFAULT_ITEM_COUNT))
+        ChunkStep.Builder<Object, Object> builder = Steps.chunk(name, itemCount.orElse(DEFAULT_ITEM_COUNT))
                 .reader(context -> runs().reader(context));
         if (itemCount.isEmpty()) {
             // an item-count an execution decides: the kernel's plan leaves commit intervals out

@@ -63,10 +63,14 @@ final class StepPlans {
         }
         if (step.work().orElse(null) instanceof JslChunk chunk) {
             if (step.partition().isPresent()) {
-                problems.add(unsupported(step.location(), "<partition> of a <chunk> step"));
-                return Optional.empty();
+                if (!partitionable(step, problems)) {
+                    return Optional.empty();
+                }
+                // each partition is an attempt of the worker chunk step, with a checkpoint of its own
+                return JakartaChunkStep.of(job, step, chunk, PartitionWorkerSteps.workerOf(step.id()), properties,
+                        problems).map(worker -> partitioned(job, step, worker));
             }
-            return JakartaChunkStep.of(job, step, chunk, properties, problems);
+            return JakartaChunkStep.of(job, step, chunk, step.id(), properties, problems);
         }
         if (step.work().orElse(null) instanceof JslBatchlet) {
             if (step.partition().isPresent()) {

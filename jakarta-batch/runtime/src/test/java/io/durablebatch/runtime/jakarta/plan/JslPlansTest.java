@@ -333,6 +333,25 @@ class JslPlansTest {
     }
 
     @Test
+    void aPartitionedChunkIsAKernelPartitionedStepWhoseWorkerIsAChunkStepNamedAfterIt() {
+        JobDefinition definition = JslPlans.plan(job("""
+                <step id="a">
+                    <chunk item-count="4"><reader ref="r"/><writer ref="w"/></chunk>
+                    <partition><plan partitions="3"/><collector ref="c"/></partition>
+                </step>"""));
+        assertEquals("partitioned:chunk", definition.plan().nodes().get(0).kind());
+        PartitionedStep step = (PartitionedStep) definition.node("a").orElseThrow();
+        ChunkStep<?, ?> worker = (ChunkStep<?, ?>) step.worker();
+        assertEquals("a:partition", worker.name().value());
+        assertEquals(4, worker.commitInterval());
+        assertTrue(step.localWorkersOnly(), "its collector's data travels in memory");
+        String refusal = refusal("""
+                <step id="a:partition"><chunk><reader ref="r"/><writer ref="w"/></chunk>
+                    <partition><plan partitions="2"/></partition></step>""");
+        assertTrue(refusal.contains("the id of a partitioned step must not end with ':partition'"), refusal);
+    }
+
+    @Test
     void onlyAPartitionedStepWithACollectorAnalyzerOrReducerRunsItsPartitionsLocallyOnly() {
         String plain = "<step id=\"a\"><batchlet ref=\"x\"/><partition><plan partitions=\"2\"/>%s</partition></step>";
         assertTrue(!((PartitionedStep) JslPlans.plan(job(plain.formatted(""))).node("a").orElseThrow()).localWorkersOnly(),
