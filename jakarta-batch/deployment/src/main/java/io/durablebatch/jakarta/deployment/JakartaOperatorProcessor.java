@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -19,9 +20,12 @@ import jakarta.batch.api.Batchlet;
 import jakarta.batch.api.Decider;
 import jakarta.batch.runtime.context.JobContext;
 import jakarta.batch.runtime.context.StepContext;
+import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 
+import org.jboss.jandex.ClassInfo;
 import org.jboss.jandex.DotName;
+import org.jboss.jandex.IndexView;
 import org.jboss.logging.Logger;
 
 import io.durablebatch.job.JobDefinition;
@@ -51,8 +55,10 @@ import io.durablebatch.runtime.jakarta.operator.BatchRuntimeJobOperator;
 import io.durablebatch.runtime.jakarta.operator.JakartaJobOperator;
 import io.durablebatch.runtime.jakarta.plan.JslPlans;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
+import io.quarkus.arc.deployment.AutoAddScopeBuildItem;
 import io.quarkus.arc.deployment.SyntheticBeanBuildItem;
 import io.quarkus.arc.deployment.UnremovableBeanBuildItem;
+import io.quarkus.arc.processor.BuiltinScope;
 import io.quarkus.deployment.ApplicationArchive;
 import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
@@ -96,6 +102,34 @@ class JakartaOperatorProcessor {
             jakarta.batch.api.partition.PartitionMapper.class, jakarta.batch.api.partition.PartitionCollector.class,
             jakarta.batch.api.partition.PartitionAnalyzer.class, jakarta.batch.api.partition.AbstractPartitionAnalyzer.class,
             jakarta.batch.api.partition.PartitionReducer.class, jakarta.batch.api.partition.AbstractPartitionReducer.class };
+
+    /**
+     * A class annotated {@code @Named} that is a batch artifact (implements or extends an artifact
+     * type) is a {@code @Dependent} bean, as in a Jakarta EE container that discovers every class and
+     * as Jakarta Batch applications write them: in Quarkus {@code @Named} alone defines no bean.
+     */
+    @BuildStep
+    AutoAddScopeBuildItem namedArtifactsAreDependentBeans() {
+        Set<DotName> types = new HashSet<>();
+        for (Class<?> type : ARTIFACT_TYPES) {
+            types.add(DotName.createSimple(type));
+        }
+        return AutoAddScopeBuildItem.builder().isAnnotatedWith(DotName.createSimple(Named.class))
+                .and((clazz, annotations, index) -> isArtifact(clazz, types, index))
+                .defaultScope(BuiltinScope.DEPENDENT).unremovable().reason("a @Named Jakarta Batch artifact").build();
+    }
+
+    /** Whether the class, a superclass or an interface of theirs is one of {@code types}. */
+    private static boolean isArtifact(ClassInfo clazz, Set<DotName> types, IndexView index) {
+        for (ClassInfo type = clazz; type != null; type = type.superName() == null ? null
+                : index.getClassByName(type.superName())) {
+            if (types.contains(type.name()) || (type.superName() != null && types.contains(type.superName()))
+                    || type.interfaceNames().stream().anyMatch(types::contains)) {
+                return true;
+            }
+        }
+        return false;
+    }
 
     @BuildStep
     AdditionalBeanBuildItem beans() {
