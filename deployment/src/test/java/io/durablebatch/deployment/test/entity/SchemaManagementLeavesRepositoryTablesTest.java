@@ -53,7 +53,7 @@ class SchemaManagementLeavesRepositoryTablesTest {
                 SELECT pg_get_constraintdef(c.oid) FROM pg_constraint c
                 WHERE c.conrelid = (:prefix || 'job_instance')::regclass AND c.contype = 'c'"""));
         assertEquals(List.of(SchemaMigrations.expectedVersion()), strings("""
-                SELECT max(version) FROM filtered_schema_history WHERE success"""));
+                SELECT max(CAST(version AS integer)) FROM filtered_schema_history WHERE success"""));
     }
 
     @Test
