@@ -119,10 +119,12 @@ final class ChunkStepRunner {
             return attempt.fail(e, attempt.counters());
         }
         try {
-            reader.open(StepCheckpoint.readerPart(attempt.resumeFrom(), writer.isRestartable()));
+            Optional<Checkpoint> readerAt = StepCheckpoint.readerPart(attempt.resumeFrom(), writer.isRestartable());
+            reader.open(readerAt);
             writer.open(StepCheckpoint.writerPart(attempt.resumeFrom(), writer.isRestartable()));
-            LOG.debugf("Step '%s' (step execution %s) opened its reader%s", name, attempt.snapshot().id(),
-                    attempt.resumeFrom().isPresent() ? " at its checkpoint" : "");
+            // the checkpoint it was opened at, not the reader's own: asking a reader costs (Jakarta's checkpointInfo)
+            LOG.debugf("Step '%s' (step execution %s) opened its reader at %s", name, attempt.snapshot().id(),
+                    readerAt.map(Checkpoint::toString).orElse("its start"));
         } catch (Exception | Error e) {
             close(step, reader, writer);
             return attempt.fail(e, attempt.counters());
