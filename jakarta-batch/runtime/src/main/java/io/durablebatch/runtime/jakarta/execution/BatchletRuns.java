@@ -52,11 +52,10 @@ public class BatchletRuns {
         PropertyScope stepScope = attempt.stepScope();
         Optional<PartitionContext> partition = attempt.partition();
         Serializable resumed = PersistentUserData.of(kernel.checkpoint());
-        // a step with <listeners> was begun by them, and shares its context with them; a partition has none
-        JakartaStepContext stepContext = partition.isPresent() ? new JakartaStepContext(step.id(),
-                attempt.stepExecutionId(), stepScope.properties(), jobContext, resumed)
-                : stepRuns.find(attempt.stepExecutionId()).map(StepRun::context).orElseGet(() -> new JakartaStepContext(
-                        step.id(), attempt.stepExecutionId(), stepScope.properties(), jobContext, resumed));
+        // a step with <listeners> was begun by them, and shares its context with them; a partition has a context of its own
+        Optional<StepRun> begun = partition.isPresent() ? Optional.empty() : stepRuns.find(attempt.stepExecutionId());
+        JakartaStepContext stepContext = begun.map(StepRun::context).orElseGet(() -> new JakartaStepContext(step.id(),
+                attempt.stepExecutionId(), stepScope.properties(), jobContext, resumed));
         JslArtifact artifact = ((JslBatchlet) step.work().orElseThrow()).artifact();
         PropertyScope artifactScope = stepScope.enter(artifact.properties());
         CurrentArtifact current = new CurrentArtifact(artifact.location().toString(), jobContext, stepContext,

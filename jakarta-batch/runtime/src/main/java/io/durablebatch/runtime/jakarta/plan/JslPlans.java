@@ -28,7 +28,6 @@ import io.durablebatch.runtime.jakarta.jsl.JslFlow;
 import io.durablebatch.runtime.jakarta.jsl.JslJob;
 import io.durablebatch.runtime.jakarta.jsl.JslLocation;
 import io.durablebatch.runtime.jakarta.jsl.JslProblem;
-import io.durablebatch.runtime.jakarta.jsl.JslSplit;
 import io.durablebatch.runtime.jakarta.jsl.JslStep;
 import io.durablebatch.runtime.jakarta.jsl.JslTransition;
 import io.durablebatch.runtime.jakarta.jsl.PropertyScope;
@@ -51,9 +50,9 @@ import io.durablebatch.runtime.jakarta.jsl.PropertyScope;
  * <b>Transitions.</b> JSL takes the first transition element whose {@code on} matches the exit
  * status, in document order; so does the kernel plan, built with
  * {@link Job.Builder#transitionsInDeclarationOrder()}. The translation writes out what JSL leaves
- * implicit: after the transition elements, a step that failed (its exit status is {@code FAILED}) fails the job, and any other
- * exit
- * status takes {@code next="s"}, or else ends the job COMPLETED. A failed step does take a transition
+ * implicit: after the transition elements, a step that failed (its exit status is {@code FAILED})
+ * fails the job, and any other exit status takes {@code next="s"}, or else ends the job COMPLETED. A failed step does take a
+ * transition
  * element that matches {@code FAILED} (as the JSL implementations do), but never {@code next=}. A
  * batchlet that completes with the exit status {@code FAILED} is taken as failed.
  * <p>
@@ -201,7 +200,8 @@ public final class JslPlans {
                 } else if (element instanceof JslFlow flow) {
                     sequence(flow.elements(), exits(flow, jobProperties, sequenceEnd));
                 } else {
-                    problems.add(unsupported(element.location(), "<" + elementName(element) + ">"));
+                    // steps, decisions and flows are the others: a split is what is left
+                    problems.add(unsupported(element.location(), "<split>"));
                 }
             }
         }
@@ -347,15 +347,5 @@ public final class JslPlans {
         return !id.isEmpty() && id.length() <= 100 && id.chars()
                 .allMatch(c -> (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
                         || "_-.:/@".indexOf(c) >= 0);
-    }
-
-    private static String elementName(JslExecutionElement element) {
-        if (element instanceof JslFlow) {
-            return "flow";
-        }
-        if (element instanceof JslSplit) {
-            return "split";
-        }
-        return element instanceof JslDecision ? "decision" : "step";
     }
 }
