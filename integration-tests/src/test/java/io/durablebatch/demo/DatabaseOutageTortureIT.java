@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -97,7 +98,8 @@ class DatabaseOutageTortureIT {
                     + Torture.story(owner, 40) + Torture.story(peer, 40));
             System.out.printf("outage %s: %s; completed %.1f s later; attempts %s%n", outage, what,
                     (System.nanoTime() - began) / 1e9, executions.stream()
-                            .map(e -> e.id() + " " + e.status() + recovery(database, e)).collect(Collectors.joining(", ")));
+                            .map(e -> e.id() + " " + e.status() + recovery(database, e) + failure(e))
+                            .collect(Collectors.joining(", ")));
         }
     }
 
@@ -130,16 +132,24 @@ class DatabaseOutageTortureIT {
     }
 
     /**
-     * Whether a failed attempt says why: a step's failure names the lost connection (a terminated
-     * session, a server shutting down, an I/O error, SQL state class 08 or 57P), or the attempt was
-     * recovered after its owner's lease ran out during the outage.
+     * Whether a failed attempt says why: its own failure or a step's names the lost connection (a
+     * terminated session, a server shutting down, an I/O error, SQL state class 08 or 57P), or the
+     * attempt was recovered after its owner's lease ran out during the outage. The execution's own
+     * failure is the one that tells when the connection was lost between steps (routing, or the
+     * start of the next step), where no step holds it.
      */
     private static boolean namesTheOutage(DemoDatabase database, StoredExecution attempt) throws SQLException {
         if (database.recovery(attempt.id()).filter(r -> r.decision().contains("OWNER_LOST")).isPresent()) {
             return true;
         }
-        return database.steps(attempt.id()).stream().map(DemoDatabase.StoredStep::failure)
+        return Stream.concat(Stream.of(attempt.failure()), database.steps(attempt.id()).stream()
+                .map(DemoDatabase.StoredStep::failure))
                 .anyMatch(failure -> failure != null && OUTAGE.matcher(failure).find());
+    }
+
+    private static String failure(StoredExecution execution) {
+        return execution.failure() == null ? ""
+                : " (" + execution.failure().substring(0, Math.min(160, execution.failure().length())) + ")";
     }
 
     private static String recovery(DemoDatabase database, StoredExecution execution) {

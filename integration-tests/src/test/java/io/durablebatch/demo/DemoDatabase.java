@@ -76,8 +76,15 @@ final class DemoDatabase {
         return DriverManager.getConnection(url, username, password);
     }
 
+    /** The column {@code %FAILURE%} selects: a step's or an execution's failure, type and message, long ones cut. */
+    private static final String FAILURE_COLUMN = "failure";
+    private static final String FAILURE = """
+            failure_type || ': ' || CASE WHEN length(failure_message) <= 400 THEN failure_message
+                ELSE left(failure_message, 150) || ' [...] ' || right(failure_message, 250) END AS failure""";
+
     private PreparedStatement prepare(Connection connection, String sql, Object... parameters) throws SQLException {
-        PreparedStatement statement = connection.prepareStatement(sql.replace("%PREFIX%", prefix));
+        PreparedStatement statement = connection
+                .prepareStatement(sql.replace("%PREFIX%", prefix).replace("%FAILURE%", FAILURE));
         for (int i = 0; i < parameters.length; i++) {
             statement.setObject(i + 1, parameters[i]);
         }
@@ -122,9 +129,7 @@ final class DemoDatabase {
     List<StoredStep> steps(long jobExecutionId) throws SQLException {
         try (Connection connection = connect();
                 PreparedStatement statement = prepare(connection, """
-                        SELECT id, step_name, status, read_count, write_count, checkpoint, version,
-                               failure_type || ': ' || CASE WHEN length(failure_message) <= 400 THEN failure_message
-                                   ELSE left(failure_message, 150) || ' [...] ' || right(failure_message, 250) END AS failure
+                        SELECT id, step_name, status, read_count, write_count, checkpoint, version, %FAILURE%
                         FROM %PREFIX%step_execution WHERE job_execution_id = ? ORDER BY id""", jobExecutionId);
                 ResultSet rows = statement.executeQuery()) {
             List<StoredStep> steps = new ArrayList<>();
@@ -133,7 +138,7 @@ final class DemoDatabase {
                 steps.add(new StoredStep(rows.getLong("id"), rows.getString("step_name"), rows.getString("status"),
                         rows.getLong("read_count"), rows.getLong("write_count"),
                         checkpoint == null ? null : HexFormat.of().formatHex(checkpoint), rows.getLong("version"),
-                        rows.getString("failure")));
+                        rows.getString(FAILURE_COLUMN)));
             }
             return steps;
         }
@@ -194,9 +199,9 @@ final class DemoDatabase {
         }
     }
 
-    /** An execution of an instance as stored, with its owner, lease and end. */
+    /** An execution of an instance as stored, with its owner, lease, end and the failure of the execution itself. */
     record StoredExecution(long id, int attempt, String status, long version, String owner, Timestamp leaseExpiresAt,
-            Timestamp endedAt) {
+            Timestamp endedAt, String failure) {
 
         boolean active() {
             return List.of("STARTING", "STARTED", "STOPPING").contains(status);
@@ -206,13 +211,13 @@ final class DemoDatabase {
     List<StoredExecution> executions(long jobInstanceId) throws SQLException {
         try (Connection connection = connect();
                 PreparedStatement statement = prepare(connection, """
-                        SELECT id, attempt, status, version, owner_token, lease_expires_at, ended_at FROM %PREFIX%job_execution
-                        WHERE job_instance_id = ? ORDER BY id""", jobInstanceId);
+                        SELECT id, attempt, status, version, owner_token, lease_expires_at, ended_at, %FAILURE%
+                        FROM %PREFIX%job_execution WHERE job_instance_id = ? ORDER BY id""", jobInstanceId);
                 ResultSet rows = statement.executeQuery()) {
             List<StoredExecution> executions = new ArrayList<>();
             while (rows.next()) {
                 executions.add(new StoredExecution(rows.getLong(1), rows.getInt(2), rows.getString(3), rows.getLong(4),
-                        rows.getString(5), rows.getTimestamp(6), rows.getTimestamp(7)));
+                        rows.getString(5), rows.getTimestamp(6), rows.getTimestamp(7), rows.getString(FAILURE_COLUMN)));
             }
             return executions;
         }
