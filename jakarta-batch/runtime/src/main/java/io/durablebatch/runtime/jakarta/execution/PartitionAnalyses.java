@@ -3,6 +3,7 @@ package io.durablebatch.runtime.jakarta.execution;
 import java.io.Serializable;
 import java.util.Optional;
 
+import jakarta.batch.api.listener.StepListener;
 import jakarta.batch.api.partition.PartitionAnalyzer;
 import jakarta.batch.api.partition.PartitionReducer;
 import jakarta.batch.api.partition.PartitionReducer.PartitionStatus;
@@ -38,7 +39,11 @@ public class PartitionAnalyses {
         this.contexts = contexts;
     }
 
-    /** The attempt's run, created (and its reducer begun) by its first call, the plan's. */
+    /**
+     * The attempt's run, created by its first call: the kernel's {@code beforeStep} of a step with
+     * {@code <listeners>} ({@link JslPartitionedStepListener}), else the plan's. The step's
+     * {@code StepListener}s' {@code beforeStep} is called, then the reducer's {@code beginPartitionedStep}.
+     */
     PartitionedStepRun run(JslJob job, JslStep step, StepContext kernel) throws Exception {
         Optional<PartitionedStepRun> known = contexts.partitionedStep(kernel.stepExecutionId().value());
         if (known.isPresent()) {
@@ -52,6 +57,13 @@ public class PartitionAnalyses {
                         null),
                 stepScope);
         contexts.partitionedStep(kernel.stepExecutionId().value(), run);
+        if (!step.listeners().isEmpty()) {
+            // the step's StepListeners come first, on this thread, with the step's own context
+            StepRun listeners = new StepRun(job, step, stepScope, run.stepContext, kernel);
+            run.listeners = Optional.of(listeners);
+            listeners.resolveListeners(jobs.artifacts());
+            listeners.call(StepListener.class, "beforeStep", StepListener::beforeStep);
+        }
         JslPartition partition = step.partition().orElseThrow();
         if (partition.reducer().isPresent()) {
             run.reducer = Optional.of(resolve(run, partition.reducer().get(), PartitionReducer.class));
@@ -100,7 +112,23 @@ public class PartitionAnalyses {
             String exit = run.stepContext.getExitStatus();
             parent.setExitStatus(ExitStatus.of(exit != null && status == ExecutionStatus.COMPLETED ? exit : status.name()));
         } finally {
-            contexts.partitionedStepEnded(parent.stepExecutionId().value());
+            if (run.listeners.isEmpty()) {
+                contexts.partitionedStepEnded(parent.stepExecutionId().value());
+            }
+        }
+    }
+
+    /**
+     * The kernel's {@code afterStep} of a step with {@code <listeners>}, once its end is recorded: the
+     * {@code StepListener}s' {@code afterStep}, in document order, then the attempt's run is released.
+     */
+    void afterStep(StepContext parent) {
+        long id = parent.stepExecutionId().value();
+        try {
+            contexts.partitionedStep(id).flatMap(run -> run.listeners)
+                    .ifPresent(listeners -> listeners.call(StepListener.class, "afterStep", StepListener::afterStep));
+        } finally {
+            contexts.partitionedStepEnded(id);
         }
     }
 

@@ -12,8 +12,8 @@ import io.durablebatch.runtime.jakarta.jsl.PropertyScope;
 
 /**
  * One attempt of a partitioned JSL step on its own thread: the {@code StepContext} its mapper,
- * analyzer and reducer share (the step's exit status is set there), and those artifacts, resolved
- * once per attempt. Kept by {@link ExecutionContexts} from the plan to the end of the partitions.
+ * analyzer, reducer and step listeners share (the step's exit status is set there), and those
+ * artifacts, resolved once per attempt. Kept by {@link ExecutionContexts} from the plan to the end of the partitions.
  */
 final class PartitionedStepRun implements AutoCloseable {
 
@@ -27,6 +27,8 @@ final class PartitionedStepRun implements AutoCloseable {
     final PropertyScope stepScope;
     Optional<Artifact<PartitionReducer>> reducer = Optional.empty();
     Optional<Artifact<PartitionAnalyzer>> analyzer = Optional.empty();
+    /** The step's {@code <listeners>}, of which the {@code StepListener}s are called here. */
+    Optional<StepRun> listeners = Optional.empty();
     /** The properties the mapper gave each partition in this attempt, by partition number. */
     volatile Map<Integer, Map<String, String>> mapped = Map.of();
 
@@ -42,5 +44,6 @@ final class PartitionedStepRun implements AutoCloseable {
     public void close() {
         reducer.ifPresent(a -> a.resolved().close());
         analyzer.ifPresent(a -> a.resolved().close());
+        listeners.ifPresent(StepRun::close);
     }
 }

@@ -141,6 +141,11 @@ final class StepRun {
         failNextChunk = failure;
     }
 
+    /** Whether this attempt runs a partition of a partitioned step. */
+    boolean inPartition() {
+        return kernel.partition().isPresent();
+    }
+
     String where() {
         return "step " + step.id() + " of job " + job.id();
     }

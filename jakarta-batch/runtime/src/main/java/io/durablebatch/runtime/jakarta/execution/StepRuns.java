@@ -62,7 +62,10 @@ public class StepRuns {
         } catch (Exception e) {
             throw new IllegalStateException("the listeners of " + run.where() + " cannot be created: " + e, e);
         }
-        run.call(StepListener.class, "beforeStep", StepListener::beforeStep);
+        if (attempt.partition().isEmpty()) {
+            // a partitioned step's StepListeners are called around the step, not in its partitions
+            run.call(StepListener.class, "beforeStep", StepListener::beforeStep);
+        }
     }
 
     /**
@@ -79,7 +82,9 @@ public class StepRuns {
             if (run.context() instanceof ChunkStepContext chunk) {
                 chunk.committed(event.execution().counters());
             }
-            run.call(StepListener.class, "afterStep", StepListener::afterStep);
+            if (!run.inPartition()) {
+                run.call(StepListener.class, "afterStep", StepListener::afterStep);
+            }
         } finally {
             run.close();
         }

@@ -2,7 +2,6 @@ package io.durablebatch.runtime.jakarta.plan;
 
 import static io.durablebatch.runtime.jakarta.plan.JslPlans.isId;
 import static io.durablebatch.runtime.jakarta.plan.JslPlans.literal;
-import static io.durablebatch.runtime.jakarta.plan.JslPlans.unsupported;
 
 import java.util.List;
 import java.util.Optional;
@@ -14,6 +13,7 @@ import io.durablebatch.job.Steps;
 import io.durablebatch.job.TaskletStep;
 import io.durablebatch.runtime.jakarta.execution.BatchletTasklet;
 import io.durablebatch.runtime.jakarta.execution.JslPartitionAnalyzer;
+import io.durablebatch.runtime.jakarta.execution.JslPartitionedStepListener;
 import io.durablebatch.runtime.jakarta.execution.JslPartitioner;
 import io.durablebatch.runtime.jakarta.execution.JslStepListener;
 import io.durablebatch.runtime.jakarta.jsl.JslBatchlet;
@@ -57,10 +57,6 @@ final class StepPlans {
 
     /** The step's work as a kernel step with the kernel's default settings. */
     private static Optional<Step> work(JslJob job, JslStep step, PropertyScope properties, List<JslProblem> problems) {
-        if (step.partition().isPresent() && !step.listeners().isEmpty()) {
-            problems.add(unsupported(step.location(), "step <listeners> on a partitioned step"));
-            return Optional.empty();
-        }
         if (step.work().orElse(null) instanceof JslChunk chunk) {
             if (step.partition().isPresent()) {
                 if (!partitionable(step, problems)) {
@@ -93,6 +89,10 @@ final class StepPlans {
     private static Step partitioned(JslJob job, JslStep step, Step worker) {
         JslPartition partition = step.partition().orElseThrow();
         PartitionedStep partitioned = Steps.partitioned(step.id(), new JslPartitioner(job, step), worker);
+        if (!step.listeners().isEmpty()) {
+            // its StepListeners run around the step on its thread; its chunk-level ones in each partition
+            partitioned = partitioned.listener(new JslPartitionedStepListener(job, step));
+        }
         // the kernel's analyzer ships data in memory: only a step that needs one runs its partitions locally only
         boolean analyzed = partition.collector().isPresent() || partition.analyzer().isPresent()
                 || partition.reducer().isPresent();
