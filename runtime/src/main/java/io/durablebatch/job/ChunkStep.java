@@ -269,7 +269,21 @@ public final class ChunkStep<I, O> implements Step {
     }
 
     @Override
+    public ChunkStep<I, O> withStartLimit(ParameterizedValue startLimit) {
+        return new ChunkStep<>(settings.withStartLimit(startLimit), commitInterval, attemptCommitInterval, reader, processor,
+                writer, skipLimits,
+                retry, policies, listeners);
+    }
+
+    @Override
     public ChunkStep<I, O> withAllowStartIfComplete(boolean allowStartIfComplete) {
+        return new ChunkStep<>(settings.withAllowStartIfComplete(allowStartIfComplete), commitInterval, attemptCommitInterval,
+                reader, processor,
+                writer, skipLimits, retry, policies, listeners);
+    }
+
+    @Override
+    public ChunkStep<I, O> withAllowStartIfComplete(ParameterizedValue allowStartIfComplete) {
         return new ChunkStep<>(settings.withAllowStartIfComplete(allowStartIfComplete), commitInterval, attemptCommitInterval,
                 reader, processor,
                 writer, skipLimits, retry, policies, listeners);

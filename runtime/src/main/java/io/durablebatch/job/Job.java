@@ -171,7 +171,15 @@ public final class Job {
 
         /** Starts a transition from the current node, taken when its exit code matches {@code pattern}. */
         public TransitionBuilder on(String pattern) {
-            return new TransitionBuilder(this, ExitCodePattern.of(pattern));
+            return new TransitionBuilder(this, ParameterizedValue.literal(ExitCodePattern.of(pattern).value()));
+        }
+
+        /**
+         * Starts a transition from the current node, taken when its exit code matches the pattern
+         * {@code pattern} resolves to in the execution (the plan records its written form).
+         */
+        public TransitionBuilder on(ParameterizedValue pattern) {
+            return new TransitionBuilder(this, Checks.notNull(pattern, "pattern"));
         }
 
         /** Makes {@code node} the current node, declaring it if needed. */
@@ -201,22 +209,30 @@ public final class Job {
             return node.id();
         }
 
-        private Flow add(ExitCodePattern on, TransitionKind kind, Optional<String> to) {
-            return add(on, kind, to, Optional.empty());
-        }
-
-        private Flow add(ExitCodePattern on, TransitionKind kind, Optional<String> to, Optional<ExitStatus> exitStatus) {
-            transitions.add(new Transition(current, on, kind, to, exitStatus));
+        private Flow add(ParameterizedValue on, TransitionKind kind, Optional<ParameterizedValue> to,
+                Optional<ParameterizedValue> exitStatus) {
+            to.filter(ParameterizedValue::isLiteral).ifPresent(target -> referencedIds.add(target.writtenForm()));
+            boolean literal = on.isLiteral() && to.map(ParameterizedValue::isLiteral).orElse(true)
+                    && exitStatus.map(ParameterizedValue::isLiteral).orElse(true);
+            // the transition's own fields hold the written forms: a plan without per-execution
+            // values is recorded exactly as it always was
+            transitions.add(new Transition(current, ExitCodePattern.of(on.writtenForm()), kind,
+                    to.map(ParameterizedValue::writtenForm), exitStatus.map(status -> ExitStatus.of(status.writtenForm())),
+                    literal ? Optional.empty() : Optional.of(new Transition.PerExecution(on, to, exitStatus))));
             return this;
         }
     }
 
-    /** The second half of {@code on(pattern)}: what to do when it matches. */
+    /**
+     * The second half of {@code on(pattern)}: what to do when it matches. Every target and exit code
+     * may also be a {@link ParameterizedValue}, resolved per execution: a target so given must name
+     * a node of the flow when it is resolved, and leaves the current node as it was.
+     */
     public static final class TransitionBuilder {
         private final Flow flow;
-        private final ExitCodePattern on;
+        private final ParameterizedValue on;
 
-        private TransitionBuilder(Flow flow, ExitCodePattern on) {
+        private TransitionBuilder(Flow flow, ParameterizedValue on) {
             this.flow = flow;
             this.on = on;
         }
@@ -224,37 +240,52 @@ public final class Job {
         /** Continue with {@code node}, which becomes the current node. */
         public Flow to(Node node) {
             String target = flow.register(Checks.notNull(node, "node"));
-            flow.add(on, TransitionKind.NEXT, Optional.of(target));
-            flow.current = target;
-            return flow;
+            return to(target);
         }
 
         /** Continue with the node of this id (declared elsewhere in the flow), which becomes current. */
         public Flow to(String nodeId) {
-            flow.referencedIds.add(nodeId);
-            flow.add(on, TransitionKind.NEXT, Optional.of(nodeId));
+            flow.add(on, TransitionKind.NEXT, Optional.of(literal(nodeId, "nodeId")), Optional.empty());
             flow.current = nodeId;
             return flow;
         }
 
+        /** Continue with the node whose id {@code nodeId} resolves to in the execution. */
+        public Flow to(ParameterizedValue nodeId) {
+            if (Checks.notNull(nodeId, "nodeId").isLiteral()) {
+                return to(nodeId.writtenForm());
+            }
+            return flow.add(on, TransitionKind.NEXT, Optional.of(nodeId), Optional.empty());
+        }
+
         /** End the job COMPLETED. */
         public Flow end() {
-            return flow.add(on, TransitionKind.END, Optional.empty());
+            return flow.add(on, TransitionKind.END, Optional.empty(), Optional.empty());
         }
 
         /** End the job COMPLETED with the exit code {@code exitCode} (as if the job's context had set it last). */
         public Flow end(String exitCode) {
-            return flow.add(on, TransitionKind.END, Optional.empty(), Optional.of(ExitStatus.of(exitCode)));
+            return end(literal(exitCode, "exitCode"));
+        }
+
+        /** {@link #end(String)} with the exit code {@code exitCode} resolves to in the execution. */
+        public Flow end(ParameterizedValue exitCode) {
+            return flow.add(on, TransitionKind.END, Optional.empty(), Optional.of(Checks.notNull(exitCode, "exitCode")));
         }
 
         /** End the job FAILED. */
         public Flow fail() {
-            return flow.add(on, TransitionKind.FAIL, Optional.empty());
+            return flow.add(on, TransitionKind.FAIL, Optional.empty(), Optional.empty());
         }
 
         /** End the job FAILED with the exit code {@code exitCode} (as if the job's context had set it last). */
         public Flow fail(String exitCode) {
-            return flow.add(on, TransitionKind.FAIL, Optional.empty(), Optional.of(ExitStatus.of(exitCode)));
+            return fail(literal(exitCode, "exitCode"));
+        }
+
+        /** {@link #fail(String)} with the exit code {@code exitCode} resolves to in the execution. */
+        public Flow fail(ParameterizedValue exitCode) {
+            return flow.add(on, TransitionKind.FAIL, Optional.empty(), Optional.of(Checks.notNull(exitCode, "exitCode")));
         }
 
         /**
@@ -263,12 +294,17 @@ public final class Job {
          * complete), so a restart that reaches this transition again, on a reused exit code, stops again.
          */
         public Flow stop() {
-            return flow.add(on, TransitionKind.STOP, Optional.empty());
+            return flow.add(on, TransitionKind.STOP, Optional.empty(), Optional.empty());
         }
 
         /** {@link #stop()} with the exit code {@code exitCode} (as if the job's context had set it last). */
         public Flow stop(String exitCode) {
-            return flow.add(on, TransitionKind.STOP, Optional.empty(), Optional.of(ExitStatus.of(exitCode)));
+            return stop(literal(exitCode, "exitCode"));
+        }
+
+        /** {@link #stop(String)} with the exit code {@code exitCode} resolves to in the execution. */
+        public Flow stop(ParameterizedValue exitCode) {
+            return flow.add(on, TransitionKind.STOP, Optional.empty(), Optional.of(Checks.notNull(exitCode, "exitCode")));
         }
 
         /**
@@ -278,26 +314,37 @@ public final class Job {
          * is skipped on its recorded exit code).
          */
         public Flow stopAndRestart(Node node) {
-            String target = flow.register(Checks.notNull(node, "node"));
-            return flow.add(on, TransitionKind.STOP, Optional.of(target));
+            return stopAndRestart(flow.register(Checks.notNull(node, "node")));
         }
 
         /** End the job STOPPED with the exit code {@code exitCode}; a restart begins at {@code node}. */
         public Flow stopAndRestart(Node node, String exitCode) {
-            String target = flow.register(Checks.notNull(node, "node"));
-            return flow.add(on, TransitionKind.STOP, Optional.of(target), Optional.of(ExitStatus.of(exitCode)));
+            return stopAndRestart(flow.register(Checks.notNull(node, "node")), exitCode);
         }
 
         /** End the job STOPPED; a restart begins at the node of this id (see {@link #stopAndRestart(Node)}). */
         public Flow stopAndRestart(String nodeId) {
-            flow.referencedIds.add(nodeId);
-            return flow.add(on, TransitionKind.STOP, Optional.of(nodeId));
+            return stopAndRestart(literal(nodeId, "nodeId"));
         }
 
         /** End the job STOPPED with the exit code {@code exitCode}; a restart begins at the node of this id. */
         public Flow stopAndRestart(String nodeId, String exitCode) {
-            flow.referencedIds.add(nodeId);
-            return flow.add(on, TransitionKind.STOP, Optional.of(nodeId), Optional.of(ExitStatus.of(exitCode)));
+            return stopAndRestart(literal(nodeId, "nodeId"), literal(exitCode, "exitCode"));
+        }
+
+        /** End the job STOPPED; a restart begins at the node whose id {@code nodeId} resolves to in the execution. */
+        public Flow stopAndRestart(ParameterizedValue nodeId) {
+            return flow.add(on, TransitionKind.STOP, Optional.of(Checks.notNull(nodeId, "nodeId")), Optional.empty());
+        }
+
+        /** {@link #stopAndRestart(ParameterizedValue)} with an exit code, which may be resolved per execution too. */
+        public Flow stopAndRestart(ParameterizedValue nodeId, ParameterizedValue exitCode) {
+            return flow.add(on, TransitionKind.STOP, Optional.of(Checks.notNull(nodeId, "nodeId")),
+                    Optional.of(Checks.notNull(exitCode, "exitCode")));
+        }
+
+        private static ParameterizedValue literal(String value, String field) {
+            return ParameterizedValue.literal(Checks.notNull(value, field));
         }
     }
 }

@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 
+import io.durablebatch.Checks;
 import io.durablebatch.execution.DefinitionIdentity;
 import io.durablebatch.execution.JobName;
 import io.durablebatch.execution.StepName;
@@ -36,11 +37,18 @@ public final class JobDefinition {
     private final List<DefinitionUpgrade> upgrades;
     private final OptionalInt restartOnOwnerLoss;
     private final Listeners listeners;
+    private final boolean inDeclarationOrder;
+    /** Whether a node's setting or a transition is resolved per execution ({@link #forExecution}). */
+    private final boolean perExecution;
 
     private JobDefinition(JobName name, String revision, String startNode, Map<String, Node> nodes,
             Map<String, List<Transition>> routes, List<DefinitionIdentity> upgradesFrom, OptionalInt restartOnOwnerLoss,
-            Listeners listeners) {
+            Listeners listeners, boolean inDeclarationOrder) {
         this.name = name;
+        this.inDeclarationOrder = inDeclarationOrder;
+        this.perExecution = nodes.values().stream().anyMatch(node -> node instanceof Step step
+                && step.settings().isPerExecution())
+                || routes.values().stream().flatMap(List::stream).anyMatch(t -> t.perExecution().isPresent());
         this.listeners = listeners;
         this.restartOnOwnerLoss = restartOnOwnerLoss;
         this.revision = revision;
@@ -51,6 +59,88 @@ public final class JobDefinition {
         this.plan = new JobPlan(name, startNode, planNodes, routes.values().stream().flatMap(List::stream).toList());
         this.identity = new DefinitionIdentity(name, revision, plan.fingerprint());
         this.upgrades = upgradesFrom.stream().map(from -> new DefinitionUpgrade(from, identity)).toList();
+    }
+
+    /** {@code written} as one execution runs it: {@code nodes} and {@code routes} resolved, the plan and identity its own. */
+    private JobDefinition(JobDefinition written, Map<String, Node> nodes, Map<String, List<Transition>> routes) {
+        this.name = written.name;
+        this.revision = written.revision;
+        this.startNode = written.startNode;
+        this.nodes = Collections.unmodifiableMap(nodes);
+        this.routes = Collections.unmodifiableMap(routes);
+        this.plan = written.plan;
+        this.identity = written.identity;
+        this.upgrades = written.upgrades;
+        this.restartOnOwnerLoss = written.restartOnOwnerLoss;
+        this.listeners = written.listeners;
+        this.inDeclarationOrder = written.inDeclarationOrder;
+        this.perExecution = false;
+    }
+
+    /**
+     * This definition as an execution with {@code parameters} runs it: every {@link ParameterizedValue}
+     * of its transitions and step settings resolved. Its plan and identity are this definition's, so
+     * every execution of an instance, whatever its parameters, runs under one fingerprint. A
+     * definition without such values is returned as it is.
+     *
+     * @throws JobDefinitionException when a value does not resolve to a valid one: a pattern or exit
+     *         code that is no valid one, a target that names no node of the job (or makes the flow
+     *         loop), a start limit that is no number 0 or more, an allow-start-if-complete neither
+     *         {@code true} nor {@code false}
+     */
+    public JobDefinition forExecution(JobParameters parameters) {
+        Checks.notNull(parameters, "parameters");
+        if (!perExecution) {
+            return this;
+        }
+        Map<String, Node> resolvedNodes = new LinkedHashMap<>();
+        nodes.forEach((id, node) -> resolvedNodes.put(id, node instanceof Step step && step.settings().isPerExecution()
+                ? resolved(step, parameters)
+                : node));
+        Map<String, List<Transition>> resolvedRoutes = new LinkedHashMap<>();
+        routes.forEach((from, list) -> {
+            List<Transition> resolved = new ArrayList<>(list.size());
+            for (Transition transition : list) {
+                resolved.add(resolved(transition, parameters));
+            }
+            if (!inDeclarationOrder) {
+                // the most specific resolved pattern first; ties keep declaration order
+                resolved.sort(Comparator.comparing(Transition::on));
+            }
+            resolvedRoutes.put(from, List.copyOf(resolved));
+        });
+        String looping = firstLoop(startNode, resolvedRoutes);
+        if (looping != null) {
+            throw new JobDefinitionException(name.value(), looping, "the targets this execution's parameters resolve to "
+                    + "make the flow loop back to this node: a node runs at most once per execution");
+        }
+        return new JobDefinition(this, resolvedNodes, resolvedRoutes);
+    }
+
+    private Step resolved(Step step, JobParameters parameters) {
+        StepSettings settings;
+        try {
+            settings = step.settings().resolvedFor(parameters);
+        } catch (IllegalArgumentException e) {
+            throw new JobDefinitionException(name.value(), step.id(), e.getMessage());
+        }
+        return step.withStartLimit(settings.startLimit()).withAllowStartIfComplete(settings.allowStartIfComplete());
+    }
+
+    private Transition resolved(Transition transition, JobParameters parameters) {
+        Transition resolved;
+        try {
+            resolved = transition.resolvedFor(parameters);
+        } catch (IllegalArgumentException e) {
+            throw new JobDefinitionException(name.value(), transition.from(), e.getMessage());
+        }
+        if (transition.perExecution().filter(Transition.PerExecution::resolvesTarget).isPresent()
+                && !nodes.containsKey(resolved.to().orElseThrow())) {
+            throw new JobDefinitionException(name.value(), transition.from(), "the transition's target "
+                    + transition.perExecution().get().to().orElseThrow() + " resolved to '" + resolved.to().get()
+                    + "', which names no node of the job");
+        }
+        return resolved;
     }
 
     public JobName name() {
@@ -109,7 +199,11 @@ public final class JobDefinition {
         return routes.getOrDefault(nodeId, List.of());
     }
 
-    /** The transition a node takes for an exit code: the first matching one in evaluation order, if any. */
+    /**
+     * The transition a node takes for an exit code: the first matching one in evaluation order, if
+     * any. Of a definition with values resolved per execution, only the one {@link #forExecution}
+     * gives routes so.
+     */
     public Optional<Transition> route(String nodeId, String exitCode) {
         return transitionsFrom(nodeId).stream().filter(t -> t.on().matches(exitCode)).findFirst();
     }
@@ -152,7 +246,10 @@ public final class JobDefinition {
         if (!inDeclarationOrder) {
             routes.replaceAll((from, list) -> list.stream().sorted(Comparator.comparing(Transition::on)).toList());
         }
-        Set<String> reachable = reachable(start, routes);
+        // a target resolved per execution may name any node: none is unreachable then
+        boolean anyTarget = transitions.stream()
+                .anyMatch(t -> t.perExecution().filter(Transition.PerExecution::resolvesTarget).isPresent());
+        Set<String> reachable = anyTarget ? nodes.keySet() : reachable(start, routes);
         for (String id : nodes.keySet()) {
             if (!reachable.contains(id)) {
                 throw new JobDefinitionException(job, id, "the node is unreachable from the start node '" + start + "'");
@@ -170,7 +267,7 @@ public final class JobDefinition {
             }
         }
         return new JobDefinition(name, revision, start, new LinkedHashMap<>(nodes), routes, upgradesFrom,
-                restartOnOwnerLoss, listeners);
+                restartOnOwnerLoss, listeners, inDeclarationOrder);
     }
 
     private static Set<String> reachable(String start, Map<String, List<Transition>> routes) {
@@ -214,7 +311,9 @@ public final class JobDefinition {
     private static JobPlan.PlanNode planNode(Node node) {
         if (node instanceof Step step) {
             StepSettings settings = step.settings();
-            return new JobPlan.PlanNode(node.id(), node.kind(), settings.startLimit(), settings.allowStartIfComplete());
+            return new JobPlan.PlanNode(node.id(), node.kind(), settings.startLimit(), settings.allowStartIfComplete(),
+                    settings.startLimitPerExecution().map(ParameterizedValue::writtenForm),
+                    settings.allowStartIfCompletePerExecution().map(ParameterizedValue::writtenForm));
         }
         return new JobPlan.PlanNode(node.id(), node.kind(), 0, false);
     }

@@ -5,6 +5,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 
 import io.durablebatch.execution.JobName;
 import io.durablebatch.execution.PlanFingerprint;
@@ -12,7 +13,9 @@ import io.durablebatch.execution.PlanFingerprint;
 /**
  * The canonical plan of a job (format 2): its graph of logical nodes and transitions, and nothing
  * else. It is the restart-relevant shape of the job: node ids, node kinds, start limits,
- * allow-start-if-complete and the transitions in evaluation order. Display names of steps, chunk
+ * allow-start-if-complete and the transitions in evaluation order. A value each execution resolves
+ * from its job parameters ({@link ParameterizedValue}) is recorded by its written form, marked with
+ * {@code $}, so the plan and its fingerprint are the same for every execution. Display names of steps, chunk
  * sizes and the code of readers and writers are not part of it, so renaming a step or tuning a
  * commit interval does not change the fingerprint.
  * <p>
@@ -24,11 +27,23 @@ public record JobPlan(JobName jobName, String startNode, List<PlanNode> nodes, L
 
     public static final int FORMAT = 2;
 
-    /** One node as the plan records it. */
-    public record PlanNode(String id, String kind, int startLimit, boolean allowStartIfComplete) {
+    /**
+     * One node as the plan records it; a setting resolved per execution is recorded by its written
+     * form (then in {@code startLimitPerExecution} or {@code allowStartIfCompletePerExecution}).
+     */
+    public record PlanNode(String id, String kind, int startLimit, boolean allowStartIfComplete,
+            Optional<String> startLimitPerExecution, Optional<String> allowStartIfCompletePerExecution) {
+
+        public PlanNode(String id, String kind, int startLimit, boolean allowStartIfComplete) {
+            this(id, kind, startLimit, allowStartIfComplete, Optional.empty(), Optional.empty());
+        }
 
         String canonicalLine() {
-            return "node " + id + " " + kind + " startLimit=" + startLimit + " allowStartIfComplete=" + allowStartIfComplete;
+            return "node " + id + " " + kind + " startLimit="
+                    + startLimitPerExecution.map(written -> "$" + Transition.canonical(written))
+                            .orElse(Integer.toString(startLimit))
+                    + " allowStartIfComplete=" + allowStartIfCompletePerExecution
+                            .map(written -> "$" + Transition.canonical(written)).orElse(Boolean.toString(allowStartIfComplete));
         }
     }
 

@@ -85,7 +85,18 @@ public final class PartitionedStep implements Step {
     }
 
     @Override
+    public PartitionedStep withStartLimit(ParameterizedValue startLimit) {
+        return new PartitionedStep(settings.withStartLimit(startLimit), partitioner, worker, workers, listeners, analyzer);
+    }
+
+    @Override
     public PartitionedStep withAllowStartIfComplete(boolean allowStartIfComplete) {
+        return new PartitionedStep(settings.withAllowStartIfComplete(allowStartIfComplete), partitioner, worker, workers,
+                listeners, analyzer);
+    }
+
+    @Override
+    public PartitionedStep withAllowStartIfComplete(ParameterizedValue allowStartIfComplete) {
         return new PartitionedStep(settings.withAllowStartIfComplete(allowStartIfComplete), partitioner, worker, workers,
                 listeners, analyzer);
     }

@@ -1,14 +1,20 @@
 package io.durablebatch.job;
 
+import java.util.Locale;
+import java.util.Optional;
+
 import io.durablebatch.Checks;
 import io.durablebatch.execution.StepName;
 
 /**
  * What every step kind shares: its display name, its node id (by default derived from the name), how many times
  * it may start across all executions of a job instance ({@code 0} = unlimited), and whether a
- * restart runs it again after it completed.
+ * restart runs it again after it completed. Either of the last two may be resolved per execution
+ * from the job parameters ({@code startLimitPerExecution}, {@code allowStartIfCompletePerExecution}),
+ * which then stands for the literal one until the execution resolves it.
  */
-public record StepSettings(StepName name, String nodeId, int startLimit, boolean allowStartIfComplete) {
+public record StepSettings(StepName name, String nodeId, int startLimit, boolean allowStartIfComplete,
+        Optional<ParameterizedValue> startLimitPerExecution, Optional<ParameterizedValue> allowStartIfCompletePerExecution) {
 
     public static final int MAX_NODE_ID_LENGTH = 100;
 
@@ -16,6 +22,17 @@ public record StepSettings(StepName name, String nodeId, int startLimit, boolean
         Checks.notNull(name, "step.name");
         Checks.token(nodeId, "step.id", MAX_NODE_ID_LENGTH);
         Checks.notNegative(startLimit, "step.startLimit");
+        Checks.notNull(startLimitPerExecution, "step.startLimitPerExecution");
+        Checks.notNull(allowStartIfCompletePerExecution, "step.allowStartIfCompletePerExecution");
+        if (startLimitPerExecution.filter(ParameterizedValue::isLiteral).isPresent()
+                || allowStartIfCompletePerExecution.filter(ParameterizedValue::isLiteral).isPresent()) {
+            throw new IllegalArgumentException("step settings resolved per execution must not be literals: "
+                    + "a literal is the plain setting");
+        }
+    }
+
+    public StepSettings(StepName name, String nodeId, int startLimit, boolean allowStartIfComplete) {
+        this(name, nodeId, startLimit, allowStartIfComplete, Optional.empty(), Optional.empty());
     }
 
     /** Settings with defaults: the node id is the name, with characters an id cannot hold as {@code -}. */
@@ -28,15 +45,84 @@ public record StepSettings(StepName name, String nodeId, int startLimit, boolean
     }
 
     public StepSettings withNodeId(String nodeId) {
-        return new StepSettings(name, nodeId, startLimit, allowStartIfComplete);
+        return new StepSettings(name, nodeId, startLimit, allowStartIfComplete, startLimitPerExecution,
+                allowStartIfCompletePerExecution);
     }
 
     public StepSettings withStartLimit(int startLimit) {
-        return new StepSettings(name, nodeId, startLimit, allowStartIfComplete);
+        return new StepSettings(name, nodeId, startLimit, allowStartIfComplete, Optional.empty(),
+                allowStartIfCompletePerExecution);
+    }
+
+    /** The start limit {@code startLimit} resolves to per execution; a literal is checked and kept here. */
+    public StepSettings withStartLimit(ParameterizedValue startLimit) {
+        if (Checks.notNull(startLimit, "startLimit").isLiteral()) {
+            return withStartLimit(startLimit(startLimit.writtenForm()));
+        }
+        return new StepSettings(name, nodeId, 0, allowStartIfComplete, Optional.of(startLimit),
+                allowStartIfCompletePerExecution);
     }
 
     public StepSettings withAllowStartIfComplete(boolean allowStartIfComplete) {
-        return new StepSettings(name, nodeId, startLimit, allowStartIfComplete);
+        return new StepSettings(name, nodeId, startLimit, allowStartIfComplete, startLimitPerExecution, Optional.empty());
+    }
+
+    /** Allow-start-if-complete as {@code allowStartIfComplete} resolves per execution; a literal is checked and kept here. */
+    public StepSettings withAllowStartIfComplete(ParameterizedValue allowStartIfComplete) {
+        if (Checks.notNull(allowStartIfComplete, "allowStartIfComplete").isLiteral()) {
+            return withAllowStartIfComplete(allowStartIfComplete(allowStartIfComplete.writtenForm()));
+        }
+        return new StepSettings(name, nodeId, startLimit, false, startLimitPerExecution,
+                Optional.of(allowStartIfComplete));
+    }
+
+    /** Whether a setting is resolved per execution. */
+    public boolean isPerExecution() {
+        return startLimitPerExecution.isPresent() || allowStartIfCompletePerExecution.isPresent();
+    }
+
+    /**
+     * These settings as an execution with {@code parameters} has them.
+     *
+     * @throws IllegalArgumentException naming the setting that does not resolve to a valid value
+     */
+    StepSettings resolvedFor(JobParameters parameters) {
+        int limit = startLimitPerExecution.map(value -> resolved("start limit", value, parameters,
+                StepSettings::startLimit)).orElse(startLimit);
+        boolean allow = allowStartIfCompletePerExecution.map(value -> resolved("allow-start-if-complete", value,
+                parameters, StepSettings::allowStartIfComplete)).orElse(allowStartIfComplete);
+        return new StepSettings(name, nodeId, limit, allow);
+    }
+
+    private static <T> T resolved(String setting, ParameterizedValue value, JobParameters parameters,
+            java.util.function.Function<String, T> parse) {
+        String text = null;
+        try {
+            text = value.resolve(parameters);
+            return parse.apply(text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("the " + setting + " " + value
+                    + (text == null ? "" : " resolved to '" + text + "'") + ", which is invalid: " + e.getMessage(), e);
+        }
+    }
+
+    private static int startLimit(String text) {
+        int limit;
+        try {
+            limit = Integer.parseInt(text.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("a start limit is a whole number, 0 (no limit) or more");
+        }
+        Checks.notNegative(limit, "step.startLimit");
+        return limit;
+    }
+
+    private static boolean allowStartIfComplete(String text) {
+        return switch (text.strip().toLowerCase(Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException("allow-start-if-complete is true or false");
+        };
     }
 
     private static boolean isIdCharacter(int c) {

@@ -50,7 +50,17 @@ public final class TaskletStep implements Step {
     }
 
     @Override
+    public TaskletStep withStartLimit(ParameterizedValue startLimit) {
+        return new TaskletStep(settings.withStartLimit(startLimit), tasklet, listeners);
+    }
+
+    @Override
     public TaskletStep withAllowStartIfComplete(boolean allowStartIfComplete) {
+        return new TaskletStep(settings.withAllowStartIfComplete(allowStartIfComplete), tasklet, listeners);
+    }
+
+    @Override
+    public TaskletStep withAllowStartIfComplete(ParameterizedValue allowStartIfComplete) {
         return new TaskletStep(settings.withAllowStartIfComplete(allowStartIfComplete), tasklet, listeners);
     }
 

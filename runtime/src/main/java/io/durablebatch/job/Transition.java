@@ -12,7 +12,28 @@ import io.durablebatch.execution.ExitStatus;
  * job's exit status ({@link JobContext#setExitStatus}), over any set before.
  */
 public record Transition(String from, ExitCodePattern on, TransitionKind kind, Optional<String> to,
-        Optional<ExitStatus> exitStatus) {
+        Optional<ExitStatus> exitStatus, Optional<PerExecution> perExecution) {
+
+    /**
+     * A transition whose pattern, target or exit status each execution resolves from its job
+     * parameters: all three as {@link ParameterizedValue}s (the others literals). The transition's
+     * own {@code on}, {@code to} and {@code exitStatus} hold their written forms, for display; the
+     * flow routes by the transition {@link #resolvedFor resolved} for the execution.
+     */
+    public record PerExecution(ParameterizedValue on, Optional<ParameterizedValue> to,
+            Optional<ParameterizedValue> exitStatus) {
+
+        public PerExecution {
+            Checks.notNull(on, "transition.on");
+            Checks.notNull(to, "transition.to");
+            Checks.notNull(exitStatus, "transition.exitStatus");
+        }
+
+        /** Whether the target is resolved per execution (and may then name any node). */
+        public boolean resolvesTarget() {
+            return to.isPresent() && !to.get().isLiteral();
+        }
+    }
 
     public Transition {
         Checks.notNull(from, "transition.from");
@@ -20,6 +41,7 @@ public record Transition(String from, ExitCodePattern on, TransitionKind kind, O
         Checks.notNull(kind, "transition.kind");
         Checks.notNull(to, "transition.to");
         Checks.notNull(exitStatus, "transition.exitStatus");
+        Checks.notNull(perExecution, "transition.perExecution");
         if (kind.hasTarget() && to.isEmpty() || !kind.mayHaveTarget() && to.isPresent()) {
             throw new IllegalArgumentException("transition.to must be " + (kind.hasTarget() ? "given" : "empty")
                     + " for a " + kind + " transition from '" + from + "'");
@@ -28,6 +50,11 @@ public record Transition(String from, ExitCodePattern on, TransitionKind kind, O
             throw new IllegalArgumentException("transition.exitStatus must be empty for a NEXT transition from '"
                     + from + "': only an end of the job has an exit status");
         }
+    }
+
+    public Transition(String from, ExitCodePattern on, TransitionKind kind, Optional<String> to,
+            Optional<ExitStatus> exitStatus) {
+        this(from, on, kind, to, exitStatus, Optional.empty());
     }
 
     /** An edge that leaves the job's exit status as it is. */
@@ -40,9 +67,49 @@ public record Transition(String from, ExitCodePattern on, TransitionKind kind, O
      * fingerprints.
      */
     String canonicalLine() {
-        return "transition " + from + " " + canonical(on.value()) + " " + kind.name().toLowerCase(java.util.Locale.ROOT)
+        if (perExecution.isPresent()) {
+            PerExecution written = perExecution.get();
+            return "transition " + from + " " + written.on().canonical() + " " + kindName()
+                    + written.to().map(target -> " " + target.canonical()).orElse("")
+                    + written.exitStatus().map(status -> " exit " + status.canonical()).orElse("");
+        }
+        return "transition " + from + " " + canonical(on.value()) + " " + kindName()
                 + to.map(target -> " " + target).orElse("")
                 + exitStatus.map(status -> " exit " + canonical(status.code())).orElse("");
+    }
+
+    private String kindName() {
+        return kind.name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /**
+     * This transition as an execution with {@code parameters} takes it: every part resolved. Whether
+     * a resolved target names a node is for the job to check.
+     *
+     * @throws IllegalArgumentException naming the part that does not resolve to a valid value
+     */
+    Transition resolvedFor(JobParameters parameters) {
+        if (perExecution.isEmpty()) {
+            return this;
+        }
+        PerExecution written = perExecution.get();
+        ExitCodePattern pattern = resolved("pattern", written.on(), parameters, ExitCodePattern::of);
+        Optional<String> target = written.to().map(value -> resolved("target", value, parameters, id -> id));
+        Optional<ExitStatus> status = written.exitStatus()
+                .map(value -> resolved("exit status", value, parameters, ExitStatus::of));
+        return new Transition(from, pattern, kind, target, status);
+    }
+
+    private static <T> T resolved(String part, ParameterizedValue value, JobParameters parameters,
+            java.util.function.Function<String, T> parse) {
+        String text = null;
+        try {
+            text = value.resolve(parameters);
+            return parse.apply(text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("the transition's " + part + " " + value
+                    + (text == null ? "" : " resolved to '" + text + "'") + ", which is invalid: " + e.getMessage(), e);
+        }
     }
 
     /**

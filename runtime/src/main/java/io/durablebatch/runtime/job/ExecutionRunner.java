@@ -16,6 +16,7 @@ import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.StepExecution;
 import io.durablebatch.job.Decision;
 import io.durablebatch.job.JobDefinition;
+import io.durablebatch.job.JobDefinitionException;
 import io.durablebatch.job.JobParameters;
 import io.durablebatch.job.Node;
 import io.durablebatch.job.Step;
@@ -45,10 +46,27 @@ final class ExecutionRunner {
 
     private static final Logger LOG = Logger.getLogger(ExecutionRunner.class);
 
+    /** The failure type of an execution whose parameters do not resolve its plan's per-execution values. */
+    static final String PLAN_NOT_RESOLVED = "io.durablebatch.PlanNotResolved";
+
+    /** A definition as one execution runs it, or why its parameters cannot resolve it. */
+    record Resolved(Optional<JobDefinition> plan, Optional<JobDefinitionException> failure) {
+    }
+
+    static Resolved resolved(JobDefinition definition, JobParameters parameters) {
+        try {
+            return new Resolved(Optional.of(definition.forExecution(parameters)), Optional.empty());
+        } catch (JobDefinitionException e) {
+            return new Resolved(Optional.empty(), Optional.of(e));
+        }
+    }
+
     private final KernelRepository repository;
     private final StepRunners steps;
     private final FlowRoutes routes;
+    /** The definition as this execution runs it: its values resolved from the parameters, if they could be. */
     private final JobDefinition definition;
+    private final Optional<JobDefinitionException> unresolved;
     private final JobParameters parameters;
     private final ExecutionHandle control;
     private final Bookkeeping bookkeeping;
@@ -70,8 +88,10 @@ final class ExecutionRunner {
         this.newInstance = launch.newInstance();
         this.begun = launch.firstStep();
         this.execution = launch.execution();
-        this.definition = launch.definition();
         this.parameters = launch.parameters();
+        Resolved resolved = resolved(launch.definition(), parameters);
+        this.definition = resolved.plan().orElse(launch.definition());
+        this.unresolved = resolved.failure();
         this.restarts = restarts;
         this.bookkeeping = steps.bookkeeping();
         this.owner = owner;
@@ -89,6 +109,15 @@ final class ExecutionRunner {
         LOG.infof("Job '%s' execution %s (attempt %d) started", definition.name(), execution.id(), execution.attempt());
         JobCallbacks callbacks = steps.listeners().forJob(definition);
         JobContextImpl job = JobContextImpl.running(definition.name(), parameters, execution);
+        if (unresolved.isPresent()) {
+            // no node runs, no listener is called: a restart with other parameters may run the job
+            LOG.errorf("Job '%s' execution %s cannot run with its parameters: %s", definition.name(), execution.id(),
+                    unresolved.get().getMessage());
+            JobExecution ended = finish(JobEnd.failed(ExitStatus.defaultFor(ExecutionStatus.FAILED),
+                    new ExecutionFailure(PLAN_NOT_RESOLVED, unresolved.get().getMessage())));
+            job.endRecorded();
+            return ended;
+        }
         JobEnd end;
         try {
             callbacks.beforeJob(new JobEvent(definition.name(), parameters, execution, job));

@@ -178,9 +178,12 @@ public class KernelJobOperator implements JobOperator {
         }
         audit.append(action, call, request, launched, "LAUNCHED execution " + launched.id() + " attempt "
                 + launched.attempt() + " owner " + identity.owner());
-        // a job listener's beforeJob runs before the first step starts (and may fail the job instead)
-        Optional<StepRunners.StepStart> firstStep = atOnce
-                && RestartPosition.of(repository, definition, launched, newInstance) instanceof Step step
+        // a job listener's beforeJob runs before the first step starts (and may fail the job instead);
+        // a plan this execution's parameters cannot resolve fails it before any step (ExecutionRunner)
+        Optional<JobDefinition> resolved = atOnce ? ExecutionRunner.resolved(definition, parameters).plan()
+                : Optional.empty();
+        Optional<StepRunners.StepStart> firstStep = resolved.isPresent()
+                && RestartPosition.of(repository, resolved.get(), launched, newInstance) instanceof Step step
                 && steps.listeners().forJob(definition).isEmpty()
                         ? steps.startEagerly(step, launched, newInstance)
                         : Optional.empty();
