@@ -23,18 +23,28 @@ public final class PropertyScope {
      */
     private static final String DECIDED_PER_EXECUTION = "\uFFFF";
 
+    /**
+     * What no job XML can hold either (U+FFFE): the value of a partition plan's property in the scope
+     * of the job XML alone, which only the properties inside a partition may read.
+     */
+    private static final String DECIDED_PER_PARTITION = "\uFFFE";
+
     private final UnaryOperator<String> jobParameters;
     private final UnaryOperator<String> systemProperties;
     private final UnaryOperator<String> partitionPlan;
     private final PropertyScope enclosing;
+    /** The element this scope was entered for (none for the outermost), to enter it again in an execution. */
+    private final JslProperties element;
     private final Map<String, String> properties;
 
     private PropertyScope(UnaryOperator<String> jobParameters, UnaryOperator<String> systemProperties,
-            UnaryOperator<String> partitionPlan, PropertyScope enclosing, Map<String, String> properties) {
+            UnaryOperator<String> partitionPlan, PropertyScope enclosing, JslProperties element,
+            Map<String, String> properties) {
         this.jobParameters = jobParameters;
         this.systemProperties = systemProperties;
         this.partitionPlan = partitionPlan;
         this.enclosing = enclosing;
+        this.element = element;
         this.properties = properties;
     }
 
@@ -45,7 +55,7 @@ public final class PropertyScope {
 
     public static PropertyScope of(Map<String, String> jobParameters, UnaryOperator<String> systemProperties) {
         return new PropertyScope(Map.copyOf(jobParameters)::get, Objects.requireNonNull(systemProperties), name -> null,
-                null, Map.of());
+                null, null, Map.of());
     }
 
     /**
@@ -55,22 +65,31 @@ public final class PropertyScope {
      */
     public static PropertyScope ofJobXml() {
         UnaryOperator<String> perExecution = name -> DECIDED_PER_EXECUTION;
-        return new PropertyScope(perExecution, perExecution, perExecution, null, Map.of());
+        return new PropertyScope(perExecution, perExecution, name -> DECIDED_PER_PARTITION, null, null, Map.of());
+    }
+
+    /**
+     * This scope's elements entered again in the outermost scope of an execution with these job
+     * parameters (and the JVM's system properties): what a value this scope cannot resolve
+     * ({@link #resolveFixed}) resolves to in that execution.
+     */
+    public PropertyScope inExecution(Map<String, String> jobParameters) {
+        return enclosing == null ? ofExecution(jobParameters) : enclosing.inExecution(jobParameters).enter(element);
     }
 
     /** This scope inside one partition, whose plan properties {@code #{partitionPlan[...]}} reads. */
     public PropertyScope inPartition(Map<String, String> plan) {
-        return new PropertyScope(jobParameters, systemProperties, Map.copyOf(plan)::get, enclosing, properties);
+        return new PropertyScope(jobParameters, systemProperties, Map.copyOf(plan)::get, enclosing, element, properties);
     }
 
     /** The scope of an element with these properties, resolved here in document order. */
     public PropertyScope enter(JslProperties element) {
         Map<String, String> resolved = new LinkedHashMap<>();
-        PropertyScope inner = new PropertyScope(jobParameters, systemProperties, partitionPlan, this, resolved);
+        PropertyScope inner = new PropertyScope(jobParameters, systemProperties, partitionPlan, this, element, resolved);
         for (JslProperty property : element.entries()) {
             resolved.put(property.name(), inner.resolve(property.value()));
         }
-        return new PropertyScope(jobParameters, systemProperties, partitionPlan, this,
+        return new PropertyScope(jobParameters, systemProperties, partitionPlan, this, element,
                 Collections.unmodifiableMap(resolved));
     }
 
@@ -90,7 +109,16 @@ public final class PropertyScope {
      */
     public Optional<String> resolveFixed(String value) {
         String resolved = resolve(value);
-        return resolved.contains(DECIDED_PER_EXECUTION) ? Optional.empty() : Optional.of(resolved);
+        return resolved.contains(DECIDED_PER_EXECUTION) || resolved.contains(DECIDED_PER_PARTITION) ? Optional.empty()
+                : Optional.of(resolved);
+    }
+
+    /**
+     * Whether {@code value} reads a partition plan's property, directly or through a property, in a
+     * scope of {@link #ofJobXml}: what an element outside a partition cannot resolve in any execution.
+     */
+    public boolean readsPartitionPlan(String value) {
+        return resolve(value).contains(DECIDED_PER_PARTITION);
     }
 
     private String find(Substitution.Operator operator, String name) {

@@ -17,8 +17,10 @@ import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.JobDefinitionException;
 import io.durablebatch.job.Node;
+import io.durablebatch.job.ParameterizedValue;
 import io.durablebatch.job.Steps;
 import io.durablebatch.runtime.jakarta.execution.ExecutionContexts;
+import io.durablebatch.runtime.jakarta.execution.JakartaParameters;
 import io.durablebatch.runtime.jakarta.execution.JslDecider;
 import io.durablebatch.runtime.jakarta.execution.JslJobListener;
 import io.durablebatch.runtime.jakarta.jsl.JslDecision;
@@ -38,14 +40,16 @@ import io.durablebatch.runtime.jakarta.jsl.PropertyScope;
  * <b>Plan identity.</b> The plan is built once, when the application starts, from the job XML as
  * written, not per execution from the resolved XML: the kernel fingerprints a fixed plan and binds
  * every execution of an instance to it, which is what makes a restart safe (the restart must find
- * the steps, transitions and start limits its checkpoints were made under). Only what cannot change
- * the plan is resolved per execution: artifact refs and {@code <properties>}. An attribute that
- * shapes the plan ({@code next}, {@code on}, {@code to}, {@code restart}, {@code start-limit},
- * {@code allow-start-if-complete}, {@code restartable}) must therefore be written out here, or refer
- * only to job and step properties that are ({@link PropertyScope#ofJobXml}); any other substitution in one
- * is refused at start. So the fingerprint is the job XML's structure, and
- * editing an artifact or property between a failure and its restart is allowed, while changing the
- * structure makes the restart refused as incompatible.
+ * the steps, transitions and start limits its checkpoints were made under). An attribute that
+ * shapes the plan ({@code next}, {@code on}, {@code to}, {@code restart}, {@code exit-status},
+ * {@code start-limit}, {@code allow-start-if-complete}) is the plan's value where the job XML fixes
+ * it (written out, or referring only to job and step properties that are, {@link PropertyScope#ofJobXml});
+ * otherwise it is a {@link ParameterizedValue} ({@link #planValue}): the plan records it as written
+ * and each execution resolves it from its own job parameters, in the scope of its element, before
+ * its first node. So the fingerprint is the job XML's structure, the same whatever the parameters
+ * of a restart; editing an artifact or property between a failure and its restart is allowed,
+ * while changing the structure makes the restart refused as incompatible. {@code restartable}
+ * must be the same in every execution ({@link #literal}).
  * <p>
  * <b>Transitions.</b> JSL takes the first transition element whose {@code on} matches the exit
  * status, in document order; so does the kernel plan, built with
@@ -69,19 +73,24 @@ public final class JslPlans {
     private static final String FAILED = "FAILED";
 
     /** What ends the job's own sequence of elements: the end of the job, COMPLETED, on any exit status. */
-    private static final Edge END_OF_JOB = new Edge(JslTransition.Kind.END, "*", Optional.empty(), Optional.empty(),
-            Optional.empty());
+    private static final Edge END_OF_JOB = new Edge(JslTransition.Kind.END, ParameterizedValue.literal("*"),
+            Optional.empty(), Optional.empty(), Optional.empty());
 
     private JslPlans() {
     }
 
     /** One transition as the kernel gets it, with the element it comes from (none when implicit). */
-    private record Edge(JslTransition.Kind kind, String on, Optional<String> target, Optional<String> exitStatus,
-            Optional<JslTransition> written) {
+    private record Edge(JslTransition.Kind kind, ParameterizedValue on, Optional<ParameterizedValue> target,
+            Optional<ParameterizedValue> exitStatus, Optional<JslTransition> written) {
 
         /** This edge with its target, an element id, as the kernel node a transition to it goes to. */
         Edge to(Translation translation) {
-            return new Edge(kind, on, target.map(translation::entry), exitStatus, written);
+            return new Edge(kind, on, target.map(id -> id.map(translation::entry)), exitStatus, written);
+        }
+
+        /** Whether the edge is taken on the pattern {@code pattern} in every execution. */
+        boolean isOn(String pattern) {
+            return on.isLiteral() && on.writtenForm().equals(pattern);
         }
     }
 
@@ -229,8 +238,12 @@ public final class JslPlans {
         private List<Edge> edges(JslExecutionElement element, PropertyScope properties, List<Edge> sequenceEnd) {
             List<Edge> edges = written(element, properties);
             // a failed step's exit status is FAILED: only a transition element matching it goes on
-            if (element instanceof JslStep && edges.stream().noneMatch(edge -> ExitCodePattern.of(edge.on()).matches(FAILED))) {
-                edges.add(new Edge(JslTransition.Kind.FAIL, FAILED, Optional.empty(), Optional.empty(), Optional.empty()));
+            // (one whose pattern is resolved per execution, when it resolves to one matching FAILED:
+            // it comes first)
+            if (element instanceof JslStep && edges.stream().noneMatch(edge -> edge.on().isLiteral()
+                    && ExitCodePattern.of(edge.on().writtenForm()).matches(FAILED))) {
+                edges.add(new Edge(JslTransition.Kind.FAIL, ParameterizedValue.literal(FAILED), Optional.empty(),
+                        Optional.empty(), Optional.empty()));
             }
             continueWith(element, properties, edges, sequenceEnd);
             return edges;
@@ -254,18 +267,18 @@ public final class JslPlans {
         /** Unless an edge takes any exit status already: {@code next=}, or else the sequence's end (patterns not taken yet). */
         private void continueWith(JslExecutionElement element, PropertyScope properties, List<Edge> edges,
                 List<Edge> sequenceEnd) {
-            Optional<String> next = element.next()
-                    .flatMap(v -> literal(element.location(), "next", v, properties, problems));
-            if (edges.stream().anyMatch(edge -> edge.on().equals("*"))) {
+            Optional<ParameterizedValue> next = element.next()
+                    .flatMap(v -> planValue(element.location(), "next", v, properties, problems));
+            if (edges.stream().anyMatch(edge -> edge.isOn("*"))) {
                 return;
             }
             if (next.isPresent()) {
-                edges.add(new Edge(JslTransition.Kind.NEXT, "*", Optional.of(entry(next.get())), Optional.empty(),
-                        Optional.empty()));
+                edges.add(new Edge(JslTransition.Kind.NEXT, ParameterizedValue.literal("*"),
+                        Optional.of(next.get().map(this::entry)), Optional.empty(), Optional.empty()));
                 return;
             }
             for (Edge end : sequenceEnd) {
-                if (edges.stream().noneMatch(edge -> edge.on().equals(end.on()))) {
+                if (edges.stream().noneMatch(edge -> end.on().isLiteral() && edge.isOn(end.on().writtenForm()))) {
                     edges.add(end);
                 }
             }
@@ -274,10 +287,12 @@ public final class JslPlans {
         /**
          * Leaves out of the plan the nodes no transition leads to from the job's first element (a
          * restart position counts): JSL runs them never, and the kernel refuses a node it cannot
-         * reach. So editing such a step changes no fingerprint.
+         * reach. So editing such a step changes no fingerprint. A target resolved per execution may
+         * lead to any node: then every node stays.
          */
         void leaveOutUnreachable() {
-            if (job.elements().isEmpty()) {
+            if (job.elements().isEmpty() || edges.values().stream().flatMap(List::stream)
+                    .anyMatch(edge -> edge.target().filter(target -> !target.isLiteral()).isPresent())) {
                 return;
             }
             Set<String> reachable = new HashSet<>();
@@ -285,7 +300,8 @@ public final class JslPlans {
             while (!pending.isEmpty()) {
                 String node = pending.pop();
                 if (reachable.add(node)) {
-                    edges.getOrDefault(node, List.of()).forEach(edge -> edge.target().ifPresent(pending::push));
+                    edges.getOrDefault(node, List.of())
+                            .forEach(edge -> edge.target().map(ParameterizedValue::writtenForm).ifPresent(pending::push));
                 }
             }
             nodes.keySet().retainAll(reachable);
@@ -296,24 +312,27 @@ public final class JslPlans {
     private static Optional<Edge> edge(JslTransition transition, PropertyScope properties, List<JslProblem> problems) {
         JslLocation at = transition.location();
         int before = problems.size();
-        Optional<String> on = literal(at, "on", transition.on(), properties, problems);
-        Optional<String> target = transition.kind() == JslTransition.Kind.STOP
-                ? transition.restart().flatMap(v -> literal(at, "restart", v, properties, problems))
-                : transition.to().flatMap(v -> literal(at, "to", v, properties, problems));
-        Optional<String> exitStatus = transition.exitStatus()
-                .flatMap(v -> literal(at, "exit-status", v, properties, problems));
-        if (exitStatus.isPresent()) {
+        Optional<ParameterizedValue> on = planValue(at, "on", transition.on(), properties, problems);
+        Optional<ParameterizedValue> target = transition.kind() == JslTransition.Kind.STOP
+                ? transition.restart().flatMap(v -> planValue(at, "restart", v, properties, problems))
+                : transition.to().flatMap(v -> planValue(at, "to", v, properties, problems));
+        Optional<ParameterizedValue> exitStatus = transition.exitStatus()
+                .flatMap(v -> planValue(at, "exit-status", v, properties, problems));
+        // what each execution resolves, it checks itself (the kernel fails one it cannot resolve)
+        Optional<String> fixedStatus = exitStatus.filter(ParameterizedValue::isLiteral).map(ParameterizedValue::writtenForm);
+        if (fixedStatus.isPresent()) {
             try {
-                ExitStatus.of(exitStatus.get());
+                ExitStatus.of(fixedStatus.get());
             } catch (IllegalArgumentException e) {
-                problems.add(new JslProblem(at, "exit-status=\"" + exitStatus.get() + "\": " + e.getMessage()));
+                problems.add(new JslProblem(at, "exit-status=\"" + fixedStatus.get() + "\": " + e.getMessage()));
             }
         }
-        if (on.isPresent()) {
+        Optional<String> fixedOn = on.filter(ParameterizedValue::isLiteral).map(ParameterizedValue::writtenForm);
+        if (fixedOn.isPresent()) {
             try {
-                ExitCodePattern.of(on.get());
+                ExitCodePattern.of(fixedOn.get());
             } catch (IllegalArgumentException e) {
-                problems.add(new JslProblem(at, "on=\"" + on.get() + "\": " + e.getMessage()));
+                problems.add(new JslProblem(at, "on=\"" + fixedOn.get() + "\": " + e.getMessage()));
             }
         }
         if (problems.size() > before) {
@@ -322,6 +341,33 @@ public final class JslPlans {
         return Optional.of(new Edge(transition.kind(), on.orElseThrow(), target, exitStatus, Optional.of(transition)));
     }
 
+    /**
+     * An attribute that shapes the plan: its value where the job XML fixes it, else the value each
+     * execution resolves it to, from its own job parameters (and the system properties), in the
+     * scope of {@code properties}. The plan records the attribute as written; empty when it is no
+     * valid substitution or reads a partition plan (the problem added).
+     */
+    static Optional<ParameterizedValue> planValue(JslLocation at, String attribute, String value,
+            PropertyScope properties, List<JslProblem> problems) {
+        try {
+            if (properties.readsPartitionPlan(value)) {
+                problems.add(new JslProblem(at, attribute + "=\"" + value + "\" reads a partition plan, which only "
+                        + "the properties inside a partition can: the plan is the same for all of a step's partitions"));
+                return Optional.empty();
+            }
+            return Optional.of(properties.resolveFixed(value).map(ParameterizedValue::literal)
+                    .orElseGet(() -> ParameterizedValue.of(value, parameters -> properties
+                            .inExecution(JakartaParameters.strings(parameters)).resolve(value))));
+        } catch (IllegalArgumentException e) {
+            problems.add(new JslProblem(at, attribute + "=\"" + value + "\": " + e.getMessage()));
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * An attribute that must be the same in every execution ({@code restartable}, a chunk's
+     * policies): its value, or empty with the problem added when it reads what only an execution knows.
+     */
     static Optional<String> literal(JslLocation at, String attribute, String value, PropertyScope properties,
             List<JslProblem> problems) {
         Optional<String> fixed;

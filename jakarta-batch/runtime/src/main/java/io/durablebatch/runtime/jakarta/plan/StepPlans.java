@@ -1,12 +1,13 @@
 package io.durablebatch.runtime.jakarta.plan;
 
 import static io.durablebatch.runtime.jakarta.plan.JslPlans.isId;
-import static io.durablebatch.runtime.jakarta.plan.JslPlans.literal;
+import static io.durablebatch.runtime.jakarta.plan.JslPlans.planValue;
 
 import java.util.List;
 import java.util.Optional;
 
 import io.durablebatch.execution.StepName;
+import io.durablebatch.job.ParameterizedValue;
 import io.durablebatch.job.PartitionedStep;
 import io.durablebatch.job.Step;
 import io.durablebatch.job.Steps;
@@ -40,19 +41,19 @@ final class StepPlans {
         if (!isId(step.id())) {
             problems.add(new JslProblem(step.location(), "the step id may contain only letters, digits and _-.:/@ here"));
         }
-        Optional<Integer> startLimit = startLimit(step, properties, problems);
-        Optional<Boolean> allowStartIfComplete = step.allowStartIfComplete()
-                .flatMap(v -> literal(step.location(), "allow-start-if-complete", v, properties, problems))
-                .map(v -> Boolean.parseBoolean(v.trim()));
+        Optional<ParameterizedValue> startLimit = startLimit(step, properties, problems);
+        // JSL reads anything but true as false, in every execution alike
+        Optional<ParameterizedValue> allowStartIfComplete = step.allowStartIfComplete()
+                .flatMap(v -> planValue(step.location(), "allow-start-if-complete", v, properties, problems))
+                .map(v -> v.map(written -> Boolean.toString(Boolean.parseBoolean(written.trim()))));
         Optional<Step> work = work(job, step, properties, problems);
         if (problems.size() > before || work.isEmpty()) {
             return Optional.empty();
         }
-        Step node = work.get();
-        if (startLimit.orElse(0) > 0) {
-            node = node.withStartLimit(startLimit.get());
-        }
-        return Optional.of(node.withAllowStartIfComplete(allowStartIfComplete.orElse(false)));
+        Step node = startLimit.filter(limit -> !limit.writtenForm().equals("0")).map(work.get()::withStartLimit)
+                .orElse(work.get());
+        return Optional.of(allowStartIfComplete.map(node::withAllowStartIfComplete)
+                .orElseGet(() -> node.withAllowStartIfComplete(false)));
     }
 
     /** The step's work as a kernel step with the kernel's default settings. */
@@ -110,12 +111,18 @@ final class StepPlans {
         return true;
     }
 
-    private static Optional<Integer> startLimit(JslStep step, PropertyScope properties, List<JslProblem> problems) {
-        Optional<String> written = step.startLimit()
-                .flatMap(v -> literal(step.location(), "start-limit", v, properties, problems));
-        if (written.isEmpty()) {
-            return Optional.empty();
+    /**
+     * The start limit: checked here where the job XML fixes it; else resolved per execution, where
+     * a value left empty is JSL's default, no limit.
+     */
+    private static Optional<ParameterizedValue> startLimit(JslStep step, PropertyScope properties,
+            List<JslProblem> problems) {
+        Optional<ParameterizedValue> value = step.startLimit()
+                .flatMap(v -> planValue(step.location(), "start-limit", v, properties, problems));
+        if (value.isEmpty() || !value.get().isLiteral()) {
+            return value.map(perExecution -> perExecution.map(limit -> limit.isBlank() ? "0" : limit.trim()));
         }
+        Optional<String> written = value.map(ParameterizedValue::writtenForm);
         int limit;
         try {
             limit = Integer.parseInt(written.get().trim());
@@ -127,6 +134,6 @@ final class StepPlans {
             problems.add(new JslProblem(step.location(), "start-limit must be 0 (no limit) or more"));
             return Optional.empty();
         }
-        return Optional.of(limit);
+        return Optional.of(ParameterizedValue.literal(Integer.toString(limit)));
     }
 }

@@ -10,6 +10,7 @@ import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
+import java.util.Properties;
 
 import org.junit.jupiter.api.Test;
 
@@ -17,6 +18,8 @@ import io.durablebatch.execution.ExitStatus;
 import io.durablebatch.job.ChunkStep;
 import io.durablebatch.job.Decision;
 import io.durablebatch.job.JobDefinition;
+import io.durablebatch.job.JobDefinitionException;
+import io.durablebatch.job.JobParameters;
 import io.durablebatch.job.PartitionedStep;
 import io.durablebatch.job.TaskletStep;
 import io.durablebatch.job.Transition;
@@ -24,6 +27,7 @@ import io.durablebatch.job.TransitionKind;
 import io.durablebatch.listener.ChunkListener;
 import io.durablebatch.listener.ItemReadListener;
 import io.durablebatch.listener.StepListener;
+import io.durablebatch.runtime.jakarta.execution.JakartaParameters;
 import io.durablebatch.runtime.jakarta.jsl.JslException;
 import io.durablebatch.runtime.jakarta.jsl.JslJob;
 import io.durablebatch.runtime.jakarta.jsl.JslParser;
@@ -167,17 +171,111 @@ class JslPlansTest {
     }
 
     @Test
-    void refsAndPropertiesMayBeSubstitutionsButPlanAttributesMayNot() {
-        JslPlans.plan(job("""
-                <step id="a"><batchlet ref="#{jobParameters['artifact']}">
-                    <properties><property name="p" value="#{jobParameters['p']}"/></properties>
-                </batchlet></step>"""));
+    void planAttributesOfTheJobParametersAreResolvedPerExecutionUnderOneFingerprint() {
+        JobDefinition definition = JslPlans.plan(job("""
+                <step id="a" start-limit="#{jobParameters['limit']}"
+                        allow-start-if-complete="#{jobParameters['again']}">
+                    <batchlet ref="#{jobParameters['artifact']}">
+                        <properties><property name="p" value="#{jobParameters['p']}"/></properties>
+                    </batchlet>
+                    <stop on="#{jobParameters['halt']}" restart="#{jobParameters['resume']}"/>
+                    <end on="DONE" exit-status="#{jobParameters['status']}"/>
+                    <next on="*" to="#{jobParameters['then']}"/>
+                </step>
+                <step id="b"><batchlet ref="x"/></step>
+                <step id="c"><batchlet ref="x"/></step>"""));
+        JobDefinition first = definition.forExecution(parameters("limit", "2", "again", "true", "halt", "WAIT",
+                "resume", "a", "status", "ONE", "then", "b"));
+        JobDefinition second = definition.forExecution(parameters("limit", " 5 ", "again", "no", "halt", "PAUSE",
+                "resume", "b", "status", "TWO", "then", "c"));
+        assertEquals(definition.identity(), first.identity(), "the plan is the written one");
+        assertEquals(definition.identity(), second.identity());
+        assertEquals("STOP a", route(first, "a", "WAIT"));
+        assertEquals("NEXT b", route(first, "a", "PAUSE"));
+        assertEquals("STOP b", route(second, "a", "PAUSE"));
+        assertEquals("NEXT c", route(second, "a", "WAIT"));
+        assertEquals(Optional.of(ExitStatus.of("TWO")), second.route("a", "DONE").flatMap(Transition::exitStatus));
+        TaskletStep a = (TaskletStep) first.nodes().get("a");
+        assertEquals(2, a.settings().startLimit());
+        assertTrue(a.settings().allowStartIfComplete());
+        TaskletStep again = (TaskletStep) second.nodes().get("a");
+        assertEquals(5, again.settings().startLimit());
+        assertFalse(again.settings().allowStartIfComplete(), "JSL reads anything but true as false");
+        assertEquals(Optional.of("#{jobParameters['limit']}"), definition.plan().nodes().get(0).startLimitPerExecution());
+        assertTrue(definition.plan().canonicalText().contains("transition a $\"#{jobParameters['halt']}\" stop "
+                + "$\"#{jobParameters['resume']}\""), definition.plan().canonicalText());
+    }
+
+    @Test
+    void theWrittenFormIsThePlanSoAnotherParameterIsAnotherFingerprint() {
+        JobDefinition one = JslPlans.plan(job("""
+                <step id="a"><batchlet ref="x"/><end on="#{jobParameters['one']}"/></step>"""));
+        JobDefinition other = JslPlans.plan(job("""
+                <step id="a"><batchlet ref="x"/><end on="#{jobParameters['other']}"/></step>"""));
+        JobDefinition written = JslPlans.plan(job("""
+                <step id="a"><batchlet ref="x"/><end on="OK"/></step>"""));
+        assertNotEquals(one.identity(), other.identity());
+        assertNotEquals(one.identity(), written.identity());
+    }
+
+    @Test
+    void aTargetAnExecutionResolvesMustNameAnElementAndKeepsEveryStepInThePlan() {
+        JobDefinition definition = JslPlans.plan(job("""
+                <step id="a" next="#{jobParameters['then']}"><batchlet ref="x"/></step>
+                <flow id="f"><step id="b"><batchlet ref="x"/></step></flow>
+                <step id="c"><batchlet ref="x"/></step>"""));
+        assertEquals(List.of("a", "b", "c"), List.copyOf(definition.nodes().keySet()),
+                "no step is unreachable when a target is resolved per execution");
+        assertEquals("NEXT b", route(definition.forExecution(parameters("then", "f")), "a", "OK"),
+                "a flow's id is its first element's");
+        JobDefinitionException unknown = assertThrows(JobDefinitionException.class,
+                () -> definition.forExecution(parameters("then", "nowhere")));
+        assertEquals("job 'test', node 'a': the transition's target ${#{jobParameters['then']}} resolved to 'nowhere', "
+                + "which names no node of the job", unknown.getMessage());
+        JobDefinitionException looping = assertThrows(JobDefinitionException.class,
+                () -> definition.forExecution(parameters("then", "a")));
+        assertTrue(looping.getMessage().contains("loop back to this node"), looping.getMessage());
+    }
+
+    @Test
+    void aValueAnExecutionCannotUseFailsItsResolutionNamingTheNode() {
+        JobDefinition definition = JslPlans.plan(job("""
+                <step id="a" start-limit="#{jobParameters['limit']}"><batchlet ref="x"/>
+                    <end on="#{jobParameters['on']}"/></step>"""));
+        assertEquals(0, ((TaskletStep) definition.forExecution(parameters("on", "X")).nodes().get("a")).settings()
+                .startLimit(), "a start limit left empty is no limit");
+        assertTrue(assertThrows(JobDefinitionException.class, () -> definition.forExecution(parameters("limit", "many",
+                "on", "X"))).getMessage().contains("the start limit ${#{jobParameters['limit']}} resolved to 'many'"));
+        assertTrue(assertThrows(JobDefinitionException.class, () -> definition.forExecution(parameters("on", " X")))
+                .getMessage()
+                .contains("the transition's pattern ${#{jobParameters['on']}} resolved to ' X', which is invalid"));
+    }
+
+    @Test
+    void whatMustBeTheSameInEveryExecutionIsStillRefused() {
         assertTrue(refusal("""
-                <step id="a" start-limit="#{jobParameters['n']}"><batchlet ref="x"/></step>""")
-                .contains("start-limit=\"#{jobParameters['n']}\" is a substitution"));
+                <step id="a"><chunk skip-limit="#{jobParameters['n']}"><reader ref="r"/><writer ref="w"/></chunk></step>""")
+                .contains("skip-limit=\"#{jobParameters['n']}\" is a substitution"));
+        JslJob restartable = JslParser.parse("META-INF/batch-jobs/test.xml", new ByteArrayInputStream(("""
+                <job id="test" restartable="#{jobParameters['r']}" xmlns="https://jakarta.ee/xml/ns/jakartaee" version="2.0">
+                    <step id="a"><batchlet ref="x"/></step>
+                </job>""").getBytes(StandardCharsets.UTF_8)));
+        assertTrue(assertThrows(JslException.class, () -> JslPlans.plan(restartable)).getMessage()
+                .contains("restartable=\"#{jobParameters['r']}\" is a substitution"));
         assertTrue(refusal("""
-                <step id="a"><batchlet ref="x"/><end on="#{jobParameters['on']}"/></step>""")
-                .contains("on=\"#{jobParameters['on']}\" is a substitution"));
+                <properties><property name="p" value="#{partitionPlan['x']}"/></properties>
+                <step id="a"><batchlet ref="x"/><end on="#{jobProperties['p']}"/></step>""")
+                .contains("on=\"#{jobProperties['p']}\" reads a partition plan, which only the properties inside a "
+                        + "partition can"),
+                "not even through a property");
+    }
+
+    private static JobParameters parameters(String... namesAndValues) {
+        Properties properties = new Properties();
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            properties.setProperty(namesAndValues[i], namesAndValues[i + 1]);
+        }
+        return JakartaParameters.forStart(properties);
     }
 
     @Test
@@ -199,22 +297,23 @@ class JslPlansTest {
     }
 
     @Test
-    void aPropertyAnExecutionDecidesCannotShapeThePlanNorCanOneReferringToIt() {
-        assertTrue(refusal("""
+    void aPropertyAnExecutionDecidesIsResolvedInTheScopeOfTheAttribute() {
+        JobDefinition definition = JslPlans.plan(job("""
                 <properties>
                     <property name="then" value="#{jobParameters['then']}"/>
                     <property name="alias" value="#{jobProperties['then']}"/>
                 </properties>
                 <step id="a" next="#{jobProperties['alias']}"><batchlet ref="x"/></step>
-                <step id="b"><batchlet ref="x"/></step>""").contains("next=\"#{jobProperties['alias']}\" is a substitution"));
-        assertTrue(refusal("""
-                <properties><property name="then" value="b"/></properties>
-                <step id="a" next="#{jobProperties['then']}">
-                    <properties><property name="then" value="#{systemProperties['user.name']}"/></properties>
+                <step id="b" next="#{jobProperties['then']}">
+                    <properties><property name="then" value="#{jobParameters['after']}?:d;"/></properties>
                     <batchlet ref="x"/>
                 </step>
-                <step id="b"><batchlet ref="x"/></step>""").contains("is a substitution"),
-                "a step property that an execution decides overrides the job's fixed one");
+                <step id="c"><batchlet ref="x"/></step>
+                <step id="d"><batchlet ref="x"/></step>"""));
+        JobDefinition resolved = definition.forExecution(parameters("then", "b"));
+        assertEquals("NEXT b", route(resolved, "a", "OK"), "a property that refers to a parameter, through another");
+        assertEquals("NEXT d", route(resolved, "b", "OK"), "the step's own property overrides the job's");
+        assertEquals("NEXT c", route(definition.forExecution(parameters("then", "b", "after", "c")), "b", "OK"));
     }
 
     @Test
@@ -410,10 +509,7 @@ class JslPlansTest {
     }
 
     @Test
-    void anExitStatusAnExecutionDecidesOrTheRepositoryCannotKeepIsRefused() {
-        assertTrue(refusal("""
-                <step id="a"><batchlet ref="x"/><end on="*" exit-status="#{jobParameters['x']}"/></step>""")
-                .contains("exit-status=\"#{jobParameters['x']}\" is a substitution"));
+    void anExitStatusTheRepositoryCannotKeepIsRefused() {
         assertTrue(refusal("""
                 <step id="a"><batchlet ref="x"/><end on="*" exit-status="%s"/></step>""".formatted("x".repeat(2001)))
                 .contains("exitStatus.code must be at most 2000 characters"));

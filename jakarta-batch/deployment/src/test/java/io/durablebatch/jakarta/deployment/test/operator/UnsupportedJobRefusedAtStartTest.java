@@ -51,11 +51,10 @@ class UnsupportedJobRefusedAtStartTest {
                             </job>
                             """.formatted(NS)), "META-INF/batch-jobs/splitting.xml")
                     .addAsResource(new StringAsset("""
-                            <job id="steered" %s>
-                                <step id="first" next="#{jobParameters['then']}"><batchlet ref="noop"/></step>
-                                <step id="second"><batchlet ref="noop"/></step>
+                            <job id="unrestartable" restartable="#{jobParameters['again']}" %s>
+                                <step id="first"><batchlet ref="noop"/></step>
                             </job>
-                            """.formatted(NS)), "META-INF/batch-jobs/steered.xml"));
+                            """.formatted(NS)), "META-INF/batch-jobs/unrestartable.xml"));
 
     @Named("noop")
     @Dependent
@@ -85,10 +84,12 @@ class UnsupportedJobRefusedAtStartTest {
     }
 
     @Test
-    void aSubstitutionThatShapesThePlanIsRefused() {
-        assertRefused("steered", "job XML steered cannot run: META-INF/batch-jobs/steered.xml line 2: <step id=\"first\">: "
-                + "next=\"#{jobParameters['then']}\" is a substitution; it shapes the job's plan, which is fixed when the "
-                + "application starts, so it must be written out here (or refer only to job and step properties that are)");
+    void aRestartableOfTheParametersIsRefused() {
+        assertRefused("unrestartable",
+                "job XML unrestartable cannot run: META-INF/batch-jobs/unrestartable.xml line 1: <job id=\"unrestartable\">: "
+                        + "restartable=\"#{jobParameters['again']}\" is a substitution; it shapes the job's plan, which is fixed "
+                        + "when the application starts, so it must be written out here (or refer only to job and step properties "
+                        + "that are)");
     }
 
     private void assertRefused(String job, String message) {
