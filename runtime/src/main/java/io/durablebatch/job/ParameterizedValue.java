@@ -66,15 +66,23 @@ public final class ParameterizedValue {
     /**
      * This value in an execution with {@code parameters}.
      *
-     * @throws IllegalArgumentException when the resolver finds no value
+     * @throws IllegalArgumentException when the resolver finds no value, or fails
      */
     public String resolve(JobParameters parameters) {
         if (resolver.isEmpty()) {
             return written;
         }
-        String value = resolver.get().apply(parameters);
+        String value;
+        try {
+            value = resolver.get().apply(parameters);
+        } catch (IllegalArgumentException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // the resolver is user code: whatever it throws fails the execution, named, as a bad value does
+            throw new IllegalArgumentException("its resolver failed: " + e, e);
+        }
         if (value == null) {
-            throw new IllegalArgumentException(written + " resolved to nothing");
+            throw new IllegalArgumentException("its resolver returned null");
         }
         return value;
     }

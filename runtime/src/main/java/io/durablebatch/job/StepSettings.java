@@ -101,8 +101,8 @@ public record StepSettings(StepName name, String nodeId, int startLimit, boolean
             text = value.resolve(parameters);
             return parse.apply(text);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("the " + setting + " " + value
-                    + (text == null ? "" : " resolved to '" + text + "'") + ", which is invalid: " + e.getMessage(), e);
+            throw new IllegalArgumentException("the " + setting + " " + value + (text == null ? " cannot be resolved: "
+                    : " resolved to '" + text + "', which is invalid: ") + e.getMessage(), e);
         }
     }
 

@@ -107,8 +107,10 @@ public record Transition(String from, ExitCodePattern on, TransitionKind kind, O
             text = value.resolve(parameters);
             return parse.apply(text);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("the transition's " + part + " " + value
-                    + (text == null ? "" : " resolved to '" + text + "'") + ", which is invalid: " + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    "the transition's " + part + " " + value + (text == null ? " cannot be resolved: "
+                            : " resolved to '" + text + "', which is invalid: ") + e.getMessage(),
+                    e);
         }
     }
 

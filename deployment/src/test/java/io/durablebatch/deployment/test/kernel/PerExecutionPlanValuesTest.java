@@ -70,6 +70,14 @@ class PerExecutionPlanValuesTest extends KernelTest {
         }
 
         @Produces
+        JobDefinition computed() {
+            return Job.named("parameterComputed").start(tasklet("only", recording("only")))
+                    .on(ParameterizedValue.of("computed", parameters -> {
+                        throw new IllegalStateException("no pattern today");
+                    })).end().build();
+        }
+
+        @Produces
         JobDefinition limited() {
             return Job.named("parameterLimited").start(tasklet("flaky", context -> {
                 RAN.add(context.parameters().string("run") + ":flaky");
@@ -161,6 +169,19 @@ class PerExecutionPlanValuesTest extends KernelTest {
                 "left", "rerun", "false"));
         assertEquals(ExecutionStatus.COMPLETED, repaired.status(), repaired.failure()::toString);
         assertEquals(List.of("check", "left"), ran(run), "a restart with parameters that resolve runs the job");
+    }
+
+    @Test
+    void aResolverThatThrowsOrAnUnsetParameterFailsTheExecutionLikeABadValue() {
+        String run = freshRun();
+        JobExecution failed = operator.runAndWait("parameterComputed", JobParameters.of("run", run), call());
+        assertFailedUnresolved(failed, "job 'parameterComputed', node 'only': the transition's pattern ${computed} "
+                + "cannot be resolved: its resolver failed: java.lang.IllegalStateException: no pattern today");
+
+        JobExecution unset = operator.runAndWait("parameterSteered", JobParameters.of("run", run), call());
+        assertFailedUnresolved(unset, "job 'parameterSteered', node 'check': the allow-start-if-complete "
+                + "${jobParameters['rerun']} cannot be resolved: job parameter 'rerun' is not set");
+        assertEquals(List.of(), ran(run));
     }
 
     @Test

@@ -51,10 +51,10 @@ class UnsupportedJobRefusedAtStartTest {
                             </job>
                             """.formatted(NS)), "META-INF/batch-jobs/splitting.xml")
                     .addAsResource(new StringAsset("""
-                            <job id="unrestartable" restartable="#{jobParameters['again']}" %s>
+                            <job id="restartableByParameter" restartable="#{jobParameters['again']}" %s>
                                 <step id="first"><batchlet ref="noop"/></step>
                             </job>
-                            """.formatted(NS)), "META-INF/batch-jobs/unrestartable.xml"));
+                            """.formatted(NS)), "META-INF/batch-jobs/restartableByParameter.xml"));
 
     @Named("noop")
     @Dependent
@@ -85,8 +85,8 @@ class UnsupportedJobRefusedAtStartTest {
 
     @Test
     void aRestartableOfTheParametersIsRefused() {
-        assertRefused("unrestartable",
-                "job XML unrestartable cannot run: META-INF/batch-jobs/unrestartable.xml line 1: <job id=\"unrestartable\">: "
+        assertRefused("restartableByParameter",
+                "job XML restartableByParameter cannot run: META-INF/batch-jobs/restartableByParameter.xml line 1: <job id=\"restartableByParameter\">: "
                         + "restartable=\"#{jobParameters['again']}\" is a substitution; it shapes the job's plan, which is fixed "
                         + "when the application starts, so it must be written out here (or refer only to job and step properties "
                         + "that are)");
