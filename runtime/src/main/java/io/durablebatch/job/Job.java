@@ -194,11 +194,26 @@ public final class Job {
         }
 
         private String register(Node node) {
+            if (declare(node) && node instanceof Split split) {
+                // a split's flows are nodes of the job: ids unique in it, transitions validated with it
+                for (SplitFlow flow : split.flows()) {
+                    // a flow's nodes include those of the splits nested in it, with their transitions
+                    flow.nodes().values().forEach(this::declare);
+                    duplicates.addAll(flow.duplicates());
+                    referencedIds.addAll(flow.referencedIds());
+                    transitions.addAll(flow.transitions());
+                }
+            }
+            return node.id();
+        }
+
+        /** Declares {@code node}; whether it is new. */
+        private boolean declare(Node node) {
             Node known = nodes.putIfAbsent(node.id(), node);
             if (known != null && known != node) {
                 duplicates.add(node.id());
             }
-            return node.id();
+            return known == null;
         }
 
         private Flow add(ExitCodePattern on, TransitionKind kind, Optional<String> to) {
