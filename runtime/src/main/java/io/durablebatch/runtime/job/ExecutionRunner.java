@@ -55,7 +55,8 @@ final class ExecutionRunner {
     private final OwnerToken owner;
     private final boolean startedAtLaunch;
     private final boolean newInstance;
-    private Optional<StepRunners.StepStart> begun;
+    /** The first step, if the launch started it already. */
+    private final Optional<StepRunners.StepStart> begun;
     private JobExecution execution;
     private Optional<JobExecution> endedWithStep = Optional.empty();
 
@@ -142,7 +143,6 @@ final class ExecutionRunner {
         FlowWalk.Run run = new FlowWalk.Run(repository, steps, routes, SPLITS, definition, execution, control, owner,
                 newInstance, ConcurrentHashMap.newKeySet());
         FlowWalk flow = new FlowWalk(run, job, begun, !callbacks.listensBeforeEnd());
-        begun = Optional.empty();
         try {
             return flow.walk(node);
         } finally {

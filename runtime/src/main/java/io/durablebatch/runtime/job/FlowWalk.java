@@ -6,6 +6,7 @@ import java.util.Set;
 
 import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.StepExecution;
 import io.durablebatch.job.Decision;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.Node;
@@ -53,7 +54,7 @@ final class FlowWalk {
     }
 
     /** The step executions of the last steps the flow ran: one, or one per flow of a split it ended at. */
-    List<io.durablebatch.execution.StepExecution> lastSteps() {
+    List<StepExecution> lastSteps() {
         return previous.map(FlowRoutes.Previous::lastSteps).orElse(List.of());
     }
 
