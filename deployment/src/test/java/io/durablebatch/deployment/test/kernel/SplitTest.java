@@ -245,6 +245,25 @@ class SplitTest {
                 plain.plan().fingerprint(), "the SHA-256 of the text, as before splits");
     }
 
+    @Test
+    void aSplitInAFlowIsDeclaredOnceWithItsTransitions() {
+        JobDefinition nested = Job.named("nested")
+                .start(split("outer",
+                        flow(tasklet("a", recording("a")))
+                                .next(split("inner",
+                                        flow(tasklet("c", recording("c"))).on("*").end().build(),
+                                        flow(tasklet("d", recording("d"))).build()))
+                                .next(tasklet("b", recording("b")))
+                                .build(),
+                        flow(tasklet("e", recording("e"))).build()))
+                .build();
+        assertEquals(List.of("outer", "a", "inner", "c", "d", "b", "e"), List.copyOf(nested.nodes().keySet()));
+        assertEquals(1, nested.transitionsFrom("c").size(), "declared once, however deep the split is");
+        String plan = nested.plan().canonicalText();
+        assertTrue(plan.contains("flow inner 0 start c\nflow inner 1 start d\nflow outer 0 start a\nflow outer 1 start e\n"),
+                plan);
+    }
+
     StepExecution step(JobExecution execution, String name) {
         return steps(execution).stream().filter(step -> step.stepName().value().equals(name)).findFirst().orElseThrow();
     }

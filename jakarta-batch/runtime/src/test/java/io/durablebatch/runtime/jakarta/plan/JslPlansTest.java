@@ -265,6 +265,8 @@ class JslPlansTest {
         assertEquals("NEXT b", route(definition, "inner", "COMPLETED"));
         assertEquals("END", route(definition, "c", "COMPLETED"));
         assertEquals("END", route(definition, "outer", "COMPLETED"), "a split without next ends the job");
+        assertEquals(List.of("FAILED", "*"), definition.transitionsFrom("c").stream().map(t -> t.on().value()).toList(),
+                "a nested split's transitions are the job's once, however deep it is");
     }
 
     @Test
