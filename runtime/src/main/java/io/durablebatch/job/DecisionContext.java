@@ -1,5 +1,6 @@
 package io.durablebatch.job;
 
+import java.util.List;
 import java.util.Optional;
 
 import io.durablebatch.execution.ExitStatus;
@@ -10,7 +11,7 @@ import io.durablebatch.execution.StepExecution;
 
 /**
  * What a {@link Decider} knows: the job, the node the flow came from with its exit status, and the
- * step execution of the last step the flow ran.
+ * step executions of the last step the flow ran (of each flow, after a split).
  */
 public interface DecisionContext {
 
@@ -37,6 +38,15 @@ public interface DecisionContext {
      * reused. Empty when no step ran before the decision.
      */
     Optional<StepExecution> lastStepExecution();
+
+    /**
+     * The recorded step executions of the last steps the flow ran before this decision: after a
+     * {@link Split}, the last step of every flow that ran one, in the order the flows are declared;
+     * otherwise {@link #lastStepExecution()}, as a list. {@code lastStepExecution()} is the last of them.
+     */
+    default List<StepExecution> lastStepExecutions() {
+        return lastStepExecution().stream().toList();
+    }
 
     /** The job's context, shared with its steps: a decider may set the job's exit status. */
     JobContext job();

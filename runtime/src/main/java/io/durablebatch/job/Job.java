@@ -9,7 +9,6 @@ import java.util.OptionalInt;
 
 import io.durablebatch.Checks;
 import io.durablebatch.execution.DefinitionIdentity;
-import io.durablebatch.execution.ExitStatus;
 import io.durablebatch.execution.JobName;
 import io.durablebatch.execution.PlanFingerprint;
 import io.durablebatch.listener.BatchListener;
@@ -202,23 +201,32 @@ public final class Job {
         }
 
         private String register(Node node) {
+            if (declare(node) && node instanceof Split split) {
+                // a split's flows are nodes of the job: ids unique in it, transitions validated with it
+                for (SplitFlow flow : split.flows()) {
+                    // a flow's nodes include those of the splits nested in it, with their transitions
+                    flow.nodes().values().forEach(this::declare);
+                    duplicates.addAll(flow.duplicates());
+                    referencedIds.addAll(flow.referencedIds());
+                    transitions.addAll(flow.transitions());
+                }
+            }
+            return node.id();
+        }
+
+        /** Declares {@code node}; whether it is new. */
+        private boolean declare(Node node) {
             Node known = nodes.putIfAbsent(node.id(), node);
             if (known != null && known != node) {
                 duplicates.add(node.id());
             }
-            return node.id();
+            return known == null;
         }
 
         private Flow add(ParameterizedValue on, TransitionKind kind, Optional<ParameterizedValue> to,
                 Optional<ParameterizedValue> exitStatus) {
             to.filter(ParameterizedValue::isLiteral).ifPresent(target -> referencedIds.add(target.writtenForm()));
-            boolean literal = on.isLiteral() && to.map(ParameterizedValue::isLiteral).orElse(true)
-                    && exitStatus.map(ParameterizedValue::isLiteral).orElse(true);
-            // the transition's own fields hold the written forms: a plan without per-execution
-            // values is recorded exactly as it always was
-            transitions.add(new Transition(current, ExitCodePattern.of(on.writtenForm()), kind,
-                    to.map(ParameterizedValue::writtenForm), exitStatus.map(status -> ExitStatus.of(status.writtenForm())),
-                    literal ? Optional.empty() : Optional.of(new Transition.PerExecution(on, to, exitStatus))));
+            transitions.add(Transition.of(current, on, kind, to, exitStatus));
             return this;
         }
     }

@@ -48,4 +48,12 @@ public interface JobContext {
      * @throws IllegalStateException where {@link #setExitStatus} would
      */
     void clearExitStatus();
+
+    /**
+     * Whether this is the view of the job's context a flow of a {@link Split} runs with: each flow has
+     * one of its own, whose exit status is the job's all the same.
+     */
+    default boolean inSplitFlow() {
+        return false;
+    }
 }

@@ -56,7 +56,16 @@ public final class JobDefinition {
         this.nodes = Collections.unmodifiableMap(nodes);
         this.routes = Collections.unmodifiableMap(routes);
         List<JobPlan.PlanNode> planNodes = nodes.values().stream().map(JobDefinition::planNode).toList();
-        this.plan = new JobPlan(name, startNode, planNodes, routes.values().stream().flatMap(List::stream).toList());
+        List<JobPlan.PlanFlow> planFlows = new ArrayList<>();
+        for (Node node : nodes.values()) {
+            if (node instanceof Split split) {
+                for (int i = 0; i < split.flows().size(); i++) {
+                    planFlows.add(new JobPlan.PlanFlow(split.id(), i, split.flows().get(i).startNode()));
+                }
+            }
+        }
+        this.plan = new JobPlan(name, startNode, planNodes, routes.values().stream().flatMap(List::stream).toList(),
+                planFlows);
         this.identity = new DefinitionIdentity(name, revision, plan.fingerprint());
         this.upgrades = upgradesFrom.stream().map(from -> new DefinitionUpgrade(from, identity)).toList();
     }
@@ -109,7 +118,9 @@ public final class JobDefinition {
             }
             resolvedRoutes.put(from, List.copyOf(resolved));
         });
-        String looping = firstLoop(startNode, resolvedRoutes);
+        // a target resolved per execution must keep to the rules the written ones were checked by
+        staysInsideFlows(name.value(), resolvedRoutes.values().stream().flatMap(List::stream).toList(), resolvedNodes);
+        String looping = firstLoop(startNode, resolvedRoutes, resolvedNodes);
         if (looping != null) {
             throw new JobDefinitionException(name.value(), looping, "the targets this execution's parameters resolve to "
                     + "make the flow loop back to this node: a node runs at most once per execution");
@@ -246,16 +257,17 @@ public final class JobDefinition {
         if (!inDeclarationOrder) {
             routes.replaceAll((from, list) -> list.stream().sorted(Comparator.comparing(Transition::on)).toList());
         }
+        staysInsideFlows(job, transitions, nodes);
         // a target resolved per execution may name any node: none is unreachable then
         boolean anyTarget = transitions.stream()
                 .anyMatch(t -> t.perExecution().filter(Transition.PerExecution::resolvesTarget).isPresent());
-        Set<String> reachable = anyTarget ? nodes.keySet() : reachable(start, routes);
+        Set<String> reachable = anyTarget ? nodes.keySet() : reachable(start, routes, nodes);
         for (String id : nodes.keySet()) {
             if (!reachable.contains(id)) {
                 throw new JobDefinitionException(job, id, "the node is unreachable from the start node '" + start + "'");
             }
         }
-        String looping = firstLoop(start, routes);
+        String looping = firstLoop(start, routes, nodes);
         if (looping != null) {
             throw new JobDefinitionException(job, looping, "the flow loops back to this node: a node runs at most "
                     + "once per execution (its route is recorded before it starts); repeat work with a restart");
@@ -270,24 +282,88 @@ public final class JobDefinition {
                 restartOnOwnerLoss, listeners, inDeclarationOrder);
     }
 
-    private static Set<String> reachable(String start, Map<String, List<Transition>> routes) {
+    /**
+     * The flow of a split each of its nodes is directly in, by node id, named for messages; a node of
+     * the job's own flow has none. A flow's nodes include those of the splits nested in it, which are
+     * in the nested split's flows instead.
+     */
+    private static Map<String, String> flowOf(Map<String, Node> nodes) {
+        Map<String, String> flowOf = new HashMap<>();
+        for (Node node : nodes.values()) {
+            if (node instanceof Split split) {
+                for (int i = 0; i < split.flows().size(); i++) {
+                    SplitFlow flow = split.flows().get(i);
+                    Set<String> nested = new HashSet<>();
+                    flow.nodes().values().stream().filter(Split.class::isInstance)
+                            .flatMap(inner -> ((Split) inner).flows().stream())
+                            .forEach(inner -> nested.addAll(inner.nodes().keySet()));
+                    String name = "flow " + (i + 1) + " of split '" + split.id() + "'";
+                    flow.nodes().keySet().stream().filter(id -> !nested.contains(id)).forEach(id -> flowOf.put(id, name));
+                }
+            }
+        }
+        return flowOf;
+    }
+
+    /** Where the flow may go from {@code node}: its transitions' targets, and a split's flows' start nodes. */
+    private static List<String> successors(String node, Map<String, List<Transition>> routes, Map<String, Node> nodes,
+            boolean stopTargets) {
+        List<String> next = new ArrayList<>();
+        if (nodes.get(node) instanceof Split split) {
+            split.flows().forEach(flow -> next.add(flow.startNode()));
+        }
+        for (Transition transition : routes.getOrDefault(node, List.of())) {
+            // a STOP's target is where the next execution starts: it is not a loop within this one
+            if (stopTargets || transition.kind() == TransitionKind.NEXT) {
+                transition.to().ifPresent(next::add);
+            }
+        }
+        return next;
+    }
+
+    /**
+     * Refuses a transition that leads out of its split's flow (or into one), and a stop inside a
+     * flow that names a restart position.
+     */
+    private static void staysInsideFlows(String job, List<Transition> transitions, Map<String, Node> nodes) {
+        Map<String, String> flowOf = flowOf(nodes);
+        for (Transition transition : transitions) {
+            Optional<String> target = transition.to();
+            if (target.isEmpty() || !nodes.containsKey(target.get())) {
+                continue;
+            }
+            String from = flowOf.getOrDefault(transition.from(), "the job's own flow");
+            String to = flowOf.getOrDefault(target.get(), "the job's own flow");
+            if (!from.equals(to)) {
+                throw new JobDefinitionException(job, transition.from(), "a transition leads from " + from + " to node '"
+                        + target.get() + "' in " + to + ": transitions stay inside their flow");
+            }
+            if (transition.kind() == TransitionKind.STOP && flowOf.containsKey(transition.from())) {
+                throw new JobDefinitionException(job, transition.from(), "a stop inside " + from + " names a restart "
+                        + "position: a restart begins where the job's begins, and reruns what did not complete");
+            }
+        }
+    }
+
+    private static Set<String> reachable(String start, Map<String, List<Transition>> routes, Map<String, Node> nodes) {
         Set<String> seen = new HashSet<>();
         Deque<String> pending = new ArrayDeque<>(List.of(start));
         while (!pending.isEmpty()) {
             String node = pending.pop();
             if (seen.add(node)) {
-                routes.getOrDefault(node, List.of()).forEach(t -> t.to().ifPresent(pending::push));
+                successors(node, routes, nodes, true).forEach(pending::push);
             }
         }
         return seen;
     }
 
     /** The first node found on a cycle of the flow graph (depth-first from the start), or null. */
-    private static String firstLoop(String start, Map<String, List<Transition>> routes) {
-        return visit(start, routes, new HashSet<>(), new HashSet<>());
+    private static String firstLoop(String start, Map<String, List<Transition>> routes, Map<String, Node> nodes) {
+        return visit(start, routes, nodes, new HashSet<>(), new HashSet<>());
     }
 
-    private static String visit(String node, Map<String, List<Transition>> routes, Set<String> onPath, Set<String> done) {
+    private static String visit(String node, Map<String, List<Transition>> routes, Map<String, Node> nodes,
+            Set<String> onPath, Set<String> done) {
         if (onPath.contains(node)) {
             return node;
         }
@@ -295,13 +371,10 @@ public final class JobDefinition {
             return null;
         }
         onPath.add(node);
-        for (Transition transition : routes.getOrDefault(node, List.of())) {
-            // a STOP's target is where the next execution starts: it is not a loop within this one
-            if (transition.kind() == TransitionKind.NEXT) {
-                String loop = visit(transition.to().orElseThrow(), routes, onPath, done);
-                if (loop != null) {
-                    return loop;
-                }
+        for (String next : successors(node, routes, nodes, false)) {
+            String loop = visit(next, routes, nodes, onPath, done);
+            if (loop != null) {
+                return loop;
             }
         }
         onPath.remove(node);

@@ -20,10 +20,12 @@ import io.durablebatch.execution.PlanFingerprint;
  * commit interval does not change the fingerprint.
  * <p>
  * The canonical form is UTF-8 text, one item per line: a header, the job, the start node, the
- * nodes in id order, then each node's transitions in evaluation order. Its SHA-256 is the
+ * nodes in id order, then each node's transitions in evaluation order, then the flows of its splits
+ * (only when it has splits, so a plan without keeps its fingerprint). Its SHA-256 is the
  * {@link PlanFingerprint}.
  */
-public record JobPlan(JobName jobName, String startNode, List<PlanNode> nodes, List<Transition> transitions) {
+public record JobPlan(JobName jobName, String startNode, List<PlanNode> nodes, List<Transition> transitions,
+        List<PlanFlow> flows) {
 
     public static final int FORMAT = 2;
 
@@ -47,9 +49,26 @@ public record JobPlan(JobName jobName, String startNode, List<PlanNode> nodes, L
         }
     }
 
+    /**
+     * One flow of a split: the split's id, the flow's position in it and the node it starts at. Its
+     * nodes are plan nodes like any other.
+     */
+    public record PlanFlow(String split, int index, String startNode) {
+
+        String canonicalLine() {
+            return "flow " + split + " " + index + " start " + startNode;
+        }
+    }
+
     public JobPlan {
         nodes = nodes.stream().sorted(Comparator.comparing(PlanNode::id)).toList();
         transitions = List.copyOf(transitions);
+        flows = flows.stream().sorted(Comparator.comparing(PlanFlow::split).thenComparing(PlanFlow::index)).toList();
+    }
+
+    /** A plan without splits. */
+    public JobPlan(JobName jobName, String startNode, List<PlanNode> nodes, List<Transition> transitions) {
+        this(jobName, startNode, nodes, transitions, List.of());
     }
 
     /** The canonical text: deterministic for equal plans, whatever the declaration order of nodes. */
@@ -60,6 +79,7 @@ public record JobPlan(JobName jobName, String startNode, List<PlanNode> nodes, L
         nodes.forEach(node -> text.append(node.canonicalLine()).append('\n'));
         nodes.forEach(node -> transitions.stream().filter(t -> t.from().equals(node.id()))
                 .forEach(t -> text.append(t.canonicalLine()).append('\n')));
+        flows.forEach(flow -> text.append(flow.canonicalLine()).append('\n'));
         return text.toString();
     }
 

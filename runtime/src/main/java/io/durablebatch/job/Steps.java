@@ -23,6 +23,16 @@ public final class Steps {
         return new Decision(id, decider);
     }
 
+    /** A split node: its {@code flows} run in parallel, and it ends when all of them have. */
+    public static Split split(String id, SplitFlow... flows) {
+        return new Split(id, java.util.List.of(flows));
+    }
+
+    /** Starts a flow of a split at {@code node}. */
+    public static SplitFlow.Builder flow(Node node) {
+        return SplitFlow.startingWith(node);
+    }
+
     /** Starts a chunk step that commits every {@code commitInterval} items. */
     public static ChunkStep.ReaderStage chunk(String name, int commitInterval) {
         Checks.positive(commitInterval, "commitInterval of step '" + name + "'");

@@ -57,6 +57,19 @@ public record Transition(String from, ExitCodePattern on, TransitionKind kind, O
         this(from, on, kind, to, exitStatus, Optional.empty());
     }
 
+    /**
+     * A transition whose parts may each be resolved per execution. Its own fields hold the written
+     * forms, so a transition of literals is recorded exactly as one declared without them.
+     */
+    static Transition of(String from, ParameterizedValue on, TransitionKind kind, Optional<ParameterizedValue> to,
+            Optional<ParameterizedValue> exitStatus) {
+        boolean literal = on.isLiteral() && to.map(ParameterizedValue::isLiteral).orElse(true)
+                && exitStatus.map(ParameterizedValue::isLiteral).orElse(true);
+        return new Transition(from, ExitCodePattern.of(on.writtenForm()), kind, to.map(ParameterizedValue::writtenForm),
+                exitStatus.map(status -> ExitStatus.of(status.writtenForm())),
+                literal ? Optional.empty() : Optional.of(new PerExecution(on, to, exitStatus)));
+    }
+
     /** An edge that leaves the job's exit status as it is. */
     public Transition(String from, ExitCodePattern on, TransitionKind kind, Optional<String> to) {
         this(from, on, kind, to, Optional.empty());

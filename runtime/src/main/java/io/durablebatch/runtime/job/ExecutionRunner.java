@@ -1,10 +1,9 @@
 package io.durablebatch.runtime.job;
 
 import java.time.Instant;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.jboss.logging.Logger;
 
@@ -14,12 +13,10 @@ import io.durablebatch.execution.ExecutionVersion;
 import io.durablebatch.execution.ExitStatus;
 import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.StepExecution;
-import io.durablebatch.job.Decision;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.JobDefinitionException;
 import io.durablebatch.job.JobParameters;
 import io.durablebatch.job.Node;
-import io.durablebatch.job.Step;
 import io.durablebatch.listener.JobEnding;
 import io.durablebatch.listener.JobEvent;
 import io.durablebatch.operator.ExecutionControl;
@@ -33,8 +30,9 @@ import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**
  * Runs one job execution on the calling thread: STARTING to STARTED (unless its launch started it),
- * then the flow node by node, then the end status. After each node {@link FlowRoutes} picks and
- * records the route; a node runs at most once per execution. A step's completion carries the route
+ * then the flow node by node ({@link FlowWalk}; a split's flows on threads of their own), then the
+ * end status. After each node {@link FlowRoutes} picks and records the route; a node runs at most
+ * once per execution. A step's completion carries the route
  * after it, and the start of the next step or the job's end where they can join it
  * ({@link StepBoundary}): a job of one step commits twice, at its launch and at its end. The job
  * listeners are called once the start is recorded and once the end is (a {@code beforeJob} that
@@ -45,6 +43,7 @@ import io.quarkus.narayana.jta.QuarkusTransaction;
 final class ExecutionRunner {
 
     private static final Logger LOG = Logger.getLogger(ExecutionRunner.class);
+    private static final SplitRunner SPLITS = new SplitRunner();
 
     /** The failure type of an execution whose parameters do not resolve its plan's per-execution values. */
     static final String PLAN_NOT_RESOLVED = "io.durablebatch.PlanNotResolved";
@@ -74,7 +73,8 @@ final class ExecutionRunner {
     private final OwnerToken owner;
     private final boolean startedAtLaunch;
     private final boolean newInstance;
-    private Optional<StepRunners.StepStart> begun;
+    /** The first step, if the launch started it already. */
+    private final Optional<StepRunners.StepStart> begun;
     private JobExecution execution;
     private Optional<JobExecution> endedWithStep = Optional.empty();
 
@@ -169,46 +169,13 @@ final class ExecutionRunner {
         Node node = begun.<Node> map(StepRunners.StepStart::step).orElseGet(() -> newInstance ? definition.startNode()
                 : bookkeeping.record("the restart position of job execution " + execution.id(),
                         () -> RestartPosition.of(repository, definition, execution, false)));
-        Optional<FlowRoutes.Previous> previous = Optional.empty();
-        Set<String> visited = new HashSet<>();
-        while (true) {
-            // a step started already sees a stop request itself, and ends STOPPED, not left active
-            if (begun.isEmpty() && control.stopRequested()) {
-                return JobEnd.stopped();
-            }
-            if (!visited.add(node.id())) {
-                // a node runs at most once per execution
-                return JobEnd.failed("node '" + node.id() + "' was reached twice in execution " + execution.id());
-            }
-            Route route;
-            if (node instanceof Step step) {
-                StepBoundary boundary = new StepBoundary(repository, routes, steps, definition, execution, step, visited,
-                        newInstance, owner, control, job, !callbacks.listensBeforeEnd());
-                StepOutcome outcome = steps.run(step, job, execution, control, begun, boundary);
-                begun = Optional.empty();
-                if (outcome.status() == ExecutionStatus.STOPPED) {
-                    return JobEnd.stopped();
-                }
-                Optional<StepBoundary.Taken> taken = boundary.takenWith(outcome);
-                route = taken.isPresent() ? taken.get().route()
-                        : routes.afterStep(definition, execution, step, outcome,
-                                visited);
-                begun = taken.flatMap(StepBoundary.Taken::next);
-                endedWithStep = taken.flatMap(StepBoundary.Taken::ended);
-                previous = Optional
-                        .of(new FlowRoutes.Previous(step.id(), outcome.exitStatus(), Optional.of(outcome.execution())));
-            } else if (node instanceof Decision decision) {
-                FlowRoutes.Decided decided = routes.atDecision(definition, execution, decision, previous, job);
-                route = decided.route();
-                previous = Optional.of(new FlowRoutes.Previous(decision.id(), decided.outcome(),
-                        previous.flatMap(FlowRoutes.Previous::lastStep)));
-            } else {
-                throw new IllegalStateException("no runner for node " + node);
-            }
-            if (!route.continues()) {
-                return route.end().orElseThrow();
-            }
-            node = definition.node(route.target().orElseThrow()).orElseThrow();
+        FlowWalk.Run run = new FlowWalk.Run(repository, steps, routes, SPLITS, definition, execution, control, owner,
+                newInstance, ConcurrentHashMap.newKeySet());
+        FlowWalk flow = new FlowWalk(run, job, begun, !callbacks.listensBeforeEnd());
+        try {
+            return flow.walk(node);
+        } finally {
+            endedWithStep = flow.endedWithStep();
         }
     }
 

@@ -5,6 +5,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -32,6 +33,7 @@ import io.durablebatch.job.JobContext;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.JobParameters;
 import io.durablebatch.job.Node;
+import io.durablebatch.job.Split;
 import io.durablebatch.job.Transition;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.DurableBatchConfig;
@@ -56,10 +58,10 @@ public class FlowRoutes {
 
     /**
      * The node the flow came from and how it exited: the durable input of a decision. It carries the
-     * step execution of the last step the flow ran, which a decider may read but which is no part of
-     * the input (a restart that reuses the step reads the same one).
+     * step executions of the last step the flow ran (one per flow after a split), which a decider may
+     * read but which are no part of the input (a restart that reuses the steps reads the same ones).
      */
-    record Previous(String nodeId, ExitStatus exitStatus, Optional<StepExecution> lastStep) {
+    record Previous(String nodeId, ExitStatus exitStatus, List<StepExecution> lastSteps) {
     }
 
     private final KernelRepository repository;
@@ -91,9 +93,27 @@ public class FlowRoutes {
             Set<String> visited) {
         Route route = stepRoute(definition, step, outcome, visited);
         append(definition, execution, step, route,
-                digest("step", step.id(), Optional.of(new Previous(step.id(), outcome.exitStatus(), Optional.empty()))),
+                digest("step", step.id(), Optional.of(new Previous(step.id(), outcome.exitStatus(), List.of()))),
                 outcome.exitStatus());
         return route;
+    }
+
+    /**
+     * The route after a split all of whose flows completed: its transitions matched against
+     * {@code COMPLETED}, recorded as a step's route is.
+     */
+    Route afterSplit(JobDefinition definition, JobExecution execution, Split split, Set<String> visited) {
+        ExitStatus completed = SplitRunner.COMPLETED;
+        Supplier<Route> record = () -> {
+            Route route = route(definition, split, ExecutionStatus.COMPLETED, completed, Optional.empty(), false,
+                    visited);
+            append(definition, execution, split, route,
+                    digest("split", split.id(), Optional.of(new Previous(split.id(), completed, List.of()))), completed);
+            return route;
+        };
+        return bookkeeping.record("the route after split '" + split.id() + "'", record,
+                () -> recordedFrom(execution, split).map(earlier -> route(definition, split, ExecutionStatus.COMPLETED,
+                        completed, Optional.empty(), false, visited)).orElseGet(record));
     }
 
     /** A decision's route and the exit code it was chosen on. */
@@ -170,20 +190,27 @@ public class FlowRoutes {
     }
 
     private static Route stepRoute(JobDefinition definition, Node step, StepOutcome outcome, Set<String> visited) {
-        String exitCode = outcome.exitStatus().code();
+        return route(definition, step, outcome.status(), outcome.exitStatus(), outcome.failure(), outcome.reused(),
+                visited);
+    }
+
+    /** The route after a node (a step or a split) that ended {@code status} with {@code exitStatus}. */
+    private static Route route(JobDefinition definition, Node step, ExecutionStatus status, ExitStatus exitStatus,
+            Optional<ExecutionFailure> failure, boolean reused, Set<String> visited) {
+        String exitCode = exitStatus.code();
         Optional<Transition> matching = definition.route(step.id(), exitCode);
         if (matching.isEmpty()) {
             if (!definition.transitionsFrom(step.id()).isEmpty()) {
                 return Route.end(FlowTransitionKind.FAIL, JobEnd.failed(ExitStatus.defaultFor(ExecutionStatus.FAILED),
-                        outcome.failure().orElse(new ExecutionFailure("FlowFailure", "no transition of node '"
+                        failure.orElse(new ExecutionFailure("FlowFailure", "no transition of node '"
                                 + step.id() + "' matches exit code " + exitCode))));
             }
             // a node without transitions ends the job with its own outcome
-            if (outcome.status() == ExecutionStatus.COMPLETED) {
-                return Route.end(FlowTransitionKind.END, JobEnd.completed(outcome.exitStatus()));
+            if (status == ExecutionStatus.COMPLETED) {
+                return Route.end(FlowTransitionKind.END, JobEnd.completed(exitStatus));
             }
-            return Route.end(FlowTransitionKind.FAIL, JobEnd.failed(outcome.exitStatus(), outcome.failure()
-                    .orElse(new ExecutionFailure("StepFailure", "node '" + step.id() + "' ended " + outcome.status()))));
+            return Route.end(FlowTransitionKind.FAIL, JobEnd.failed(exitStatus, failure
+                    .orElse(new ExecutionFailure("StepFailure", "node '" + step.id() + "' ended " + status))));
         }
         Transition transition = matching.get();
         switch (transition.kind()) {
@@ -194,10 +221,10 @@ public class FlowRoutes {
                 // restart position, unless this execution came from there (it began at the stopping
                 // node or before it, and reached the stop again on a reused exit code): it stops again
                 Optional<String> onward = transition.to().filter(target -> !visited.contains(target));
-                return outcome.reused() && onward.isPresent() ? Route.to(FlowTransitionKind.NEXT, onward.get())
+                return reused && onward.isPresent() ? Route.to(FlowTransitionKind.NEXT, onward.get())
                         : Route.stop(transition.to(), transition.exitStatus());
             default:
-                return terminal(step, transition, outcome.exitStatus(), outcome.failure());
+                return terminal(step, transition, exitStatus, failure);
         }
     }
 
@@ -281,7 +308,13 @@ public class FlowRoutes {
 
         @Override
         public Optional<StepExecution> lastStepExecution() {
-            return previous.flatMap(Previous::lastStep);
+            List<StepExecution> last = lastStepExecutions();
+            return last.isEmpty() ? Optional.empty() : Optional.of(last.get(last.size() - 1));
+        }
+
+        @Override
+        public List<StepExecution> lastStepExecutions() {
+            return previous.map(Previous::lastSteps).orElse(List.of());
         }
     }
 

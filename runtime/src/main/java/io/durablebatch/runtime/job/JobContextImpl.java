@@ -22,10 +22,18 @@ final class JobContextImpl implements JobContext {
     private final JobParameters parameters;
     private final JobExecution execution;
     private final boolean local;
+    /** The job's own context, when this is a split flow's view of it; its exit status is the job's. */
+    private final JobContextImpl job;
     private volatile ExitStatus exitStatus;
     private volatile boolean recorded;
 
     private JobContextImpl(JobName jobName, JobParameters parameters, JobExecution execution, boolean local) {
+        this(jobName, parameters, execution, local, null);
+    }
+
+    private JobContextImpl(JobName jobName, JobParameters parameters, JobExecution execution, boolean local,
+            JobContextImpl job) {
+        this.job = job;
         this.jobName = jobName;
         this.parameters = parameters;
         this.execution = execution;
@@ -40,6 +48,20 @@ final class JobContextImpl implements JobContext {
     /** The context a partition worker of another process's execution sees. */
     static JobContextImpl remote(JobName jobName, JobParameters parameters, JobExecution execution) {
         return new JobContextImpl(jobName, parameters, execution, false);
+    }
+
+    /**
+     * The view of this context a flow of a split runs with: the same job, execution and exit status,
+     * but an object of its own, so that a layer above can tell the flows' artifacts apart (Jakarta
+     * Batch gives each flow of a split its own {@code JobContext}).
+     */
+    JobContextImpl forFlow() {
+        return new JobContextImpl(jobName, parameters, execution, local, job == null ? this : job);
+    }
+
+    @Override
+    public boolean inSplitFlow() {
+        return job != null;
     }
 
     @Override
@@ -64,18 +86,29 @@ final class JobContextImpl implements JobContext {
 
     @Override
     public Optional<ExitStatus> exitStatus() {
+        if (job != null) {
+            return job.exitStatus();
+        }
         return Optional.ofNullable(exitStatus);
     }
 
     @Override
     public void setExitStatus(ExitStatus exitStatus) {
         Checks.notNull(exitStatus, "exitStatus");
+        if (job != null) {
+            job.setExitStatus(exitStatus);
+            return;
+        }
         checkSettable();
         this.exitStatus = exitStatus;
     }
 
     @Override
     public void clearExitStatus() {
+        if (job != null) {
+            job.clearExitStatus();
+            return;
+        }
         checkSettable();
         this.exitStatus = null;
     }

@@ -15,8 +15,9 @@ import io.durablebatch.runtime.jakarta.operator.JakartaStepExecution;
 
 /**
  * Runs one {@code <decision>}: resolves its decider with the decision's properties as the execution
- * resolves them, hands it the step execution of the element before the decision (a step, or a flow's
- * last step) and takes the exit status it returns as the job's, which the decision's transition
+ * resolves them, hands it the step executions of the element before the decision (a step, a flow's
+ * last step, or the last step of every flow of a split) and takes the exit status it returns as the job's, which the decision's
+ * transition
  * elements then match.
  */
 @Singleton
@@ -35,7 +36,7 @@ public class DeciderRuns {
         JslArtifact artifact = decision.decider();
         CurrentArtifact current = new CurrentArtifact(artifact.location().toString(), jobContext, null,
                 jobContext.scope().enter(artifact.properties()).properties());
-        StepExecution[] executions = kernel.lastStepExecution().stream().map(JakartaStepExecution::new)
+        StepExecution[] executions = kernel.lastStepExecutions().stream().map(JakartaStepExecution::new)
                 .toArray(StepExecution[]::new);
         String ref = jobContext.scope().resolve(artifact.ref());
         try (BatchArtifacts.Resolved<Decider> resolved = jobs.artifacts().resolve(ref, Decider.class, current)) {

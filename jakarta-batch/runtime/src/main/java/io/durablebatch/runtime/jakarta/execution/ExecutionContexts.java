@@ -30,6 +30,8 @@ public class ExecutionContexts {
     private static final Logger LOG = Logger.getLogger(ExecutionContexts.class);
 
     private final Map<Long, JakartaJobContext> jobs = new ConcurrentHashMap<>();
+    /** The copies the flows of splits have, by the kernel's view of the job's context each flow runs with. */
+    private final Map<JobContext, JakartaJobContext> flows = new ConcurrentHashMap<>();
     /** The batchlets each execution runs here: one, or one per local partition of a partitioned step. */
     private final Map<Long, Set<Running>> running = new ConcurrentHashMap<>();
     private final Map<Long, List<BatchArtifacts.Resolved<jakarta.batch.api.listener.JobListener>>> jobListeners = new ConcurrentHashMap<>();
@@ -50,10 +52,16 @@ public class ExecutionContexts {
         }
     }
 
-    /** The {@code JobContext} of the execution {@code kernel} is the context of, created by its first artifact. */
+    /**
+     * The {@code JobContext} of the execution {@code kernel} is the context of, created by its first
+     * artifact; in a flow of a split, the flow's own copy of it, one per kernel view of the job's
+     * context (each flow of a split runs with one of its own).
+     */
     JakartaJobContext job(JslJob job, JobContext kernel) {
-        return jobs.computeIfAbsent(kernel.jobExecutionId().value(), id -> new JakartaJobContext(job.id(), kernel,
-                PropertyScope.ofExecution(JakartaParameters.strings(kernel.parameters())).enter(job.properties())));
+        JakartaJobContext main = jobs.computeIfAbsent(kernel.jobExecutionId().value(), id -> new JakartaJobContext(
+                job.id(), kernel, PropertyScope.ofExecution(JakartaParameters.strings(kernel.parameters()))
+                        .enter(job.properties())));
+        return kernel.inSplitFlow() ? flows.computeIfAbsent(kernel, flow -> main.forFlow()) : main;
     }
 
     void listenedBy(long executionId, List<BatchArtifacts.Resolved<jakarta.batch.api.listener.JobListener>> listeners) {
@@ -115,6 +123,7 @@ public class ExecutionContexts {
             ExecutionContexts contexts = Arc.container().instance(ExecutionContexts.class).get();
             long id = job.execution().id().value();
             contexts.jobs.remove(id);
+            contexts.flows.keySet().removeIf(flow -> flow.jobExecutionId().value() == id);
             contexts.running.remove(id);
             // partitioned steps that ended without all their partitions (stopped, or failed before)
             contexts.partitionedSteps.entrySet().removeIf(entry -> {

@@ -42,9 +42,19 @@ final class JakartaJobContext extends ElementContext implements JobContext {
      * transient user data and an exit status of its own (starting from the job's).
      */
     JakartaJobContext forPartition() {
-        JakartaJobContext copy = new JakartaJobContext(jobName, kernel, scope, this);
+        // a copy of a flow's copy (a partition in a split) still asks the execution's own whether it stops
+        JakartaJobContext copy = new JakartaJobContext(jobName, kernel, scope, main == null ? this : main);
         copy.partitionExitStatus = getExitStatus();
         return copy;
+    }
+
+    /**
+     * The copy a flow of a split gets, as the specification wants (each flow runs with a job context
+     * of its own): the same job and properties, but transient user data and an exit status of its own,
+     * so what a flow sets does not become the job's.
+     */
+    JakartaJobContext forFlow() {
+        return forPartition();
     }
 
     /** The scope the properties of the job's steps and listeners start from. */

@@ -18,6 +18,7 @@ import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.JobDefinitionException;
 import io.durablebatch.job.Node;
 import io.durablebatch.job.ParameterizedValue;
+import io.durablebatch.job.SplitFlow;
 import io.durablebatch.job.Steps;
 import io.durablebatch.runtime.jakarta.execution.ExecutionContexts;
 import io.durablebatch.runtime.jakarta.execution.JakartaParameters;
@@ -30,6 +31,7 @@ import io.durablebatch.runtime.jakarta.jsl.JslFlow;
 import io.durablebatch.runtime.jakarta.jsl.JslJob;
 import io.durablebatch.runtime.jakarta.jsl.JslLocation;
 import io.durablebatch.runtime.jakarta.jsl.JslProblem;
+import io.durablebatch.runtime.jakarta.jsl.JslSplit;
 import io.durablebatch.runtime.jakarta.jsl.JslStep;
 import io.durablebatch.runtime.jakarta.jsl.JslTransition;
 import io.durablebatch.runtime.jakarta.jsl.PropertyScope;
@@ -62,7 +64,9 @@ import io.durablebatch.runtime.jakarta.jsl.PropertyScope;
  * <p>
  * <b>Decisions and flows.</b> A {@code <decision>} is a kernel decision asked again on restart, its
  * transitions kept like a step's; a {@code <flow>} is flattened into the job's graph (see
- * {@code Translation}).
+ * {@code Translation}). A {@code <split>} is a kernel split: each of its flows is flattened the same
+ * way into a flow of the split, whose end (where the job's own flow would end) ends that flow; the
+ * split then goes on to its {@code next}, or ends the job.
  */
 public final class JslPlans {
 
@@ -123,9 +127,13 @@ public final class JslPlans {
         if (!job.listeners().isEmpty()) {
             builder.listener(new JslJobListener(job));
         }
+        translation.buildSplits();
         Job.Flow flow = builder.start(translation.nodes.get(translation.entry(job.elements().get(0).id())));
-        translation.nodes.values().forEach(flow::from);
+        translation.inFlow(Translation.TOP).forEach(id -> flow.from(translation.nodes.get(id)));
         translation.edges.forEach((from, list) -> {
+            if (!translation.inFlow(Translation.TOP).contains(from)) {
+                return; // a node of a split's flow: its edges are the flow's
+            }
             for (Edge edge : list) {
                 Job.TransitionBuilder on = flow.from(from).on(edge.on());
                 switch (edge.kind()) {
@@ -168,6 +176,13 @@ public final class JslPlans {
         private final Map<String, List<Edge>> edges = new LinkedHashMap<>();
         /** The kernel node each element starts at: its own, or its first element's for a flow. */
         private final Map<String, String> entries = new HashMap<>();
+        /** The scope of the job's own flow; a split's flow is {@code <split id>#<index>}. */
+        static final String TOP = "";
+        /** The scope each node is in. */
+        private final Map<String, String> scopes = new HashMap<>();
+        /** The splits, inner ones before the splits they are nested in, so that they are built first. */
+        private final List<JslSplit> splits = new ArrayList<>();
+        private String scope = TOP;
 
         Translation(JslJob job, PropertyScope jobProperties, List<JslProblem> problems) {
             this.job = job;
@@ -182,6 +197,9 @@ public final class JslPlans {
                     : element.id();
             if (element instanceof JslFlow flow) {
                 flow.elements().stream().skip(1).forEach(this::enter);
+            }
+            if (element instanceof JslSplit split) {
+                split.flows().forEach(this::enter);
             }
             entries.put(element.id(), entry);
             return entry;
@@ -201,18 +219,95 @@ public final class JslPlans {
                 if (element instanceof JslStep step) {
                     PropertyScope stepProperties = jobProperties.enter(step.properties());
                     StepPlans.node(job, step, stepProperties, problems).ifPresent(node -> {
-                        nodes.put(step.id(), node);
+                        put(step.id(), node);
                         edges.put(step.id(), edges(step, stepProperties, sequenceEnd));
                     });
                 } else if (element instanceof JslDecision decision) {
                     decision(decision, sequenceEnd);
                 } else if (element instanceof JslFlow flow) {
                     sequence(flow.elements(), exits(flow, jobProperties, sequenceEnd));
-                } else {
-                    // steps, decisions and flows are the others: a split is what is left
-                    problems.add(unsupported(element.location(), "<split>"));
+                } else if (element instanceof JslSplit split) {
+                    split(split, sequenceEnd);
                 }
             }
+        }
+
+        private void put(String id, Node node) {
+            nodes.put(id, node);
+            scopes.put(id, scope);
+        }
+
+        /**
+         * A split: each flow a sequence of its own, whose end ends the flow (the kernel's end of a
+         * split's flow); the split itself goes on to its {@code next}, or to the end of the sequence it
+         * is in. Its node is built once all are translated ({@link #buildSplits()}).
+         */
+        private void split(JslSplit split, List<Edge> sequenceEnd) {
+            String enclosing = scope;
+            for (int i = 0; i < split.flows().size(); i++) {
+                scope = split.id() + "#" + i;
+                JslFlow flow = split.flows().get(i);
+                sequence(flow.elements(), exits(flow, jobProperties, List.of(END_OF_JOB)));
+            }
+            scope = enclosing;
+            for (int i = 0; i < split.flows().size(); i++) {
+                for (String id : inFlow(split.id() + "#" + i)) {
+                    edges.getOrDefault(id, List.of()).stream().filter(Translation::endsJobHere)
+                            .forEach(edge -> problems.add(unsupported(edge.written().map(JslTransition::location)
+                                    .orElse(split.location()),
+                                    "an exit-status on <end> or a restart on <stop> inside "
+                                            + "a split's flow")));
+                }
+            }
+            scopes.put(split.id(), scope);
+            splits.add(split);
+            List<Edge> edges = new ArrayList<>();
+            continueWith(split, jobProperties, edges, sequenceEnd);
+            this.edges.put(split.id(), edges);
+        }
+
+        /**
+         * Whether {@code edge} says something of the job's end or restart that the end of a split's
+         * flow cannot: the flow's end is not the job's, and its restart is the job's.
+         */
+        private static boolean endsJobHere(Edge edge) {
+            return edge.kind() == JslTransition.Kind.END && edge.exitStatus().isPresent()
+                    || edge.kind() == JslTransition.Kind.STOP && edge.target().isPresent();
+        }
+
+        /** The ids of the nodes in {@code flowScope}, in declaration order. */
+        List<String> inFlow(String flowScope) {
+            return nodes.keySet().stream().filter(id -> flowScope.equals(scopes.get(id))).toList();
+        }
+
+        /** Builds the kernel node of every split (inner ones first), from the nodes and edges of its flows. */
+        void buildSplits() {
+            for (JslSplit split : splits) {
+                if (!nodes.containsKey(split.id()) && edges.containsKey(split.id())) {
+                    List<SplitFlow> flows = new ArrayList<>();
+                    for (int i = 0; i < split.flows().size(); i++) {
+                        flows.add(flow(split.id() + "#" + i, split.flows().get(i)));
+                    }
+                    nodes.put(split.id(), Steps.split(split.id(), flows.toArray(SplitFlow[]::new)));
+                }
+            }
+        }
+
+        private SplitFlow flow(String flowScope, JslFlow jsl) {
+            SplitFlow.Builder flow = Steps.flow(nodes.get(entry(jsl.id())));
+            inFlow(flowScope).forEach(id -> flow.from(nodes.get(id)));
+            for (String from : inFlow(flowScope)) {
+                for (Edge edge : edges.getOrDefault(from, List.of())) {
+                    SplitFlow.TransitionBuilder on = flow.from(from).on(edge.on());
+                    switch (edge.kind()) {
+                        case NEXT -> on.to(edge.target().orElseThrow());
+                        case END -> on.end();
+                        case FAIL -> edge.exitStatus().map(on::fail).orElseGet(on::fail);
+                        case STOP -> edge.exitStatus().map(on::stop).orElseGet(on::stop);
+                    }
+                }
+            }
+            return flow.build();
         }
 
         /**
@@ -226,7 +321,7 @@ public final class JslPlans {
                         "the decision id may contain only letters, digits and _-.:/@ here"));
                 return;
             }
-            nodes.put(decision.id(), Steps.decision(decision.id(), new JslDecider(job, decision)).askedAgainOnRestart());
+            put(decision.id(), Steps.decision(decision.id(), new JslDecider(job, decision)).askedAgainOnRestart());
             edges.put(decision.id(), edges(decision, jobProperties, sequenceEnd));
         }
 
@@ -302,10 +397,13 @@ public final class JslPlans {
                 if (reachable.add(node)) {
                     edges.getOrDefault(node, List.of())
                             .forEach(edge -> edge.target().map(ParameterizedValue::writtenForm).ifPresent(pending::push));
+                    splits.stream().filter(split -> split.id().equals(node))
+                            .forEach(split -> split.flows().forEach(flow -> pending.push(entry(flow.id()))));
                 }
             }
             nodes.keySet().retainAll(reachable);
             edges.keySet().retainAll(reachable);
+            splits.removeIf(split -> !reachable.contains(split.id()));
         }
     }
 

@@ -45,7 +45,9 @@ class UnsupportedJobRefusedAtStartTest {
                     .addAsResource(new StringAsset("""
                             <job id="splitting" %s>
                                 <split id="both">
-                                    <flow id="inner"><step id="a"><batchlet ref="noop"/></step></flow>
+                                    <flow id="inner"><step id="a">
+                                        <batchlet ref="noop"/><end on="*" exit-status="DONE"/>
+                                    </step></flow>
                                     <flow id="other"><step id="b"><batchlet ref="noop"/></step></flow>
                                 </split>
                             </job>
@@ -77,10 +79,11 @@ class UnsupportedJobRefusedAtStartTest {
     }
 
     @Test
-    void aSplitIsRefused() {
+    void anEndOfASplitsFlowWithAnExitStatusIsRefused() {
         assertRefused("splitting",
-                "job XML splitting cannot run: META-INF/batch-jobs/splitting.xml line 2: <split id=\"both\">: "
-                        + "<split> is not supported yet (the Jakarta Batch guide lists what is refused at start)");
+                "job XML splitting cannot run: META-INF/batch-jobs/splitting.xml line 4: <end on=\"*\">: an exit-status on <end> "
+                        + "or a restart on <stop> inside a split's flow is not supported yet (the Jakarta Batch guide "
+                        + "lists what is refused at start)");
     }
 
     @Test
