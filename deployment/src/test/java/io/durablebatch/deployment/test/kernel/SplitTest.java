@@ -38,6 +38,8 @@ import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.JobDefinitionException;
 import io.durablebatch.job.JobOperator;
+import io.durablebatch.job.JobParameters;
+import io.durablebatch.job.ParameterizedValue;
 import io.durablebatch.job.RepeatStatus;
 import io.durablebatch.job.Tasklet;
 import io.durablebatch.repository.spi.KernelRepository;
@@ -112,6 +114,17 @@ class SplitTest {
                     .build();
         }
 
+        /** Flow a goes on to a2 or a3, as the run's parameter {@code next} says. */
+        @Produces
+        JobDefinition routed() {
+            return Job.named("splitRouted")
+                    .start(split("both",
+                            flow(tasklet("a1", recording("a1"))).on("COMPLETED").to(ParameterizedValue.parameter("next"))
+                                    .from(tasklet("a2", recording("a2"))).from(tasklet("a3", recording("a3"))).build(),
+                            flow(tasklet("b1", recording("b1"))).build()))
+                    .build();
+        }
+
         /** Both flows run until stopped. */
         @Produces
         JobDefinition endless() {
@@ -176,6 +189,23 @@ class SplitTest {
         JobExecution execution = operator.runAndWait("splitDecided", KernelTestSupport.run(run), call());
         assertEquals(ExecutionStatus.COMPLETED, execution.status(), () -> execution.failure().toString());
         assertTrue(ran(run).contains("look(both=COMPLETED: a2,b1; last b1)"), ran(run)::toString);
+    }
+
+    @Test
+    void aFlowRoutesByItsExecutionsParametersAndATargetOutsideTheFlowFailsTheExecutionBeforeAnyStep() {
+        String run = freshRun();
+        JobExecution toA3 = operator.runAndWait("splitRouted", JobParameters.of(Map.of("run", run, "next", "a3")), call());
+        assertEquals(ExecutionStatus.COMPLETED, toA3.status(), () -> toA3.failure().toString());
+        assertEquals(Set.of("a1", "a3", "b1"), Set.copyOf(ran(run)));
+
+        String leaking = freshRun();
+        JobExecution refused = operator.runAndWait("splitRouted", JobParameters.of(Map.of("run", leaking, "next", "b1")),
+                call());
+        assertEquals(ExecutionStatus.FAILED, refused.status());
+        assertEquals("io.durablebatch.PlanNotResolved", refused.failure().orElseThrow().type());
+        assertTrue(refused.failure().orElseThrow().message().contains("transitions stay inside their flow"),
+                refused.failure().orElseThrow()::message);
+        assertEquals(List.of(), ran(leaking), "no step ran");
     }
 
     @Test
