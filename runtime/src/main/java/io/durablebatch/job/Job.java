@@ -1,9 +1,7 @@
 package io.durablebatch.job;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -144,12 +142,7 @@ public final class Job {
         private final OptionalInt restartOnOwnerLoss;
         private final Listeners listeners;
         private final boolean inDeclarationOrder;
-        private final String start;
-        private final Map<String, Node> nodes = new LinkedHashMap<>();
-        private final List<String> duplicates = new ArrayList<>();
-        private final List<String> referencedIds = new ArrayList<>();
-        private final List<Transition> transitions = new ArrayList<>();
-        private String current;
+        private final FlowDeclarations declared;
 
         private Flow(JobName name, String revision, List<DefinitionIdentity> upgradesFrom, OptionalInt restartOnOwnerLoss,
                 Listeners listeners, boolean inDeclarationOrder, Node start) {
@@ -159,8 +152,7 @@ public final class Job {
             this.restartOnOwnerLoss = restartOnOwnerLoss;
             this.revision = revision;
             this.upgradesFrom = List.copyOf(upgradesFrom);
-            this.start = register(start);
-            this.current = this.start;
+            this.declared = new FlowDeclarations(start);
         }
 
         /** {@code on("COMPLETED").to(node)}: continue with {@code node} when the current one completes. */
@@ -183,50 +175,26 @@ public final class Job {
 
         /** Makes {@code node} the current node, declaring it if needed. */
         public Flow from(Node node) {
-            current = register(Checks.notNull(node, "node"));
+            declared.from(node);
             return this;
         }
 
         /** Makes the node with this id the current node. */
         public Flow from(String nodeId) {
-            referencedIds.add(nodeId);
-            current = nodeId;
+            declared.from(nodeId);
             return this;
         }
 
         /** Validates the flow; fails with a {@link JobDefinitionException} naming the job and node. */
         public JobDefinition build() {
-            return JobDefinition.validated(name, revision, upgradesFrom, start, nodes, duplicates, referencedIds,
-                    transitions, inDeclarationOrder, restartOnOwnerLoss, listeners);
-        }
-
-        private String register(Node node) {
-            if (declare(node) && node instanceof Split split) {
-                // a split's flows are nodes of the job: ids unique in it, transitions validated with it
-                for (SplitFlow flow : split.flows()) {
-                    // a flow's nodes include those of the splits nested in it, with their transitions
-                    flow.nodes().values().forEach(this::declare);
-                    duplicates.addAll(flow.duplicates());
-                    referencedIds.addAll(flow.referencedIds());
-                    transitions.addAll(flow.transitions());
-                }
-            }
-            return node.id();
-        }
-
-        /** Declares {@code node}; whether it is new. */
-        private boolean declare(Node node) {
-            Node known = nodes.putIfAbsent(node.id(), node);
-            if (known != null && known != node) {
-                duplicates.add(node.id());
-            }
-            return known == null;
+            return JobDefinition.validated(name, revision, upgradesFrom, declared.start, declared.nodes,
+                    declared.duplicates, declared.referencedIds, declared.transitions, inDeclarationOrder,
+                    restartOnOwnerLoss, listeners);
         }
 
         private Flow add(ParameterizedValue on, TransitionKind kind, Optional<ParameterizedValue> to,
                 Optional<ParameterizedValue> exitStatus) {
-            to.filter(ParameterizedValue::isLiteral).ifPresent(target -> referencedIds.add(target.writtenForm()));
-            transitions.add(Transition.of(current, on, kind, to, exitStatus));
+            declared.add(on, kind, to, exitStatus);
             return this;
         }
     }
@@ -247,14 +215,12 @@ public final class Job {
 
         /** Continue with {@code node}, which becomes the current node. */
         public Flow to(Node node) {
-            String target = flow.register(Checks.notNull(node, "node"));
-            return to(target);
+            return to(flow.declared.register(Checks.notNull(node, "node")));
         }
 
         /** Continue with the node of this id (declared elsewhere in the flow), which becomes current. */
         public Flow to(String nodeId) {
-            flow.add(on, TransitionKind.NEXT, Optional.of(literal(nodeId, "nodeId")), Optional.empty());
-            flow.current = nodeId;
+            flow.declared.next(on, nodeId);
             return flow;
         }
 
@@ -322,12 +288,12 @@ public final class Job {
          * is skipped on its recorded exit code).
          */
         public Flow stopAndRestart(Node node) {
-            return stopAndRestart(flow.register(Checks.notNull(node, "node")));
+            return stopAndRestart(flow.declared.register(Checks.notNull(node, "node")));
         }
 
         /** End the job STOPPED with the exit code {@code exitCode}; a restart begins at {@code node}. */
         public Flow stopAndRestart(Node node, String exitCode) {
-            return stopAndRestart(flow.register(Checks.notNull(node, "node")), exitCode);
+            return stopAndRestart(flow.declared.register(Checks.notNull(node, "node")), exitCode);
         }
 
         /** End the job STOPPED; a restart begins at the node of this id (see {@link #stopAndRestart(Node)}). */

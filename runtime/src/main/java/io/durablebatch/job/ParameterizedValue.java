@@ -88,6 +88,24 @@ public final class ParameterizedValue {
     }
 
     /**
+     * This value in an execution with {@code parameters}, parsed by {@code parse}.
+     *
+     * @param what what the value is, for the message ("the start limit")
+     * @throws IllegalArgumentException naming {@code what} when the value cannot be resolved, or
+     *         {@code parse} refuses what it resolves to
+     */
+    <T> T resolve(String what, JobParameters parameters, Function<String, T> parse) {
+        String text = null;
+        try {
+            text = resolve(parameters);
+            return parse.apply(text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(what + " " + this + (text == null ? " cannot be resolved: "
+                    : " resolved to '" + text + "', which is invalid: ") + e.getMessage(), e);
+        }
+    }
+
+    /**
      * This value with {@code then} applied to what it resolves to. The written form stays: use it
      * only for a mapping that is part of the plan's structure (an element id to its node).
      */

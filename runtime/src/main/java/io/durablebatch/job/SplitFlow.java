@@ -1,6 +1,5 @@
 package io.durablebatch.job;
 
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,12 +23,12 @@ public final class SplitFlow {
     private final List<String> referencedIds;
     private final List<Transition> transitions;
 
-    private SplitFlow(Builder builder) {
-        this.start = builder.start;
-        this.nodes = Collections.unmodifiableMap(new LinkedHashMap<>(builder.nodes));
-        this.duplicates = List.copyOf(builder.duplicates);
-        this.referencedIds = List.copyOf(builder.referencedIds);
-        this.transitions = List.copyOf(builder.transitions);
+    private SplitFlow(FlowDeclarations declared) {
+        this.start = declared.start;
+        this.nodes = Collections.unmodifiableMap(new LinkedHashMap<>(declared.nodes));
+        this.duplicates = List.copyOf(declared.duplicates);
+        this.referencedIds = List.copyOf(declared.referencedIds);
+        this.transitions = List.copyOf(declared.transitions);
     }
 
     /** Starts a flow at {@code node}. */
@@ -61,16 +60,10 @@ public final class SplitFlow {
 
     /** A flow under construction; {@link #build()} ends it, the job validates it. */
     public static final class Builder {
-        private final String start;
-        private final Map<String, Node> nodes = new LinkedHashMap<>();
-        private final List<String> duplicates = new ArrayList<>();
-        private final List<String> referencedIds = new ArrayList<>();
-        private final List<Transition> transitions = new ArrayList<>();
-        private String current;
+        private final FlowDeclarations declared;
 
         private Builder(Node start) {
-            this.start = register(start);
-            this.current = this.start;
+            this.declared = new FlowDeclarations(start);
         }
 
         /** {@code on("COMPLETED").to(node)}. */
@@ -90,48 +83,23 @@ public final class SplitFlow {
 
         /** Makes {@code node} the current node, declaring it if needed. */
         public Builder from(Node node) {
-            current = register(Checks.notNull(node, "node"));
+            declared.from(node);
             return this;
         }
 
         /** Makes the node with this id the current node. */
         public Builder from(String nodeId) {
-            referencedIds.add(nodeId);
-            current = nodeId;
+            declared.from(nodeId);
             return this;
         }
 
         public SplitFlow build() {
-            return new SplitFlow(this);
-        }
-
-        private String register(Node node) {
-            if (declare(node) && node instanceof Split split) {
-                // a nested split's flows are this flow's: their nodes and transitions belong to the job
-                for (SplitFlow flow : split.flows()) {
-                    // a flow's nodes include those of the splits nested in it, with their transitions
-                    flow.nodes().values().forEach(this::declare);
-                    duplicates.addAll(flow.duplicates());
-                    referencedIds.addAll(flow.referencedIds());
-                    transitions.addAll(flow.transitions());
-                }
-            }
-            return node.id();
-        }
-
-        /** Declares {@code node}; whether it is new. */
-        private boolean declare(Node node) {
-            Node known = nodes.putIfAbsent(node.id(), node);
-            if (known != null && known != node) {
-                duplicates.add(node.id());
-            }
-            return known == null;
+            return new SplitFlow(declared);
         }
 
         private Builder add(ParameterizedValue on, TransitionKind kind, Optional<ParameterizedValue> to,
                 Optional<ParameterizedValue> exit) {
-            to.filter(ParameterizedValue::isLiteral).ifPresent(target -> referencedIds.add(target.writtenForm()));
-            transitions.add(Transition.of(current, on, kind, to, exit));
+            declared.add(on, kind, to, exit);
             return this;
         }
     }
@@ -151,13 +119,12 @@ public final class SplitFlow {
 
         /** Continue with {@code node}, which becomes the current node. */
         public Builder to(Node node) {
-            return to(flow.register(Checks.notNull(node, "node")));
+            return to(flow.declared.register(Checks.notNull(node, "node")));
         }
 
         /** Continue with the node of this id, declared elsewhere in the flow, which becomes current. */
         public Builder to(String nodeId) {
-            flow.add(on, TransitionKind.NEXT, Optional.of(literal(nodeId, "nodeId")), Optional.empty());
-            flow.current = nodeId;
+            flow.declared.next(on, nodeId);
             return flow;
         }
 

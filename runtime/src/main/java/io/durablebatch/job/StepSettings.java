@@ -87,23 +87,11 @@ public record StepSettings(StepName name, String nodeId, int startLimit, boolean
      * @throws IllegalArgumentException naming the setting that does not resolve to a valid value
      */
     StepSettings resolvedFor(JobParameters parameters) {
-        int limit = startLimitPerExecution.map(value -> resolved("start limit", value, parameters,
+        int limit = startLimitPerExecution.map(value -> value.resolve("the start limit", parameters,
                 StepSettings::startLimit)).orElse(startLimit);
-        boolean allow = allowStartIfCompletePerExecution.map(value -> resolved("allow-start-if-complete", value,
+        boolean allow = allowStartIfCompletePerExecution.map(value -> value.resolve("the allow-start-if-complete",
                 parameters, StepSettings::allowStartIfComplete)).orElse(allowStartIfComplete);
         return new StepSettings(name, nodeId, limit, allow);
-    }
-
-    private static <T> T resolved(String setting, ParameterizedValue value, JobParameters parameters,
-            java.util.function.Function<String, T> parse) {
-        String text = null;
-        try {
-            text = value.resolve(parameters);
-            return parse.apply(text);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("the " + setting + " " + value + (text == null ? " cannot be resolved: "
-                    : " resolved to '" + text + "', which is invalid: ") + e.getMessage(), e);
-        }
     }
 
     private static int startLimit(String text) {

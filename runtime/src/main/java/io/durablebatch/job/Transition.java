@@ -106,25 +106,12 @@ public record Transition(String from, ExitCodePattern on, TransitionKind kind, O
             return this;
         }
         PerExecution written = perExecution.get();
-        ExitCodePattern pattern = resolved("pattern", written.on(), parameters, ExitCodePattern::of);
-        Optional<String> target = written.to().map(value -> resolved("target", value, parameters, id -> id));
+        ExitCodePattern pattern = written.on().resolve("the transition's pattern", parameters, ExitCodePattern::of);
+        Optional<String> target = written.to().map(value -> value.resolve("the transition's target", parameters,
+                id -> id));
         Optional<ExitStatus> status = written.exitStatus()
-                .map(value -> resolved("exit status", value, parameters, ExitStatus::of));
+                .map(value -> value.resolve("the transition's exit status", parameters, ExitStatus::of));
         return new Transition(from, pattern, kind, target, status);
-    }
-
-    private static <T> T resolved(String part, ParameterizedValue value, JobParameters parameters,
-            java.util.function.Function<String, T> parse) {
-        String text = null;
-        try {
-            text = value.resolve(parameters);
-            return parse.apply(text);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(
-                    "the transition's " + part + " " + value + (text == null ? " cannot be resolved: "
-                            : " resolved to '" + text + "', which is invalid: ") + e.getMessage(),
-                    e);
-        }
     }
 
     /**
