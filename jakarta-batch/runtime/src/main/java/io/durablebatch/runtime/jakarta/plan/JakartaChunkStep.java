@@ -63,7 +63,7 @@ final class JakartaChunkStep {
                 // Jakarta skips a failed writeItems whole: its writer must not see the items again
                 .writeSkips(ChunkStep.WriteSkips.WHOLE_WRITE)
                 .listener(new JslChunkListener(job, step));
-        return Optional.of(policies.get().applyTo(builder, context -> runs().checkpointAlgorithm(context)).build());
+        return Optional.of(policies.get().applyTo(builder, JakartaChunkStep::runs).build());
     }
 
     private static StepRuns runs() {
