@@ -153,7 +153,18 @@ public final class ChunkStep<I, O> implements Step {
     }
 
     /** The Jakarta Batch policies of a step, kept together. */
-    private record Policies(SkipPolicy skip, RetryPolicy retry, CheckpointPolicy checkpoint, WriteSkips writeSkips) {
+    private record Policies(SkipPolicy skip, RetryPolicy retry, CheckpointPolicy checkpoint, WriteSkips writeSkips,
+            AttemptLimits attempt) {
+    }
+
+    /**
+     * The limits each step attempt is given as it opens, in place of the declared ones: like the
+     * commit interval they are tuning, not part of the job's plan.
+     */
+    private record AttemptLimits(Optional<ToIntFunction<StepContext>> skip, Optional<ToIntFunction<StepContext>> retry,
+            Optional<Function<StepContext, Duration>> time) {
+
+        static final AttemptLimits NONE = new AttemptLimits(Optional.empty(), Optional.empty(), Optional.empty());
     }
 
     private ChunkStep(StepSettings settings, int commitInterval, Optional<ToIntFunction<StepContext>> attemptCommitInterval,
@@ -234,16 +245,73 @@ public final class ChunkStep<I, O> implements Step {
         return retry;
     }
 
+    /** The skip policy the step was declared with; an attempt may have another limit ({@link #skipPolicy(StepContext)}). */
     public SkipPolicy skipPolicy() {
         return policies.skip();
     }
 
+    /**
+     * The skip policy of the attempt {@code context} belongs to: its limit the one
+     * {@link Builder#skipLimit(ToIntFunction)} gives it, else the declared one. Asked once, as the
+     * attempt opens.
+     *
+     * @throws IllegalArgumentException if the attempt's limit is negative
+     */
+    public SkipPolicy skipPolicy(StepContext context) {
+        SkipPolicy declared = policies.skip();
+        return policies.attempt().skip().map(limit -> new SkipPolicy(declared.skippable(),
+                OptionalInt.of(attemptLimit(limit.applyAsInt(context), "skip limit")))).orElse(declared);
+    }
+
+    /** The retry policy the step was declared with; an attempt may have another limit ({@link #retryPolicy(StepContext)}). */
     public RetryPolicy retryPolicy() {
         return policies.retry();
     }
 
+    /**
+     * The retry policy of the attempt {@code context} belongs to: its limit the one
+     * {@link Builder#retryLimit(ToIntFunction)} gives it, else the declared one. Asked once, as the
+     * attempt opens.
+     *
+     * @throws IllegalArgumentException if the attempt's limit is negative
+     */
+    public RetryPolicy retryPolicy(StepContext context) {
+        RetryPolicy declared = policies.retry();
+        return policies.attempt().retry().map(limit -> new RetryPolicy(declared.retryable(), declared.noRollback(),
+                OptionalInt.of(attemptLimit(limit.applyAsInt(context), "retry limit")))).orElse(declared);
+    }
+
+    /**
+     * The checkpoint policy the step was declared with; an attempt may have another time limit
+     * ({@link #checkpointPolicy(StepContext)}).
+     */
     public CheckpointPolicy checkpointPolicy() {
         return policies.checkpoint();
+    }
+
+    /**
+     * The checkpoint policy of the attempt {@code context} belongs to: its time limit the one
+     * {@link Builder#timeLimit(Function)} gives it (none for zero), else the declared one. Asked once,
+     * as the attempt opens.
+     *
+     * @throws IllegalArgumentException if the attempt's time limit is null or negative
+     */
+    public CheckpointPolicy checkpointPolicy(StepContext context) {
+        CheckpointPolicy declared = policies.checkpoint();
+        if (policies.attempt().time().isEmpty()) {
+            return declared;
+        }
+        String field = "time limit of step '" + settings.name() + "'";
+        Duration limit = Checks.notNull(policies.attempt().time().get().apply(context), field);
+        if (limit.isNegative()) {
+            throw new IllegalArgumentException(field + " must not be negative, got " + limit);
+        }
+        return new CheckpointPolicy(limit.isZero() ? Optional.empty() : Optional.of(limit), declared.algorithm());
+    }
+
+    private int attemptLimit(int limit, String what) {
+        Checks.notNegative(limit, what + " of step '" + settings.name() + "'");
+        return limit;
     }
 
     public WriteSkips writeSkips() {
@@ -323,6 +391,7 @@ public final class ChunkStep<I, O> implements Step {
         private SkipPolicy skipPolicy = SkipPolicy.NONE;
         private RetryPolicy retryPolicy = RetryPolicy.NONE;
         private CheckpointPolicy checkpointPolicy = CheckpointPolicy.ITEM_COUNT;
+        private AttemptLimits attemptLimits = AttemptLimits.NONE;
         private WriteSkips writeSkips = WriteSkips.ITEM_BY_ITEM;
         private Listeners listeners = Listeners.NONE;
 
@@ -363,6 +432,7 @@ public final class ChunkStep<I, O> implements Step {
             next.skipPolicy = skipPolicy;
             next.retryPolicy = retryPolicy;
             next.checkpointPolicy = checkpointPolicy;
+            next.attemptLimits = attemptLimits;
             next.writeSkips = writeSkips;
             next.listeners = listeners;
             return next;
@@ -424,6 +494,19 @@ public final class ChunkStep<I, O> implements Step {
         public Builder<I, O> skipLimit(int limit) {
             Checks.notNegative(limit, "skip limit of step '" + settings.name() + "'");
             skipPolicy = new SkipPolicy(skipPolicy.skippable(), OptionalInt.of(limit));
+            attemptLimits = new AttemptLimits(Optional.empty(), attemptLimits.retry(), attemptLimits.time());
+            return this;
+        }
+
+        /**
+         * Gives each step attempt its limit of skips in all, asked once as the attempt opens (it may
+         * read the attempt's parameters), as {@link #commitInterval(ToIntFunction)} gives its commit
+         * interval: a limit is not part of the job's plan. An attempt whose limit is negative, or whose
+         * function throws, fails.
+         */
+        public Builder<I, O> skipLimit(ToIntFunction<StepContext> limit) {
+            Checks.notNull(limit, "skip limit of step '" + settings.name() + "'");
+            attemptLimits = new AttemptLimits(Optional.of(limit), attemptLimits.retry(), attemptLimits.time());
             return this;
         }
 
@@ -449,6 +532,18 @@ public final class ChunkStep<I, O> implements Step {
         public Builder<I, O> retryLimit(int limit) {
             Checks.notNegative(limit, "retry limit of step '" + settings.name() + "'");
             retryPolicy = new RetryPolicy(retryPolicy.retryable(), retryPolicy.noRollback(), OptionalInt.of(limit));
+            attemptLimits = new AttemptLimits(attemptLimits.skip(), Optional.empty(), attemptLimits.time());
+            return this;
+        }
+
+        /**
+         * Gives each step attempt its limit of retries in all, asked once as the attempt opens, as
+         * {@link #skipLimit(ToIntFunction)} does for skips. An attempt whose limit is negative, or whose
+         * function throws, fails.
+         */
+        public Builder<I, O> retryLimit(ToIntFunction<StepContext> limit) {
+            Checks.notNull(limit, "retry limit of step '" + settings.name() + "'");
+            attemptLimits = new AttemptLimits(attemptLimits.skip(), Optional.of(limit), attemptLimits.time());
             return this;
         }
 
@@ -456,6 +551,19 @@ public final class ChunkStep<I, O> implements Step {
         public Builder<I, O> timeLimit(Duration limit) {
             Checks.notNull(limit, "time limit of step '" + settings.name() + "'");
             checkpointPolicy = new CheckpointPolicy(Optional.of(limit), checkpointPolicy.algorithm());
+            attemptLimits = new AttemptLimits(attemptLimits.skip(), attemptLimits.retry(), Optional.empty());
+            return this;
+        }
+
+        /**
+         * Gives each step attempt its chunks' time limit, asked once as the attempt opens, as
+         * {@link #skipLimit(ToIntFunction)} does for skips; zero means none. An attempt whose limit is
+         * null or negative, or whose function throws, fails.
+         */
+        public Builder<I, O> timeLimit(Function<StepContext, Duration> limit) {
+            Checks.notNull(limit, "time limit of step '" + settings.name() + "'");
+            checkpointPolicy = new CheckpointPolicy(Optional.empty(), checkpointPolicy.algorithm());
+            attemptLimits = new AttemptLimits(attemptLimits.skip(), attemptLimits.retry(), Optional.of(limit));
             return this;
         }
 
@@ -503,8 +611,12 @@ public final class ChunkStep<I, O> implements Step {
                 throw new IllegalStateException("step '" + settings.name() + "' lists no-rollback exceptions but no "
                         + "retryable ones: only a retried exception can be retried without rollback");
             }
+            if (attemptLimits.time().isPresent() && checkpointPolicy.algorithm().isPresent()) {
+                throw new IllegalStateException("step '" + settings.name() + "' has a checkpoint algorithm, which decides "
+                        + "alone where chunks end: a time limit beside it would never apply");
+            }
             return new ChunkStep<>(settings, commitInterval, attemptCommitInterval, reader, processor, writer, skipLimits,
-                    retry, new Policies(skipPolicy, retryPolicy, checkpointPolicy, writeSkips), listeners);
+                    retry, new Policies(skipPolicy, retryPolicy, checkpointPolicy, writeSkips, attemptLimits), listeners);
         }
     }
 }

@@ -105,6 +105,32 @@ class ChunkPolicyRefusalsTest {
     }
 
     @Test
+    void anAttemptsTimeLimitBesideACheckpointAlgorithmIsRefused() {
+        IllegalStateException refused = assertThrows(IllegalStateException.class, () -> step()
+                .timeLimit(context -> Duration.ofSeconds(5)).checkpointAlgorithm(context -> () -> true).build());
+        assertEquals("step 'load' has a checkpoint algorithm, which decides alone where chunks end: a time limit "
+                + "beside it would never apply", refused.getMessage());
+    }
+
+    @Test
+    void eachAttemptsLimitsAreCarriedThroughTheBuilderAndAWrittenOneReplacesThem() {
+        // the functions do not read the context: no attempt is needed to ask them
+        ChunkStep<String, Integer> step = chunk("load", 10).<String> reader(context -> NOTHING)
+                .skipLimit(3).skipLimit(context -> 7).retryLimit(context -> 8).timeLimit(context -> Duration.ZERO)
+                .processor(String::length)
+                .writer(context -> items -> {
+                }).build();
+        assertEquals(3, step.skipPolicy().limit().getAsInt(), "the declared limit");
+        assertEquals(7, step.skipPolicy(null).limit().getAsInt(), "the attempt's");
+        assertEquals(8, step.retryPolicy(null).limit().getAsInt());
+        assertEquals(Optional.empty(), step.checkpointPolicy(null).timeLimit(), "zero is no time limit");
+        ChunkStep<String, String> written = chunk("load", 10).<String> reader(context -> NOTHING)
+                .skipLimit(context -> 7).skipLimit(2).writer(context -> items -> {
+                }).build();
+        assertEquals(2, written.skipPolicy(null).limit().getAsInt(), "the last one given decides");
+    }
+
+    @Test
     void noRollbackExceptionsWithoutRetryableOnesAreRefused() {
         IllegalStateException refused = assertThrows(IllegalStateException.class,
                 () -> step().noRollback(ExceptionFilter.including(RuntimeException.class)).build());

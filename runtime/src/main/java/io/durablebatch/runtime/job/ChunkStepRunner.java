@@ -1,5 +1,6 @@
 package io.durablebatch.runtime.job;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -94,8 +95,6 @@ final class ChunkStepRunner {
     StepOutcome run(StepAttempt attempt) {
         ChunkStep<Object, Object> step = (ChunkStep<Object, Object>) attempt.step();
         String name = step.name().value();
-        SkipTally skips = new SkipTally(name, step.skipLimits(), step.skipPolicy());
-        ChunkRetries retries = new ChunkRetries(name, step.retryPolicy());
         long[] rollbacks = { 0 };
         UnitOfWorkRetry retry = new UnitOfWorkRetry("chunk of step '" + name + "'", step.retry(), failure -> {
             rollbacks[0]++;
@@ -106,8 +105,15 @@ final class ChunkStepRunner {
         CheckpointAlgorithm algorithm;
         Items items;
         int commitInterval;
+        SkipTally skips;
+        ChunkRetries retries;
+        Duration timeLimit;
         try {
+            // the attempt's limits, resolved once: its chunks read them, never ask for them again
             commitInterval = step.commitInterval(attempt.context());
+            skips = new SkipTally(name, step.skipLimits(), step.skipPolicy(attempt.context()));
+            retries = new ChunkRetries(name, step.retryPolicy(attempt.context()));
+            timeLimit = step.checkpointPolicy(attempt.context()).timeLimit().orElse(null);
             reader = (ItemReader<Object>) step.reader().apply(attempt.context());
             writer = new ChunkWriter(step.writer().apply(attempt.context()));
             items = new Items(reader, step.processor()
@@ -134,7 +140,7 @@ final class ChunkStepRunner {
         inputs.opened(attempt.snapshot().id(), size);
         KernelMetrics.ChunkMeter meter = metrics.chunks(attempt.context().jobName().value(), name);
         ItemCallbacks listened = attempt.callbacks().items();
-        ChunkEnds ends = new ChunkEnds(commitInterval, step.checkpointPolicy().timeLimit().orElse(null), algorithm);
+        ChunkEnds ends = new ChunkEnds(commitInterval, timeLimit, algorithm);
         Optional<Checkpoint> lastCommitted = attempt.resumeFrom();
         // after a retry with rollback: how many reads are committed one per chunk, and the rollbacks
         // not yet counted in a committed chunk

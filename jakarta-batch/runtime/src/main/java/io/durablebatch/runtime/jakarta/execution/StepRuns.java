@@ -3,6 +3,7 @@ package io.durablebatch.runtime.jakarta.execution;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 import jakarta.batch.api.listener.StepListener;
 import jakarta.inject.Singleton;
@@ -151,5 +152,27 @@ public class StepRuns {
         String resolved = run.scope().resolve(written);
         return JslChunk.itemCountOf(resolved).orElseThrow(() -> new IllegalArgumentException("item-count=\""
                 + written + "\" of " + run.where() + " resolves to \"" + resolved + "\", no number of 1 or more"));
+    }
+
+    /**
+     * A limit of a chunk step's attempt ({@code skip-limit}, {@code retry-limit}, {@code time-limit}),
+     * as its execution resolves the value {@code attributeOf} reads from the {@code <chunk>}.
+     *
+     * @throws IllegalArgumentException naming the attribute if it resolves to no number of 0 or more
+     */
+    public int chunkLimit(StepContext kernel, String attribute, Function<JslChunk, Optional<String>> attributeOf) {
+        StepRun run = require(kernel);
+        String written = attributeOf.apply((JslChunk) run.step().work().orElseThrow()).orElseThrow();
+        String resolved = run.scope().resolve(written);
+        try {
+            int limit = Integer.parseInt(resolved.strip());
+            if (limit >= 0) {
+                return limit;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(attribute + "=\"" + written + "\" of " + run.where() + " resolves to \""
+                + resolved + "\", no number of 0 or more");
     }
 }

@@ -5,13 +5,14 @@ import static io.durablebatch.runtime.jakarta.plan.JslPlans.literal;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.function.ToIntFunction;
 
-import io.durablebatch.job.CheckpointAlgorithm;
 import io.durablebatch.job.ChunkStep;
 import io.durablebatch.job.ExceptionFilter;
 import io.durablebatch.job.StepContext;
+import io.durablebatch.runtime.jakarta.execution.StepRuns;
 import io.durablebatch.runtime.jakarta.jsl.JslChunk;
 import io.durablebatch.runtime.jakarta.jsl.JslProblem;
 import io.durablebatch.runtime.jakarta.jsl.PropertyScope;
@@ -22,11 +23,24 @@ import io.durablebatch.runtime.jakarta.jsl.PropertyScope;
  * {@code checkpoint-policy} ({@code item}: {@code item-count} and {@code time-limit} in seconds,
  * whichever comes first, 0 for none; {@code custom}: the {@code <checkpoint-algorithm>}, which the
  * kernel asks instead; a {@code <checkpoint-algorithm>} beside {@code item} is ignored, as the
- * specification says). The attributes are part of the plan, so they are written out or refer only
- * to properties the job XML fixes, as {@code item-count} does.
+ * specification says). The limits are tuning, not part of the kernel's plan: one an execution
+ * decides ({@code #{jobParameters['skipLimit']}}) is resolved as each step attempt opens, as
+ * {@code item-count} is. {@code checkpoint-policy} chooses how chunks end, so it is written out or
+ * refers only to properties the job XML fixes.
  */
-record ChunkPolicies(ExceptionFilter skippable, OptionalInt skipLimit, ExceptionFilter retryable,
-        ExceptionFilter noRollback, OptionalInt retryLimit, Optional<Duration> timeLimit, boolean custom) {
+record ChunkPolicies(ExceptionFilter skippable, Limit skipLimit, ExceptionFilter retryable,
+        ExceptionFilter noRollback, Limit retryLimit, Limit timeLimit, boolean custom) {
+
+    /** A limit attribute: absent, written out ({@code fixed}), or resolved per step attempt. */
+    record Limit(String attribute, Function<JslChunk, Optional<String>> of, Optional<Integer> fixed, boolean perAttempt) {
+
+        static final Limit NONE = new Limit("", chunk -> Optional.empty(), Optional.empty(), false);
+
+        /** The limit of one attempt of a step with {@code runs}: written out or resolved as it opens. */
+        Optional<ToIntFunction<StepContext>> perAttempt(Supplier<StepRuns> runs) {
+            return perAttempt ? Optional.of(context -> runs.get().chunkLimit(context, attribute, of)) : Optional.empty();
+        }
+    }
 
     /** The policies of {@code chunk}, or empty with the reasons added to {@code problems}. */
     static Optional<ChunkPolicies> of(JslChunk chunk, PropertyScope properties, List<JslProblem> problems) {
@@ -37,13 +51,13 @@ record ChunkPolicies(ExceptionFilter skippable, OptionalInt skipLimit, Exception
                 chunk.retryable(), problems);
         Optional<ExceptionFilter> noRollback = ExceptionFilters.of(chunk, "no-rollback-exception-classes",
                 chunk.noRollback(), problems);
-        OptionalInt skipLimit = limit(chunk, "skip-limit", chunk.skipLimit(), properties, problems);
-        OptionalInt retryLimit = limit(chunk, "retry-limit", chunk.retryLimit(), properties, problems);
+        Limit skipLimit = limit(chunk, "skip-limit", JslChunk::skipLimit, properties, problems);
+        Limit retryLimit = limit(chunk, "retry-limit", JslChunk::retryLimit, properties, problems);
         String policy = chunk.checkpointPolicy()
                 .flatMap(v -> literal(chunk.location(), "checkpoint-policy", v, properties, problems)).map(String::trim)
                 .orElse("item");
         boolean custom = false;
-        Optional<Duration> timeLimit = Optional.empty();
+        Limit timeLimit = Limit.NONE;
         if (policy.equals("custom")) {
             custom = true;
             if (chunk.checkpointAlgorithm().isEmpty()) {
@@ -51,10 +65,7 @@ record ChunkPolicies(ExceptionFilter skippable, OptionalInt skipLimit, Exception
                         "checkpoint-policy=\"custom\" needs a <checkpoint-algorithm ref=\"...\"/>"));
             }
         } else if (policy.equals("item")) {
-            OptionalInt seconds = limit(chunk, "time-limit", chunk.timeLimit(), properties, problems);
-            if (seconds.isPresent() && seconds.getAsInt() > 0) {
-                timeLimit = Optional.of(Duration.ofSeconds(seconds.getAsInt()));
-            }
+            timeLimit = limit(chunk, "time-limit", JslChunk::timeLimit, properties, problems);
         } else {
             problems.add(new JslProblem(chunk.location(),
                     "checkpoint-policy=\"" + policy + "\" is neither \"item\" nor \"custom\""));
@@ -66,41 +77,57 @@ record ChunkPolicies(ExceptionFilter skippable, OptionalInt skipLimit, Exception
                 noRollback.orElseThrow(), retryLimit, timeLimit, custom));
     }
 
-    /** {@code builder} with these policies; {@code algorithm} gives each attempt its checkpoint algorithm. */
-    ChunkStep.Builder<Object, Object> applyTo(ChunkStep.Builder<Object, Object> builder,
-            Function<StepContext, ? extends CheckpointAlgorithm> algorithm) {
-        builder = builder.skippable(skippable);
-        skipLimit.ifPresent(builder::skipLimit);
+    /** {@code builder} with these policies; {@code runs} resolves each attempt's checkpoint algorithm and limits. */
+    ChunkStep.Builder<Object, Object> applyTo(ChunkStep.Builder<Object, Object> builder, Supplier<StepRuns> runs) {
+        // the builder's setters return the builder itself
+        builder.skippable(skippable);
+        skipLimit.fixed().ifPresent(builder::skipLimit);
+        skipLimit.perAttempt(runs).ifPresent(builder::skipLimit);
         // no-rollback classes matter only for the exceptions that are retried
         if (!retryable.isEmpty()) {
-            builder = builder.retryable(retryable).noRollback(noRollback);
+            builder.retryable(retryable).noRollback(noRollback);
         }
-        retryLimit.ifPresent(builder::retryLimit);
-        timeLimit.ifPresent(builder::timeLimit);
+        retryLimit.fixed().ifPresent(builder::retryLimit);
+        retryLimit.perAttempt(runs).ifPresent(builder::retryLimit);
+        // 0 seconds is no time limit, written out or resolved
+        timeLimit.fixed().filter(seconds -> seconds > 0).map(Duration::ofSeconds).ifPresent(builder::timeLimit);
+        timeLimit.perAttempt(runs).map(ChunkPolicies::seconds).ifPresent(builder::timeLimit);
         if (custom) {
-            builder = builder.checkpointAlgorithm(algorithm);
+            builder.checkpointAlgorithm(context -> runs.get().checkpointAlgorithm(context));
         }
         return builder;
     }
 
-    private static OptionalInt limit(JslChunk chunk, String attribute, Optional<String> value, PropertyScope properties,
-            List<JslProblem> problems) {
+    private static Function<StepContext, Duration> seconds(ToIntFunction<StepContext> seconds) {
+        return context -> Duration.ofSeconds(seconds.applyAsInt(context));
+    }
+
+    private static Limit limit(JslChunk chunk, String attribute, Function<JslChunk, Optional<String>> of,
+            PropertyScope properties, List<JslProblem> problems) {
+        Optional<String> value = of.apply(chunk);
         if (value.isEmpty()) {
-            return OptionalInt.empty();
+            return Limit.NONE;
         }
-        Optional<String> written = literal(chunk.location(), attribute, value.get(), properties, problems);
-        if (written.isEmpty()) {
-            return OptionalInt.empty();
+        Optional<String> fixed;
+        try {
+            fixed = properties.resolveFixed(value.get());
+        } catch (IllegalArgumentException e) {
+            problems.add(new JslProblem(chunk.location(), attribute + "=\"" + value.get() + "\": " + e.getMessage()));
+            return Limit.NONE;
+        }
+        if (fixed.isEmpty()) {
+            // an execution decides it: resolved as each attempt opens (StepRuns#chunkLimit)
+            return new Limit(attribute, of, Optional.empty(), true);
         }
         try {
-            int limit = Integer.parseInt(written.get().trim());
+            int limit = Integer.parseInt(fixed.get().trim());
             if (limit >= 0) {
-                return OptionalInt.of(limit);
+                return new Limit(attribute, of, Optional.of(limit), false);
             }
         } catch (NumberFormatException e) {
             // reported below
         }
-        problems.add(new JslProblem(chunk.location(), attribute + "=\"" + written.get() + "\" is no number of 0 or more"));
-        return OptionalInt.empty();
+        problems.add(new JslProblem(chunk.location(), attribute + "=\"" + fixed.get() + "\" is no number of 0 or more"));
+        return Limit.NONE;
     }
 }

@@ -25,7 +25,7 @@ import io.quarkus.arc.Arc;
  * Batch (the kernel's own chunk retry is off: it would process the items again without telling the
  * artifacts).
  * An {@code item-count} an execution decides ({@code #{jobParameters['size']}}) is resolved as each
- * attempt starts: the kernel's plan leaves commit intervals out.
+ * attempt starts: the kernel's plan leaves commit intervals out (and chunk limits, {@link ChunkPolicies}).
  * <p>
  * Its skip, retry and checkpoint policies are the kernel's ({@link ChunkPolicies}).
  */
@@ -63,7 +63,7 @@ final class JakartaChunkStep {
                 // Jakarta skips a failed writeItems whole: its writer must not see the items again
                 .writeSkips(ChunkStep.WriteSkips.WHOLE_WRITE)
                 .listener(new JslChunkListener(job, step));
-        return Optional.of(policies.get().applyTo(builder, context -> runs().checkpointAlgorithm(context)).build());
+        return Optional.of(policies.get().applyTo(builder, JakartaChunkStep::runs).build());
     }
 
     private static StepRuns runs() {

@@ -256,9 +256,10 @@ class JslPlansTest {
 
     @Test
     void whatMustBeTheSameInEveryExecutionIsStillRefused() {
-        assertTrue(refusal("""
-                <step id="a"><chunk skip-limit="#{jobParameters['n']}"><reader ref="r"/><writer ref="w"/></chunk></step>""")
-                .contains("skip-limit=\"#{jobParameters['n']}\" is a substitution"));
+        assertTrue(
+                refusal("""
+                        <step id="a"><chunk checkpoint-policy="#{jobParameters['n']}"><reader ref="r"/><writer ref="w"/></chunk></step>""")
+                        .contains("checkpoint-policy=\"#{jobParameters['n']}\" is a substitution"));
         JslJob restartable = JslParser.parse("META-INF/batch-jobs/test.xml", new ByteArrayInputStream(("""
                 <job id="test" restartable="#{jobParameters['r']}" xmlns="https://jakarta.ee/xml/ns/jakartaee" version="2.0">
                     <step id="a"><batchlet ref="x"/></step>
@@ -640,9 +641,26 @@ class JslPlansTest {
         assertTrue(refusal("""
                 <step id="c"><chunk checkpoint-policy="custom"><reader ref="r"/><writer ref="w"/></chunk></step>""")
                 .contains("checkpoint-policy=\"custom\" needs a <checkpoint-algorithm ref=\"...\"/>"));
+    }
+
+    @Test
+    void chunkLimitsAnExecutionDecidesAreResolvedPerAttemptAndAreNoPartOfThePlan() {
+        String perExecution = """
+                <step id="c"><chunk skip-limit="#{jobParameters['skips']}" retry-limit="#{jobParameters['retries']}"
+                        time-limit="#{jobParameters['seconds']}"><reader ref="r"/><writer ref="w"/></chunk></step>""";
+        ChunkStep<?, ?> step = chunkStep(perExecution);
+        assertTrue(step.skipPolicy().limit().isEmpty(), "declared without; each attempt resolves its own");
+        assertTrue(step.retryPolicy().limit().isEmpty());
+        assertTrue(step.checkpointPolicy().timeLimit().isEmpty());
+        JobDefinition written = JslPlans.plan(
+                job("""
+                        <step id="c"><chunk skip-limit="2" retry-limit="3" time-limit="5"><reader ref="r"/><writer ref="w"/></chunk></step>"""));
+        assertEquals(written.identity(), JslPlans.plan(job(perExecution)).identity(),
+                "the kernel's plan leaves chunk limits out, as tuning");
         assertTrue(refusal("""
-                <step id="c"><chunk retry-limit="#{jobParameters['n']}"><reader ref="r"/><writer ref="w"/></chunk></step>""")
-                .contains("retry-limit=\"#{jobParameters['n']}\" is a substitution"));
+                <properties><property name="n" value="some"/></properties>
+                <step id="c"><chunk skip-limit="#{jobProperties['n']}"><reader ref="r"/><writer ref="w"/></chunk></step>""")
+                .contains("skip-limit=\"some\" is no number of 0 or more"), "a fixed one is checked at start");
     }
 
     @Test

@@ -103,7 +103,7 @@ class ChunkJobTest {
                     .addAsResource(new StringAsset("""
                             <job id="skipping" %s>
                                 <step id="load">
-                                    <chunk skip-limit="#{jobParameters['limit']}">
+                                    <chunk checkpoint-policy="#{jobParameters['policy']}">
                                         <reader ref="numberReader"/>
                                         <writer ref="listWriter"/>
                                     </chunk>
@@ -448,11 +448,11 @@ class ChunkJobTest {
     }
 
     @Test
-    void aSkipLimitOfTheParametersIsRefusedAtStart() {
+    void aCheckpointPolicyOfTheParametersIsRefusedAtStart() {
         JobStartException refused = assertThrows(JobStartException.class,
                 () -> operator().start("skipping", properties("run", "skipping")));
         assertTrue(refused.getMessage().startsWith("job XML skipping cannot run: META-INF/batch-jobs/skipping.xml line 3: "
-                + "<chunk>: skip-limit=\"#{jobParameters['limit']}\" is a substitution"), refused.getMessage());
+                + "<chunk>: checkpoint-policy=\"#{jobParameters['policy']}\" is a substitution"), refused.getMessage());
     }
 
     @Test

@@ -34,11 +34,15 @@ import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.durablebatch.execution.JobExecutionId;
+import io.durablebatch.repository.spi.KernelRepository;
+import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**
  * A JSL {@code <chunk>}'s skip, retry and checkpoint policies run as the kernel's: skippable and
- * retryable classes, skip-limit, the skip and retry listeners, a custom checkpoint algorithm.
+ * retryable classes, skip-limit and retry-limit (written out or of the job parameters), the skip and
+ * retry listeners, a custom checkpoint algorithm.
  */
 class ChunkPoliciesJobTest {
 
@@ -84,7 +88,32 @@ class ChunkPoliciesJobTest {
                                     </job>
                                     """
                                     .formatted(NS)),
-                            "META-INF/batch-jobs/everyTwo.xml"));
+                            "META-INF/batch-jobs/everyTwo.xml")
+                    .addAsResource(new StringAsset(
+                            """
+                                    <job id="limitedByParameters" %s>
+                                        <step id="load">
+                                            <listeners><listener ref="policyListener"><properties><property name="run" value="#{jobParameters['run']}"/></properties></listener></listeners>
+                                            <chunk item-count="4" skip-limit="#{jobParameters['skipLimit']}"
+                                                    retry-limit="#{jobParameters['retryLimit']}">
+                                                <reader ref="policyReader"/>
+                                                <processor ref="failingProcessor"><properties><property name="run" value="#{jobParameters['run']}"/></properties></processor>
+                                                <writer ref="policyWriter"><properties><property name="run" value="#{jobParameters['run']}"/></properties></writer>
+                                                <skippable-exception-classes>
+                                                    <include class="java.lang.IllegalArgumentException"/>
+                                                </skippable-exception-classes>
+                                                <retryable-exception-classes>
+                                                    <include class="java.lang.IllegalStateException"/>
+                                                </retryable-exception-classes>
+                                            </chunk>
+                                        </step>
+                                    </job>
+                                    """
+                                    .formatted(NS)),
+                            "META-INF/batch-jobs/limitedByParameters.xml"));
+
+    @Inject
+    KernelRepository repository;
 
     static final Map<String, Queue<String>> SEEN = new ConcurrentHashMap<>();
     static final Set<String> FIRED = ConcurrentHashMap.newKeySet();
@@ -239,6 +268,46 @@ class ChunkPoliciesJobTest {
         JobExecution execution = start("policed", run);
         assertEquals(BatchStatus.FAILED, execution.getBatchStatus());
         assertEquals(List.of("write [0, 1, 2, 3]", "write [4, 5, 6, 7]"), seen(run, "write"));
+    }
+
+    private static JobExecution limited(String run, String skipLimit, String retryLimit) {
+        return run("limitedByParameters", properties("run", run, "skipLimit", skipLimit, "retryLimit", retryLimit));
+    }
+
+    @Test
+    void aSkipLimitOfTheParametersIsResolvedByEachExecution() {
+        String tight = "e" + System.nanoTime() + "/1,2/-";
+        assertEquals(BatchStatus.FAILED, limited(tight, "1", "5").getBatchStatus(), "the second skip is one too many");
+        assertTrue(seen(tight, "write").isEmpty(), "the first chunk failed: " + seen(tight, "write"));
+        String enough = "f" + System.nanoTime() + "/1,2/-";
+        JobExecution completed = limited(enough, "2", "5");
+        assertEquals(BatchStatus.COMPLETED, completed.getBatchStatus());
+        assertEquals(2, metric(step(completed.getExecutionId(), "load"), Metric.MetricType.PROCESS_SKIP_COUNT));
+        assertEquals(List.of("skip 1", "skip 2"), seen(enough, "skip"));
+    }
+
+    @Test
+    void aRetryLimitOfTheParametersIsResolvedByEachExecution() {
+        String none = "g" + System.nanoTime() + "/-/6";
+        assertEquals(BatchStatus.FAILED, limited(none, "5", "0").getBatchStatus(), "no retry is left for 6");
+        assertEquals(List.of("write [0, 1, 2, 3]"), seen(none, "write"));
+        String one = "h" + System.nanoTime() + "/-/6";
+        assertEquals(BatchStatus.COMPLETED, limited(one, "5", "1").getBatchStatus());
+        assertEquals(List.of("retry 6 flaky 6"), seen(one, "retry"));
+    }
+
+    @Test
+    void aLimitResolvingToNoNumberFailsTheStepNamingTheAttribute() {
+        String run = "i" + System.nanoTime() + "/-/-";
+        JobExecution failed = limited(run, "many", "1");
+        assertEquals(BatchStatus.FAILED, failed.getBatchStatus());
+        assertTrue(seen(run, "write").isEmpty(), "the step never read");
+        String message = QuarkusTransaction.requiringNew().call(() -> repository
+                .stepExecutions(JobExecutionId.of(failed.getExecutionId()))).get(0).failure().orElseThrow().message();
+        assertEquals(
+                "skip-limit=\"#{jobParameters['skipLimit']}\" of step load of job limitedByParameters resolves to \"many\", "
+                        + "no number of 0 or more",
+                message);
     }
 
     @Test

@@ -35,7 +35,7 @@ class UnsupportedJobRefusedAtStartTest {
                     .addAsResource(new StringAsset("""
                             <job id="chunky" %s>
                                 <step id="load">
-                                    <chunk item-count="10" skip-limit="#{jobParameters['limit']}">
+                                    <chunk item-count="10" checkpoint-policy="#{jobParameters['policy']}">
                                         <reader ref="r"/>
                                         <writer ref="w"/>
                                     </chunk>
@@ -71,9 +71,9 @@ class UnsupportedJobRefusedAtStartTest {
     JobRepository repository;
 
     @Test
-    void aSkipLimitOfTheParametersIsRefusedNamingTheFileAndTheElement() {
+    void aCheckpointPolicyOfTheParametersIsRefusedNamingTheFileAndTheElement() {
         assertRefused("chunky", "job XML chunky cannot run: META-INF/batch-jobs/chunky.xml line 3: <chunk>: "
-                + "skip-limit=\"#{jobParameters['limit']}\" is a substitution; it shapes the job's plan, which is "
+                + "checkpoint-policy=\"#{jobParameters['policy']}\" is a substitution; it shapes the job's plan, which is "
                 + "fixed when the application starts, so it must be written out here (or refer only to job and step "
                 + "properties that are)");
     }
