@@ -3,13 +3,13 @@ package io.durablebatch.deployment.test.kernel;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.call;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.freshRun;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.rows;
+import static io.durablebatch.deployment.test.kernel.KernelTestSupport.slowRange;
 import static io.durablebatch.job.Steps.chunk;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -25,12 +25,10 @@ import io.durablebatch.deployment.test.RepositoryTestSupport;
 import io.durablebatch.deployment.test.kernel.KernelTestSupport.RangeReader;
 import io.durablebatch.deployment.test.kernel.KernelTestSupport.Row;
 import io.durablebatch.deployment.test.kernel.KernelTestSupport.TargetWriter;
-import io.durablebatch.execution.Checkpoint;
 import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.StepCounters;
 import io.durablebatch.execution.StepExecution;
-import io.durablebatch.item.ItemReader;
 import io.durablebatch.job.ChunkStep;
 import io.durablebatch.job.ExceptionFilter;
 import io.durablebatch.job.Job;
@@ -114,26 +112,7 @@ class AttemptChunkLimitsTest extends KernelTest {
         JobDefinition attemptTimeLimited() {
             return Job.named("attemptTimeLimited")
                     .start(chunk("load", 1000)
-                            .reader(context -> {
-                                RangeReader range = new RangeReader(context.parameters().string("run"), 20);
-                                return new ItemReader<Row>() {
-                                    @Override
-                                    public void open(Optional<Checkpoint> checkpoint) {
-                                        range.open(checkpoint);
-                                    }
-
-                                    @Override
-                                    public Row read() throws InterruptedException {
-                                        Thread.sleep(40);
-                                        return range.read();
-                                    }
-
-                                    @Override
-                                    public Checkpoint checkpoint() {
-                                        return range.checkpoint();
-                                    }
-                                };
-                            })
+                            .reader(context -> slowRange(context.parameters().string("run"), 20, Duration.ofMillis(40)))
                             .writer(context -> new TargetWriter(dataSource))
                             .timeLimit(context -> Duration.ofMillis(context.parameters().longValue("limit")))
                             .build())

@@ -5,6 +5,7 @@ import static io.durablebatch.deployment.test.kernel.KernelTestSupport.distinctI
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.freshRun;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.opens;
 import static io.durablebatch.deployment.test.kernel.KernelTestSupport.rows;
+import static io.durablebatch.deployment.test.kernel.KernelTestSupport.slowRange;
 import static io.durablebatch.job.Steps.chunk;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -371,26 +372,7 @@ class ChunkPoliciesTest extends KernelTest {
         JobDefinition timeLimited() {
             return Job.named("timeLimited")
                     .start(chunk("load", 1000)
-                            .reader(context -> {
-                                RangeReader range = new RangeReader(context.parameters().string("run"), 20);
-                                return new ItemReader<Row>() {
-                                    @Override
-                                    public void open(Optional<Checkpoint> checkpoint) {
-                                        range.open(checkpoint);
-                                    }
-
-                                    @Override
-                                    public Row read() throws InterruptedException {
-                                        Thread.sleep(40);
-                                        return range.read();
-                                    }
-
-                                    @Override
-                                    public Checkpoint checkpoint() {
-                                        return range.checkpoint();
-                                    }
-                                };
-                            })
+                            .reader(context -> slowRange(context.parameters().string("run"), 20, Duration.ofMillis(40)))
                             .writer(context -> new TargetWriter(dataSource))
                             .timeLimit(Duration.ofMillis(200))
                             .build())

@@ -235,6 +235,28 @@ public final class KernelTestSupport {
         }
     }
 
+    /** A {@link RangeReader} that takes {@code pause} per read, for chunks that end by time. */
+    static ItemReader<Row> slowRange(String run, long size, Duration pause) {
+        RangeReader range = new RangeReader(run, size);
+        return new ItemReader<>() {
+            @Override
+            public void open(Optional<Checkpoint> checkpoint) {
+                range.open(checkpoint);
+            }
+
+            @Override
+            public Row read() throws InterruptedException {
+                Thread.sleep(pause.toMillis());
+                return range.read();
+            }
+
+            @Override
+            public Checkpoint checkpoint() {
+                return range.checkpoint();
+            }
+        };
+    }
+
     /** Inserts rows with one JDBC batch per chunk, on the connection enlisted in the chunk's transaction. */
     static final class TargetWriter implements ItemWriter<Row> {
         private final DataSource dataSource;
