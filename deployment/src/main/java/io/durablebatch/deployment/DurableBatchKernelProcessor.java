@@ -22,6 +22,7 @@ import io.durablebatch.runtime.job.RunningStepInputs;
 import io.durablebatch.runtime.job.StartupRecovery;
 import io.durablebatch.runtime.job.StepLeases;
 import io.durablebatch.runtime.job.StepRunners;
+import io.durablebatch.runtime.lease.LeaseLiveness;
 import io.durablebatch.runtime.lease.LeaseStore;
 import io.durablebatch.runtime.metrics.MicrometerKernelMetrics;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
@@ -62,6 +63,7 @@ class DurableBatchKernelProcessor {
             RunningStepInputs.class,
             StepLeases.class,
             LeaseStore.class,
+            LeaseLiveness.class,
             LeaseSweeper.class,
             OwnerLossRestarts.class,
             RemotePartitionWorkers.class,

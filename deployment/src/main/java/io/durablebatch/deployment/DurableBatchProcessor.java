@@ -36,6 +36,7 @@ import io.durablebatch.runtime.retention.PurgeStore;
 import io.durablebatch.runtime.retention.RetentionAuditStore;
 import io.durablebatch.runtime.retention.RetentionHoldStore;
 import io.durablebatch.runtime.schema.SchemaMigrator;
+import io.durablebatch.runtime.sql.ProcessSessions;
 import io.durablebatch.runtime.sql.RepositoryDataSource;
 import io.durablebatch.runtime.sql.RepositorySessions;
 import io.quarkus.agroal.spi.JdbcDataSourceBuildItem;
@@ -56,9 +57,6 @@ import io.quarkus.runtime.configuration.ConfigurationException;
 public class DurableBatchProcessor {
 
     public static final String FEATURE = "durable-batch";
-
-    /** Longer than any repository statement may run (quarkus.durable-batch.statements.timeout, 30 s). */
-    static final String SOCKET_TIMEOUT_SECONDS = "300";
 
     /** The repository's beans, each in the package of its capability. */
     static final List<Class<?>> REPOSITORY_BEANS = List.of(
@@ -142,27 +140,30 @@ public class DurableBatchProcessor {
     }
 
     /**
-     * A finite socket timeout and TCP keepalive for the repository's datasource, unless the
-     * application sets its own: a half-open connection (the server gone without a reset) otherwise
-     * blocks a read for as long as the operating system allows, hours, and with it the heartbeat that
-     * keeps every execution's lease.
+     * TCP keepalive for the repository's datasource, unless the application sets its own: a half-open
+     * connection (the server gone without a reset) is found by the operating system. No socket or
+     * idle-in-transaction timeout is imposed on the datasource: it is the application's too, and a
+     * long write of its own inside a chunk must be allowed to finish; the kernel bounds its own
+     * statements (query timeouts below the lease) and its steps stop committing on this process's
+     * clock once their lease may have run out.
      */
     @BuildStep
-    List<RunTimeConfigurationDefaultBuildItem> repositoryConnectionTimeouts(RepositoryDataSourceBuildItem dataSource) {
-        String properties = dataSource.configPrefix() + "jdbc.additional-jdbc-properties.";
-        return List.of(new RunTimeConfigurationDefaultBuildItem(properties + "socketTimeout", SOCKET_TIMEOUT_SECONDS),
-                new RunTimeConfigurationDefaultBuildItem(properties + "tcpKeepAlive", "true"));
+    RunTimeConfigurationDefaultBuildItem repositoryConnectionKeepAlive(RepositoryDataSourceBuildItem dataSource) {
+        return new RunTimeConfigurationDefaultBuildItem(
+                dataSource.configPrefix() + "jdbc.additional-jdbc-properties.tcpKeepAlive", "true");
     }
 
     /**
-     * The session setup of the repository's datasource (the server ends sessions left idle in a
-     * transaction). Agroal applies a pool interceptor to the datasource its qualifier names, so a
+     * The marks of the repository datasource's sessions while batch work uses them (and the
+     * idle-in-transaction timeout the application may ask for). Agroal applies a pool interceptor to the datasource its
+     * qualifier names, so a
      * named repository datasource gets the qualifier here.
      */
     @BuildStep
     void repositorySessions(RepositoryDataSourceBuildItem dataSource, BuildProducer<AdditionalBeanBuildItem> beans,
             BuildProducer<AnnotationsTransformerBuildItem> qualifiers) {
-        beans.produce(AdditionalBeanBuildItem.unremovableOf(RepositorySessions.class));
+        beans.produce(AdditionalBeanBuildItem.builder().addBeanClasses(RepositorySessions.class, ProcessSessions.class)
+                .setUnremovable().build());
         if (!dataSource.isDefault()) {
             qualifiers.produce(new AnnotationsTransformerBuildItem(AnnotationTransformation.forClasses()
                     .whenClass(RepositorySessions.class)

@@ -114,20 +114,21 @@ public interface DurableBatchConfig {
 
         /**
          * The longest a repository statement may run, waiting for locks included, before it is
-         * cancelled and reported as a transient failure. Guards the kernel's control and recovery
-         * paths against lock waits behind a stalled transaction.
+         * cancelled and reported as a transient failure (whole seconds, at least one). Guards the
+         * kernel's control and recovery paths against lock waits behind a stalled transaction. It
+         * must stay below {@code lease.duration}, so that a renewal waiting on a lock fails before the
+         * lease it renews runs out; by default half the lease, at most 30 s. Applies to the
+         * repository's own statements only, never to the application's.
          */
-        @WithDefault("30s")
-        Duration timeout();
+        Optional<Duration> timeout();
 
         /**
-         * The longest a session of the repository's datasource may sit idle inside an open
-         * transaction before PostgreSQL ends it (its {@code idle_in_transaction_session_timeout}),
-         * releasing its row locks. A frozen owner (a long GC pause, a suspended VM) otherwise keeps
-         * the locks of its half-done chunk, and the recovery and restart of its execution wait for
-         * them without end. Defaults to the transaction manager's default timeout
-         * ({@code quarkus.transaction-manager.default-transaction-timeout}): a transaction idle that
-         * long can no longer commit anyway. Zero leaves the server's setting alone.
+         * PostgreSQL's {@code idle_in_transaction_session_timeout} for every session of the
+         * repository's datasource, which is the application's too: the server ends a session left
+         * idle that long inside a transaction, releasing its row locks. Unset by default (the server's
+         * setting stays): the sweeper that recovers a lost owner's executions ends that owner's
+         * sessions still inside a transaction itself. Set it where the database role may not end
+         * other sessions. Not behind a pooler in transaction mode: a session setting outlives the client.
          */
         Optional<Duration> idleInTransactionTimeout();
     }

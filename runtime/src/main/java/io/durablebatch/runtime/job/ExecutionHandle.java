@@ -9,6 +9,7 @@ import java.util.concurrent.TimeoutException;
 
 import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.JobExecutionId;
+import io.durablebatch.runtime.lease.LeaseLiveness;
 
 /** A job execution that runs (or waits to run) in this process: its stop signal and its end. */
 final class ExecutionHandle implements StopSignal {
@@ -18,9 +19,29 @@ final class ExecutionHandle implements StopSignal {
     private volatile boolean stopRequested;
     private volatile String lostBecause;
     private volatile boolean repositoryLost;
+    private final LeaseLiveness liveness;
+    /** When the lease was last confirmed ({@link System#nanoTime()}): the launch's claim, then each renewal. */
+    private volatile long leaseConfirmedAt = System.nanoTime();
 
-    ExecutionHandle(JobExecutionId id) {
+    ExecutionHandle(JobExecutionId id, LeaseLiveness liveness) {
         this.id = id;
+        this.liveness = liveness;
+    }
+
+    /** A renewal sent at {@code sentAt} confirmed the execution's lease. */
+    void leaseConfirmed(long sentAt) {
+        leaseConfirmedAt = sentAt;
+    }
+
+    @Override
+    public Optional<String> leaseLapsed() {
+        long confirmed = leaseConfirmedAt;
+        if (!liveness.lapsed(confirmed)) {
+            return Optional.empty();
+        }
+        return Optional.of("the lease of job execution " + id + " was last confirmed "
+                + Duration.ofNanos(System.nanoTime() - confirmed).toMillis() + " ms ago, longer than the lease ("
+                + liveness.lease() + "): it may have run out, and another node may have recovered the execution");
     }
 
     JobExecutionId id() {

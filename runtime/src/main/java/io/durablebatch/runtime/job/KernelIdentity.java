@@ -20,10 +20,11 @@ public class KernelIdentity {
 
     private final String nodeId;
     private final boolean nodeIdConfigured;
-    private final String bootId = ProcessSessions.BOOT_ID;
+    private final String bootId;
     private final OwnerToken owner;
 
-    KernelIdentity(DurableBatchConfig config) {
+    KernelIdentity(DurableBatchConfig config, ProcessSessions sessions) {
+        this.bootId = sessions.bootId();
         this.nodeIdConfigured = config.nodeId().isPresent();
         this.nodeId = sanitized(config.nodeId().orElseGet(KernelIdentity::hostName));
         this.owner = OwnerToken.of(nodeId + "/" + bootId);
@@ -31,6 +32,11 @@ public class KernelIdentity {
 
     public OwnerToken owner() {
         return owner;
+    }
+
+    /** The boot id of this run of the application: the suffix of its owner token and the mark of its batch sessions. */
+    public String bootId() {
+        return bootId;
     }
 
     public String nodeId() {

@@ -23,7 +23,10 @@ import io.durablebatch.repository.RecoveryResolution;
 import io.durablebatch.repository.RecoveryResult;
 import io.durablebatch.runtime.DurableBatchConfig;
 import io.durablebatch.runtime.lease.LeaseStore;
+import io.durablebatch.runtime.lease.RateLimitedWarning;
 import io.durablebatch.runtime.metrics.KernelMetrics;
+import io.durablebatch.runtime.sql.BatchThread;
+import io.durablebatch.runtime.sql.ProcessSessions;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.runtime.StartupEvent;
 
@@ -56,9 +59,16 @@ public class LeaseSweeper {
     private final Duration interval;
     private ScheduledExecutorService sweeper;
     private final KernelMetrics metrics;
+    private final RunningExecutions running;
+    private final KernelIdentity identity;
+    private final RateLimitedWarning failures = new RateLimitedWarning(LOG,
+            "Looking for executions whose lease ran out", Duration.ofMinutes(1));
 
     LeaseSweeper(LeaseStore leases, OperatorAudit audit, OwnerLossRestarts restarts,
-            JobRegistry registry, DurableBatchConfig config, Instance<KernelMetrics> metrics) {
+            JobRegistry registry, DurableBatchConfig config, Instance<KernelMetrics> metrics,
+            RunningExecutions running, KernelIdentity identity) {
+        this.running = running;
+        this.identity = identity;
         this.registry = registry;
         this.metrics = KernelMetrics.of(metrics);
         this.leases = leases;
@@ -79,10 +89,7 @@ public class LeaseSweeper {
         }
         ClassLoader classLoader = Thread.currentThread().getContextClassLoader();
         sweeper = Executors.newSingleThreadScheduledExecutor(task -> {
-            Thread thread = new Thread(task, "durable-batch-lease-sweeper");
-            thread.setDaemon(true);
-            thread.setContextClassLoader(classLoader);
-            return thread;
+            return new BatchThread(task, "durable-batch-lease-sweeper", classLoader, true);
         });
         sweeper.scheduleWithFixedDelay(this::sweepQuietly, interval.toMillis(), interval.toMillis(),
                 TimeUnit.MILLISECONDS);
@@ -91,8 +98,10 @@ public class LeaseSweeper {
     private void sweepQuietly() {
         try {
             sweep();
+            failures.succeeded();
         } catch (RuntimeException e) {
-            LOG.debugf(e, "Looking for executions whose lease ran out failed; trying again in %s", interval);
+            metrics.sweepFailed();
+            failures.failed(e);
         }
     }
 
@@ -116,20 +125,21 @@ public class LeaseSweeper {
     }
 
     private Optional<Swept> recoverOne() {
-        return leases.lockExpired(registry.definitions().stream().map(JobDefinition::name).toList()).map(expired -> {
-            long ended = endSessionsOf(expired.owner());
-            if (ended > 0) {
-                LOG.warnf("Ended %d database session(s) of %s still inside a transaction: its lease ran out, and a "
-                        + "frozen process keeps its locks", ended, expired.owner());
-            }
-            OperatorCall call = OperatorCall.of("lease-recovery:" + expired.id(), LeaseStore.ACTOR);
-            ReasonCode reason = ReasonCode.of(LeaseStore.OWNER_LOST);
-            RecoveryResult result = audit.recover(expired.id(), new RecoveryRequest(call.operationId(), call.actor(),
-                    reason, RecoveryResolution.FAILED, expired.version(), Instant.now()),
-                    "RECOVERED as FAILED: the lease of " + expired.owner() + " ran out");
-            return new Swept(result, expired.jobName(), expired.owner(),
-                    restarts.prepare(expired.jobName(), result.execution()));
-        });
+        return leases.lockExpired(registry.definitions().stream().map(JobDefinition::name).toList(),
+                running.runningHere()).map(expired -> {
+                    long ended = endSessionsOf(expired.owner());
+                    if (ended > 0) {
+                        LOG.warnf("Ended %d database session(s) of %s still inside a transaction: its lease ran out, and a "
+                                + "frozen process keeps its locks", ended, expired.owner());
+                    }
+                    OperatorCall call = OperatorCall.of("lease-recovery:" + expired.id(), LeaseStore.ACTOR);
+                    ReasonCode reason = ReasonCode.of(LeaseStore.OWNER_LOST);
+                    RecoveryResult result = audit.recover(expired.id(), new RecoveryRequest(call.operationId(), call.actor(),
+                            reason, RecoveryResolution.FAILED, expired.version(), Instant.now()),
+                            "RECOVERED as FAILED: the lease of " + expired.owner() + " ran out");
+                    return new Swept(result, expired.jobName(), expired.owner(),
+                            restarts.prepare(expired.jobName(), result.execution()));
+                });
     }
 
     /**
@@ -138,10 +148,16 @@ public class LeaseSweeper {
      * server's idle-in-transaction timeout, and the recovery goes on.
      */
     private long endSessionsOf(String owner) {
+        if (ProcessSessions.bootIdOf(owner).filter(identity.bootId()::equals).isPresent()) {
+            // this process's own execution, no longer running here (its runner gave it up): this process
+            // is not frozen, and its sessions are its sweeper's own transaction and its live work
+            return 0;
+        }
         try {
             return QuarkusTransaction.requiringNew().call(() -> leases.endSessionsOf(owner));
         } catch (RuntimeException e) {
-            LOG.debugf("Could not end the database sessions of %s, whose lease ran out: %s", owner, e.getMessage());
+            LOG.warnf("Could not end the database sessions of %s, whose lease ran out (the role needs "
+                    + "pg_signal_backend, or to be the sessions' own): %s", owner, e.getMessage());
             return 0;
         }
     }

@@ -34,6 +34,7 @@ import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.partition.PartitionLeaseStore;
 import io.durablebatch.runtime.partition.PlanSummary;
+import io.durablebatch.runtime.sql.BatchThread;
 import io.durablebatch.runtime.sql.TransientFailures;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
@@ -340,9 +341,8 @@ final class PartitionedStepRunner {
             AtomicInteger started = new AtomicInteger();
             ClassLoader classLoader = Thread.currentThread().getContextClassLoader();
             this.pool = Executors.newFixedThreadPool(size, task -> {
-                Thread thread = new Thread(task, "durable-batch-partition-" + step.id() + "-" + started.incrementAndGet());
-                thread.setContextClassLoader(classLoader);
-                return thread;
+                return new BatchThread(task, "durable-batch-partition-" + step.id() + "-" + started.incrementAndGet(),
+                        classLoader, false);
             });
             this.ends = new ExecutorCompletionService<>(pool);
         }

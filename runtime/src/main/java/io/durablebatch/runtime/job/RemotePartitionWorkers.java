@@ -30,6 +30,7 @@ import io.durablebatch.partition.OpenPartitionPlan;
 import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.DurableBatchConfig;
+import io.durablebatch.runtime.sql.BatchThread;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -95,16 +96,12 @@ public class RemotePartitionWorkers {
         AtomicInteger count = new AtomicInteger();
         threads = new ThreadPoolExecutor(concurrency, concurrency, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>(),
                 task -> {
-                    Thread thread = new Thread(task, "durable-batch-remote-partition-" + count.incrementAndGet());
-                    thread.setContextClassLoader(classLoader);
-                    return thread;
+                    return new BatchThread(task, "durable-batch-remote-partition-" + count.incrementAndGet(),
+                            classLoader, false);
                 });
         threads.allowCoreThreadTimeOut(true);
         poller = Executors.newSingleThreadScheduledExecutor(task -> {
-            Thread thread = new Thread(task, "durable-batch-remote-partition-poller");
-            thread.setDaemon(true);
-            thread.setContextClassLoader(classLoader);
-            return thread;
+            return new BatchThread(task, "durable-batch-remote-partition-poller", classLoader, true);
         });
         poller.scheduleWithFixedDelay(this::poll, pollInterval.toMillis(), pollInterval.toMillis(),
                 TimeUnit.MILLISECONDS);

@@ -30,8 +30,11 @@ import io.durablebatch.execution.JobExecutionId;
 import io.durablebatch.execution.StepExecutionId;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.DurableBatchConfig;
+import io.durablebatch.runtime.lease.LeaseLiveness;
 import io.durablebatch.runtime.lease.LeaseStore;
+import io.durablebatch.runtime.lease.RateLimitedWarning;
 import io.durablebatch.runtime.metrics.KernelMetrics;
+import io.durablebatch.runtime.sql.BatchThread;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.ManagedContext;
 import io.quarkus.narayana.jta.QuarkusTransaction;
@@ -59,10 +62,14 @@ public class RunningExecutions {
     private final ConcurrentMap<JobExecutionId, ExecutionHandle> running = new ConcurrentHashMap<>();
     private final Duration shutdownTimeout;
     private final KernelMetrics metrics;
+    private final LeaseLiveness liveness;
+    private final RateLimitedWarning renewalFailures = new RateLimitedWarning(LOG, "Renewing this process's leases",
+            Duration.ofMinutes(1));
 
     RunningExecutions(KernelRepository repository, StepRunners steps, FlowRoutes routes, KernelIdentity identity,
             LeaseStore leases, StepLeases stepLeases, OwnerLossRestarts restarts, DurableBatchConfig config,
-            Instance<KernelMetrics> metrics) {
+            Instance<KernelMetrics> metrics, LeaseLiveness liveness) {
+        this.liveness = liveness;
         this.restarts = restarts;
         this.metrics = KernelMetrics.of(metrics);
         this.repository = repository;
@@ -89,10 +96,7 @@ public class RunningExecutions {
         poll = Math.max(1, Math.min(poll, config.lease().duration().toMillis() / 3));
         ClassLoader classLoader = Thread.currentThread().getContextClassLoader();
         this.poller = Executors.newSingleThreadScheduledExecutor(task -> {
-            Thread thread = new Thread(task, "durable-batch-heartbeat");
-            thread.setDaemon(true);
-            thread.setContextClassLoader(classLoader);
-            return thread;
+            return new BatchThread(task, "durable-batch-heartbeat", classLoader, true);
         });
         poller.scheduleWithFixedDelay(this::renewLeases, poll, poll, TimeUnit.MILLISECONDS);
     }
@@ -112,27 +116,42 @@ public class RunningExecutions {
         }
         List<JobExecutionId> ids = handles.stream().filter(handle -> !handle.isEnded()).map(ExecutionHandle::id).toList();
         LeaseStore.Renewal renewal;
+        long sentAt = System.nanoTime();
         try {
             renewal = QuarkusTransaction.requiringNew().call(() -> leases.renew(identity.owner(), ids, steps));
         } catch (RuntimeException e) {
-            LOG.debugf(e, "Renewing the leases of %d execution(s) and %d step(s) failed; trying again", ids.size(),
-                    steps.size());
+            long failures = liveness.failed();
+            metrics.renewalFailed();
+            renewalFailures.failed(new IllegalStateException("the leases of " + ids.size() + " execution(s) and "
+                    + steps.size() + " step(s), last confirmed " + liveness.sinceConfirmed().toMillis() + " ms ago ("
+                    + failures + " failure(s)); lease " + liveness.lease() + ": " + e.getMessage(), e));
             return;
         }
+        liveness.confirmed(sentAt, !ids.isEmpty() || !steps.isEmpty());
+        renewalFailures.succeeded();
         for (ExecutionHandle handle : handles) {
             if (!renewal.executions().contains(handle.id()) && !handle.isEnded()) {
                 handle.lost("it is no longer active under this process's owner token " + identity.owner()
                         + " (recovered by another node after its lease ran out, or ended)");
             } else if (renewal.stopRequested().contains(handle.id())) {
+                handle.leaseConfirmed(sentAt);
                 handle.requestStop();
+            } else {
+                handle.leaseConfirmed(sentAt);
             }
         }
+        stepLeases.renewed(steps, renewal.steps());
+    }
+
+    /** The executions running in this process, whose leases its heartbeat renews: no sweep of its own recovers them. */
+    Set<JobExecutionId> runningHere() {
+        return Set.copyOf(running.keySet());
     }
 
     /** Runs a launched execution on the kernel's threads, unless it runs here already. */
     ExecutionHandle submit(KernelJobOperator.Launch launch) {
         JobExecutionId id = launch.execution().id();
-        ExecutionHandle handle = new ExecutionHandle(id);
+        ExecutionHandle handle = new ExecutionHandle(id, liveness);
         ExecutionHandle already = running.putIfAbsent(id, handle);
         if (already != null) {
             return already; // two retries of one request: one runner per execution
@@ -229,9 +248,7 @@ public class RunningExecutions {
     private static ThreadFactory threadFactory(ClassLoader classLoader) {
         AtomicInteger count = new AtomicInteger();
         return task -> {
-            Thread thread = new Thread(task, "durable-batch-execution-" + count.incrementAndGet());
-            thread.setContextClassLoader(classLoader);
-            return thread;
+            return new BatchThread(task, "durable-batch-execution-" + count.incrementAndGet(), classLoader, false);
         };
     }
 }

@@ -17,6 +17,7 @@ import io.durablebatch.execution.ExitStatus;
 import io.durablebatch.execution.StepExecution;
 import io.durablebatch.job.Split;
 import io.durablebatch.job.SplitFlow;
+import io.durablebatch.runtime.sql.BatchThread;
 import io.durablebatch.runtime.sql.TransientFailures;
 
 /**
@@ -43,9 +44,8 @@ final class SplitRunner {
         AtomicInteger started = new AtomicInteger();
         ClassLoader classLoader = Thread.currentThread().getContextClassLoader();
         ExecutorService pool = Executors.newFixedThreadPool(flows.size(), task -> {
-            Thread thread = new Thread(task, "durable-batch-split-" + split.id() + "-" + started.incrementAndGet());
-            thread.setContextClassLoader(classLoader);
-            return thread;
+            return new BatchThread(task, "durable-batch-split-" + split.id() + "-" + started.incrementAndGet(),
+                    classLoader, false);
         });
         LOG.debugf("Split '%s' of job '%s' runs %d flows", split.id(), run.definition().name(), flows.size());
         try {

@@ -136,6 +136,7 @@ final class StepAttempt {
 
     /** Records the counters of a unit of work, and its checkpoint if any, in the caller's transaction. */
     StepExecution recordProgress(Optional<Checkpoint> checkpoint, StepCounters total) {
+        refuseIfLeaseLapsed();
         StepProgress progress;
         try {
             progress = repository.recordStepProgress(snapshot.id(), snapshot.version(), checkpoint, total, Instant.now());
@@ -153,6 +154,7 @@ final class StepAttempt {
      * records with it, in the caller's transaction.
      */
     StepExecution recordCompletion(Optional<Checkpoint> checkpoint, StepCounters total) {
+        refuseIfLeaseLapsed();
         ExitStatus exitStatus = context.exitStatus().orElse(ExitStatus.defaultFor(ExecutionStatus.COMPLETED));
         completion.recordWith(snapshot, exitStatus, !callbacks.listensAfterCompletion());
         LifecycleTransition completed = LifecycleTransition.to(ExecutionStatus.COMPLETED, Instant.now())
@@ -238,6 +240,19 @@ final class StepAttempt {
                     LifecycleTransition.to(ExecutionStatus.STOPPED, Instant.now()).withCounters(counters));
         }));
         return StepOutcome.of(snapshot);
+    }
+
+    /**
+     * A unit of work whose execution's lease may have run out does not commit: the node that recovers
+     * the execution may be restarting it elsewhere. Decided on this process's clock, before any
+     * statement; a transient failure, so the unit of work is tried again once a renewal is confirmed
+     * (the execution is still this process's), or given up to the owner-loss restart policy.
+     */
+    private void refuseIfLeaseLapsed() {
+        Optional<String> lapsed = control.leaseLapsed();
+        if (lapsed.isPresent()) {
+            throw new RepositoryException(RepositoryError.STORAGE_TRANSIENT, "not committed: " + lapsed.get());
+        }
     }
 
     /** Ends the attempt FAILED, keeping the checkpoint of its last committed chunk. */

@@ -141,7 +141,7 @@ public class StepRunners {
         StepExecutionId id = attempt.snapshot().id();
         StepCallbacks callbacks = listeners.forStep(attempt.context().jobName(), attempt.step());
         attempt.listenedBy(callbacks);
-        leases.hold(id);
+        leases.hold(id, attempt);
         try {
             StepOutcome outcome;
             try {

@@ -21,6 +21,16 @@ interface StopSignal {
     }
 
     /**
+     * Why the execution may no longer commit, if its lease may have run out: the last renewal the
+     * database confirmed is older than the lease. Answered from this process's clock, without the
+     * database: a unit of work does not commit then (its commit throws a transient failure, tried
+     * again once a renewal is confirmed, or given up to the restart policy).
+     */
+    default java.util.Optional<String> leaseLapsed() {
+        return java.util.Optional.empty();
+    }
+
+    /**
      * Whether the stop is this process leaving (it shuts down) rather than the execution being asked
      * to stop: a partition worker then hands its partition back to the plan for another process.
      */

@@ -79,10 +79,13 @@ public class LeaseStore {
         // The sweeper's statement: the oldest expired lease that no other node is recovering right
         // now. Served by the partial lease index, which holds only active, leased executions.
         // A node takes the executions of the jobs it defines, which it can restart; those of jobs no live
-        // node defines any more only once their lease ran out ten times over.
+        // node defines any more only once their lease ran out ten times over. Never one that runs in
+        // the sweeping process itself: its heartbeat renews it (under the same owner token) once the
+        // database answers again, and the execution goes on.
         this.lockExpired = tables.statement("lockExpired", """
                 SELECT id, version, job_instance_id, job_name, owner_token FROM {p}job_execution
                 WHERE status IN {active} AND lease_expires_at < statement_timestamp()
+                  AND NOT id = ANY (:runningHere)
                   AND (job_name = ANY (:definedJobs)
                        OR lease_expires_at < statement_timestamp() - interval '{undefinedAfter} milliseconds')
                 ORDER BY lease_expires_at LIMIT 1 FOR UPDATE SKIP LOCKED""",
@@ -126,11 +129,13 @@ public class LeaseStore {
 
     /**
      * Locks the active execution whose lease ran out first, of the jobs this node defines (or of any
-     * job, once its lease ran out ten times over), if one is left that no other node holds.
+     * job, once its lease ran out ten times over), if one is left that no other node holds and that
+     * does not run in this process ({@code runningHere}).
      */
-    public Optional<Expired> lockExpired(Collection<JobName> defined) {
+    public Optional<Expired> lockExpired(Collection<JobName> defined, Collection<JobExecutionId> runningHere) {
         return sql.queryOne(lockExpired, params -> params.texts("definedJobs",
-                defined.stream().map(JobName::value).toArray(String[]::new)),
+                defined.stream().map(JobName::value).toArray(String[]::new))
+                .bigints("runningHere", runningHere.stream().map(JobExecutionId::value).toArray(Long[]::new)),
                 row -> new Expired(new JobExecutionId(row.bigint("id")),
                         new ExecutionVersion(row.bigint("version")), new JobInstanceId(row.bigint("job_instance_id")),
                         new JobName(row.text("job_name")), row.optionalText("owner_token").orElse("?")));

@@ -50,4 +50,12 @@ public interface KernelMetrics {
     /** An execution of the job that lost its owner was restarted by this process. */
     default void restartedOnOwnerLoss(String job) {
     }
+
+    /** A renewal of this process's leases failed (the database did not confirm it). */
+    default void renewalFailed() {
+    }
+
+    /** A sweep for executions whose lease ran out failed. */
+    default void sweepFailed() {
+    }
 }

@@ -52,6 +52,16 @@ public class MicrometerKernelMetrics implements KernelMetrics {
         registry.counter(PREFIX + "lease.restarts", "job", job).increment();
     }
 
+    @Override
+    public void renewalFailed() {
+        registry.counter(PREFIX + "lease.renewal.failures").increment();
+    }
+
+    @Override
+    public void sweepFailed() {
+        registry.counter(PREFIX + "lease.sweep.failures").increment();
+    }
+
     /** The meters of one step of one job (the registry returns the same meters for the same name and tags). */
     private static final class StepMeters implements ChunkMeter {
         final Counter read;

@@ -1,5 +1,7 @@
 package io.durablebatch.runtime.repository;
 
+import java.time.Duration;
+
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import jakarta.transaction.TransactionManager;
@@ -39,6 +41,29 @@ public class RepositoryProducers {
     @Singleton
     MetadataSql metadataSql(@RepositoryPersistenceUnit StatelessSession session,
             @RepositoryDataSource AgroalDataSource dataSource, TransactionGuard transactions, DurableBatchConfig config) {
-        return new MetadataSql(session, dataSource, transactions, config.statements().timeout());
+        return new MetadataSql(session, dataSource, transactions, statementTimeout(config));
+    }
+
+    /**
+     * The repository statements' timeout: configured, or half the lease (at most 30 s), in whole
+     * seconds; refused unless it is below the lease, which a renewal waiting that long would let run out.
+     */
+    static Duration statementTimeout(DurableBatchConfig config) {
+        Duration lease = config.lease().duration();
+        Duration configured = config.statements().timeout().orElseGet(() -> {
+            Duration half = lease.dividedBy(2);
+            return half.compareTo(Duration.ofSeconds(30)) > 0 ? Duration.ofSeconds(30) : half;
+        });
+        if (configured.isNegative() || configured.isZero()) {
+            throw new IllegalArgumentException("quarkus.durable-batch.statements.timeout must be positive, got "
+                    + configured);
+        }
+        Duration timeout = Duration.ofSeconds(Math.max(1, configured.toSeconds()));
+        if (timeout.compareTo(lease) >= 0) {
+            throw new IllegalArgumentException("quarkus.durable-batch.statements.timeout (" + timeout.toSeconds()
+                    + " s, whole seconds) must be below quarkus.durable-batch.lease.duration (" + lease
+                    + "): a renewal waiting that long lets the lease it renews run out");
+        }
+        return timeout;
     }
 }

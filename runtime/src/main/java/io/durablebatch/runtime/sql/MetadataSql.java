@@ -89,7 +89,7 @@ public final class MetadataSql {
             throw new IllegalArgumentException("quarkus.durable-batch.statements.timeout must be positive, got "
                     + statementTimeout);
         }
-        this.timeoutSeconds = (int) Math.min(Integer.MAX_VALUE, Math.max(1, (statementTimeout.toMillis() + 999) / 1000));
+        this.timeoutSeconds = (int) Math.min(Integer.MAX_VALUE, Math.max(1, statementTimeout.toSeconds()));
     }
 
     public <T> Optional<T> queryOne(SqlStatement sql, Binder binder, RowMapper<T> mapper) {

@@ -62,6 +62,7 @@ import io.durablebatch.repository.RecoveryResolution;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.job.JobRegistry;
+import io.durablebatch.runtime.job.KernelIdentity;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quarkus.test.QuarkusUnitTest;
@@ -196,6 +197,9 @@ class LeaseRecoveryTest {
     @Inject
     RepositoryTables tables;
 
+    @Inject
+    KernelIdentity identity;
+
     @BeforeEach
     void createTarget() throws SQLException {
         try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
@@ -251,6 +255,29 @@ class LeaseRecoveryTest {
             assertEquals(ExecutionStatus.FAILED, tx(() -> repository.stepExecutions(recovered.id())).get(0).status());
             assertThrows(SQLException.class, frozen::commit, "the frozen session was ended: it commits nothing");
         }
+    }
+
+    /**
+     * An execution of this very process that no longer runs here (its runner gave it up to recovery,
+     * as after a database outage longer than the lease) is recovered by this process's own sweeper,
+     * which ends none of its own sessions: it once ended its own transaction, the one holding the
+     * execution's row lock, and the recovery failed and repeated for ever.
+     */
+    @Test
+    void anOwnExecutionNoLongerRunningHereIsRecoveredByItsOwnSweeperWithoutEndingItsOwnSessions() throws Exception {
+        Left left = leftByDeadProcess("leaseRestartable", 40);
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement own = connection.prepareStatement("UPDATE " + tables.prefix()
+                        + "job_execution SET owner_token = ? WHERE id = ?")) {
+            own.setString(1, identity.owner().value());
+            own.setLong(2, left.execution().value());
+            assertEquals(1, own.executeUpdate());
+        }
+        JobExecution restarted = awaitRestartCompleted(left.instance(), Duration.ofSeconds(30));
+        assertEquals(ExecutionStatus.COMPLETED, restarted.status());
+        assertEquals(ITEMS, rows(left.run()), "resumed from the committed checkpoint, nothing twice");
+        RecoveryDecision decision = tx(() -> repository.recoveryDecision(left.execution())).orElseThrow();
+        assertEquals("system:lease", decision.actor().value());
     }
 
     @Test

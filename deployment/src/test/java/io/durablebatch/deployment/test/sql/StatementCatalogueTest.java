@@ -196,8 +196,9 @@ class StatementCatalogueTest {
                 -Dtest=StatementCatalogueTest -Dcatalogue.write=true -Dsurefire.failIfNoSpecifiedTests=false`
                 rewrites it. Plans as PostgreSQL 15 made them on the build's test database.
 
-                The two statements outside the repository's transactions are not listed: a new repository
-                session's setup (`RepositorySessions`) and the readiness check's schema version lookup.
+                The statements outside the repository's transactions are not listed: the session marks and
+                the optional idle-in-transaction timeout (`RepositorySessions`) and the readiness check's
+                schema version lookup.
 
                 The lookups and mutations that need nothing of PostgreSQL itself are HQL over the
                 repository's entities (`io.durablebatch.runtime.entity`); they are listed last, as
