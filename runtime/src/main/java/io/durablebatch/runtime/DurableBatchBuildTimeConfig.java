@@ -64,9 +64,10 @@ public interface DurableBatchBuildTimeConfig {
     interface Health {
 
         /**
-         * Whether a readiness check is published when the application has
+         * Whether the readiness checks are published when the application has
          * {@code quarkus-smallrye-health}: the repository is reachable and its schema is at the
-         * version this extension expects.
+         * version this extension expects; and, with the kernel, this node can renew its leases (DOWN
+         * while it holds leases it could not renew for longer than the lease).
          */
         @WithDefault("true")
         boolean enabled();

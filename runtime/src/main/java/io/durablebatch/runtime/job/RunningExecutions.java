@@ -112,8 +112,10 @@ public class RunningExecutions {
         Collection<ExecutionHandle> handles = all();
         Set<StepExecutionId> steps = stepLeases.held();
         if (handles.isEmpty() && steps.isEmpty()) {
+            liveness.idle();
             return;
         }
+        liveness.renewing();
         List<JobExecutionId> ids = handles.stream().filter(handle -> !handle.isEnded()).map(ExecutionHandle::id).toList();
         LeaseStore.Renewal renewal;
         long sentAt = System.nanoTime();
@@ -127,7 +129,7 @@ public class RunningExecutions {
                     + failures + " failure(s)); lease " + liveness.lease() + ": " + e.getMessage(), e));
             return;
         }
-        liveness.confirmed(sentAt, !ids.isEmpty() || !steps.isEmpty());
+        liveness.confirmed(sentAt);
         renewalFailures.succeeded();
         for (ExecutionHandle handle : handles) {
             if (!renewal.executions().contains(handle.id()) && !handle.isEnded()) {

@@ -27,16 +27,26 @@ public class LeaseLiveness {
         this.leaseNanos = config.lease().duration().toNanos();
     }
 
-    /** A renewal sent at {@code sentAt} ({@link System#nanoTime()}) was confirmed; {@code held}: this process holds leases. */
-    public void confirmed(long sentAt, boolean held) {
+    /** This process holds no lease: it has none to lose. */
+    public void idle() {
+        confirmedAt = System.nanoTime();
+        holding = false;
+        failedSince.set(0);
+    }
+
+    /** A renewal is about to be sent: this process holds leases. */
+    public void renewing() {
+        holding = true;
+    }
+
+    /** A renewal sent at {@code sentAt} ({@link System#nanoTime()}) was confirmed. */
+    public void confirmed(long sentAt) {
         confirmedAt = sentAt;
-        holding = held;
         failedSince.set(0);
     }
 
     /** A renewal failed; returns how many failed in a row, this one included. */
     public long failed() {
-        holding = true;
         return failedSince.incrementAndGet();
     }
 
@@ -45,9 +55,12 @@ public class LeaseLiveness {
         return System.nanoTime() - confirmedAt >= leaseNanos;
     }
 
-    /** Whether this process holds leases it could not renew for longer than the lease: they may have run out. */
+    /**
+     * Whether this process holds leases it could not renew for longer than the lease: they may have
+     * run out. Whether its renewals failed or hang (a half-open connection) makes no difference.
+     */
     public boolean lost() {
-        return holding && failedSince.get() > 0 && lapsed(confirmedAt);
+        return holding && lapsed(confirmedAt);
     }
 
     /** How long ago the last renewal was confirmed. */

@@ -2,15 +2,10 @@ package io.durablebatch.deployment.test.lease;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -33,22 +28,6 @@ class IdleInTransactionTimeoutDefaultTest {
 
     @Test
     void isTheServersNotTheTransactionTimeout() throws SQLException {
-        String server;
-        try (Connection connection = DriverManager.getConnection(url, username, password);
-                Statement statement = connection.createStatement();
-                ResultSet setting = statement.executeQuery("SHOW idle_in_transaction_session_timeout")) {
-            setting.next();
-            server = setting.getString(1);
-        }
-        assertEquals(server, IdleInTransactionTimeouts.of(dataSource));
+        assertEquals(IdleInTransactionTimeouts.ofServer(), IdleInTransactionTimeouts.of(dataSource));
     }
-
-    @ConfigProperty(name = "quarkus.datasource.jdbc.url")
-    String url;
-
-    @ConfigProperty(name = "quarkus.datasource.username")
-    String username;
-
-    @ConfigProperty(name = "quarkus.datasource.password")
-    String password;
 }

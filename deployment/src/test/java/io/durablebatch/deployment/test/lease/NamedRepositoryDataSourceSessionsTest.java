@@ -2,15 +2,10 @@ package io.durablebatch.deployment.test.lease;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -49,28 +44,10 @@ class NamedRepositoryDataSourceSessionsTest {
     @DataSource("reporting")
     AgroalDataSource application;
 
-    @ConfigProperty(name = "quarkus.datasource.jdbc.url")
-    String url;
-
-    @ConfigProperty(name = "quarkus.datasource.username")
-    String username;
-
-    @ConfigProperty(name = "quarkus.datasource.password")
-    String password;
-
     @Test
     void onlyTheRepositoryDataSourceIsSetUp() throws SQLException {
         assertEquals("7s", IdleInTransactionTimeouts.of(repository));
-        assertEquals(serverDefault(), IdleInTransactionTimeouts.of(application));
+        assertEquals(IdleInTransactionTimeouts.ofServer(), IdleInTransactionTimeouts.of(application));
     }
 
-    /** What a session of the server gets when nobody sets the timeout. */
-    private String serverDefault() throws SQLException {
-        try (Connection connection = DriverManager.getConnection(url, username, password);
-                Statement statement = connection.createStatement();
-                ResultSet setting = statement.executeQuery("SHOW idle_in_transaction_session_timeout")) {
-            setting.next();
-            return setting.getString(1);
-        }
-    }
 }

@@ -18,9 +18,10 @@ class ReadinessCheckDisabledTest {
             .overrideConfigKey("quarkus.durable-batch.health.enabled", "false");
 
     @Test
-    void theRepositoryCheckIsNotPublished() {
+    void theRepositoryAndLeaseChecksAreNotPublished() {
         when().get("/q/health/ready").then()
                 .statusCode(200)
-                .body("checks.name", not(hasItem("Durable Batch job repository")));
+                .body("checks.name", not(hasItem("Durable Batch job repository")))
+                .body("checks.name", not(hasItem("Durable Batch leases")));
     }
 }
