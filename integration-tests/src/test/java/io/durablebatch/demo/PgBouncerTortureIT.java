@@ -103,8 +103,8 @@ class PgBouncerTortureIT {
             }
             Thread.sleep(LEASE.toMillis() / 4);
         }
-        given().baseUri(owner.baseUri()).post("/jobs/executions/{id}/stop", execution)
-                .then().statusCode(200);
+        given().baseUri(owner.baseUri()).contentType(ContentType.JSON).body(Map.of("actor", "torture"))
+                .post("/jobs/executions/{id}/stop", execution).then().statusCode(202);
         awaitStatus(database, execution, "STOPPED");
         long committed = Torture.importedRows(database, input.day());
         long restarted = given().baseUri(other.baseUri()).contentType(ContentType.JSON).body(Map.of("actor", "torture"))
