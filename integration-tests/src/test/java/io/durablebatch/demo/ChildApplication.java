@@ -24,6 +24,12 @@ final class ChildApplication implements AutoCloseable {
 
     static final Path JAR = Path.of("target/quarkus-app/quarkus-run.jar");
 
+    /**
+     * How long a child may take to get ready: a start takes a few seconds, but a minute where the
+     * machine is shared with other builds ({@code -Dtorture.ready-timeout=300}, in seconds).
+     */
+    static final Duration READY_TIMEOUT = Duration.ofSeconds(Long.getLong("torture.ready-timeout", 180));
+
     private final String name;
     private final Process process;
     private final Path log;
@@ -110,7 +116,7 @@ final class ChildApplication implements AutoCloseable {
 
     private void awaitReady() throws Exception {
         HttpClient client = HttpClient.newHttpClient();
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
                 throw new IllegalStateException("the child application died at startup:\n" + log());

@@ -1,25 +1,19 @@
 package io.durablebatch.runtime.schema;
 
+import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.Reader;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
-import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-
-import org.flywaydb.core.api.ResourceProvider;
-import org.flywaydb.core.api.resource.LoadableResource;
-import org.flywaydb.core.internal.resolver.ChecksumCalculator;
+import java.util.zip.CRC32;
 
 /**
  * The repository's versioned migrations, listed explicitly rather than found by scanning the class
  * path, so they load the same way from a fast-jar, a native image or the IDE.
  * Shipped migrations are never edited: a change is a new, appended version.
  */
-public final class SchemaMigrations implements ResourceProvider {
+public final class SchemaMigrations {
 
     /** Where the migration scripts live on the class path. */
     public static final String LOCATION = "db/durable-batch/";
@@ -37,74 +31,83 @@ public final class SchemaMigrations implements ResourceProvider {
             "V9__listings.sql",
             "V10__long_exit_codes.sql");
 
-    private final ClassLoader classLoader;
+    /** The one placeholder the scripts use: the configured table prefix. */
+    static final String PREFIX_PLACEHOLDER = "${prefix}";
 
-    public SchemaMigrations(ClassLoader classLoader) {
-        this.classLoader = classLoader;
+    private SchemaMigrations() {
     }
 
     /** The schema version this build of the extension expects: the version of the newest script. */
     public static String expectedVersion() {
-        String newest = SCRIPTS.get(SCRIPTS.size() - 1);
-        return newest.substring(1, newest.indexOf("__"));
+        return versionOf(SCRIPTS.get(SCRIPTS.size() - 1));
     }
 
-    /** Each script's version and its checksum, as Flyway computes and records it. */
-    public Map<String, Integer> checksumsByVersion() {
-        Map<String, Integer> checksums = new HashMap<>();
-        for (String name : SCRIPTS) {
-            checksums.put(name.substring(1, name.indexOf("__")), ChecksumCalculator.calculate(new Script(name)));
-        }
-        return checksums;
+    /** Every migration of this build, oldest first, each read once from {@code classLoader}. */
+    public static List<Migration> load(ClassLoader classLoader) {
+        return SCRIPTS.stream().map(script -> {
+            String text = read(classLoader, script);
+            return new Migration(versionOf(script), descriptionOf(script), script, checksum(text), text);
+        }).toList();
     }
 
-    @Override
-    public LoadableResource getResource(String name) {
-        return SCRIPTS.contains(name) ? new Script(name) : null;
+    static String versionOf(String script) {
+        return script.substring(1, script.indexOf("__"));
     }
 
-    @Override
-    public Collection<LoadableResource> getResources(String prefix, String[] suffixes) {
-        return SCRIPTS.stream()
-                .filter(name -> name.startsWith(prefix) && Arrays.stream(suffixes).anyMatch(name::endsWith))
-                .map(name -> (LoadableResource) new Script(name))
-                .toList();
+    /** As Flyway describes a script in its history: the name between {@code __} and the suffix, underscores as spaces. */
+    static String descriptionOf(String script) {
+        return script.substring(script.indexOf("__") + 2, script.lastIndexOf('.')).replace('_', ' ');
     }
 
-    private final class Script extends LoadableResource {
-        private final String name;
-
-        Script(String name) {
-            this.name = name;
-        }
-
-        @Override
-        public Reader read() {
-            InputStream in = classLoader.getResourceAsStream(LOCATION + name);
-            if (in == null) {
-                throw new IllegalStateException("migration " + LOCATION + name + " is missing from the class path");
+    /**
+     * The checksum Flyway records for a script, so that histories it wrote and ours compare: the CRC-32
+     * of the script's lines in UTF-8, without their line ends or a byte order mark, as a signed int.
+     */
+    public static int checksum(String text) {
+        CRC32 crc = new CRC32();
+        try (BufferedReader lines = new BufferedReader(new java.io.StringReader(text))) {
+            String line;
+            while ((line = lines.readLine()) != null) {
+                if (!line.isEmpty() && line.charAt(0) == '\uFEFF') {
+                    line = line.substring(1);
+                }
+                crc.update(line.getBytes(StandardCharsets.UTF_8));
             }
-            return new InputStreamReader(in, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return (int) crc.getValue();
+    }
+
+    private static String read(ClassLoader classLoader, String script) {
+        try (InputStream in = classLoader.getResourceAsStream(LOCATION + script)) {
+            if (in == null) {
+                throw new IllegalStateException("migration " + LOCATION + script + " is missing from the class path");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading migration " + LOCATION + script, e);
+        }
+    }
+
+    /** One versioned migration: its script's text (placeholders unreplaced) and the checksum of that text. */
+    public record Migration(String version, String description, String script, int checksum, String text) {
+
+        /** The SQL to run for the tables under {@code prefix}. */
+        String sql(String prefix) {
+            String sql = text.replace(PREFIX_PLACEHOLDER, prefix);
+            int unknown = sql.indexOf("${");
+            if (unknown >= 0) {
+                throw new IllegalStateException("migration " + script + " has an unknown placeholder at "
+                        + sql.substring(unknown, Math.min(sql.length(), unknown + 30)));
+            }
+            return sql;
         }
 
+        /** "V3 (partitions)", as messages name a migration. */
         @Override
-        public String getAbsolutePath() {
-            return LOCATION + name;
-        }
-
-        @Override
-        public String getAbsolutePathOnDisk() {
-            return null;
-        }
-
-        @Override
-        public String getFilename() {
-            return name;
-        }
-
-        @Override
-        public String getRelativePath() {
-            return name;
+        public String toString() {
+            return "V" + version + " (" + description + ")";
         }
     }
 }

@@ -3,25 +3,22 @@ package io.durablebatch.runtime.schema;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
-import java.util.Map;
-import java.util.stream.Collectors;
 
 import jakarta.inject.Singleton;
 
-import org.flywaydb.core.Flyway;
-import org.flywaydb.core.api.output.MigrateResult;
-import org.flywaydb.core.api.output.ValidateResult;
 import org.jboss.logging.Logger;
 
 import io.agroal.api.AgroalDataSource;
 import io.durablebatch.runtime.DurableBatchBuildTimeConfig;
 import io.durablebatch.runtime.DurableBatchConfig;
+import io.durablebatch.runtime.schema.SchemaMigrations.Migration;
 import io.durablebatch.runtime.sql.RepositoryDataSource;
 
 /**
  * Applies or validates the repository's migrations at startup, before any application code can
  * use the repository. The history is kept in the repository's own table, apart from any
- * migrations the application runs, and Flyway's database lock makes concurrent starts safe.
+ * migrations the application runs; a start on a current schema reads it once and takes no lock
+ * ({@link SchemaMigration} says how the others migrate).
  */
 @Singleton
 public class SchemaMigrator {
@@ -46,37 +43,36 @@ public class SchemaMigrator {
      * once at runtime init, before anything reads the repository.
      */
     public void migrate() {
-        requireReachable();
-        if (isCurrent()) {
-            LOG.debugf("Durable Batch schema at version %s: every migration recorded with its checksum",
-                    SchemaMigrations.expectedVersion());
-            return;
-        }
-        Flyway flyway = flyway();
-        if (config.schema().migrateAtStart()) {
-            MigrateResult result = flyway.migrate();
-            LOG.debugf("Durable Batch schema at version %s (%d migrations applied)", result.targetSchemaVersion,
-                    result.migrationsExecuted);
-        } else {
-            ValidateResult result = flyway.validateWithResult();
-            if (!result.validationSuccessful) {
-                List<String> problems = result.invalidMigrations.stream()
-                        .map(m -> "V" + m.version + " " + m.description + ": " + m.errorDetails.errorMessage)
-                        .collect(Collectors.toList());
+        List<Migration> migrations = SchemaMigrations.load(Thread.currentThread().getContextClassLoader());
+        try (Connection connection = connect()) {
+            List<String> differences = SchemaMigration.differences(connection, tables.prefix(), migrations);
+            if (differences.isEmpty()) {
+                LOG.debugf("Durable Batch schema at version %s: every migration recorded with its checksum",
+                        SchemaMigrations.expectedVersion());
+            } else if (config.schema().migrateAtStart()) {
+                List<Migration> applied = SchemaMigration.apply(connection, tables.prefix(), migrations);
+                LOG.debugf("Durable Batch schema at version %s (%d migrations applied)",
+                        SchemaMigrations.expectedVersion(), applied.size());
+            } else {
                 throw new IllegalStateException("The Durable Batch schema (tables '" + tables.prefix()
                         + "*') is not at version " + SchemaMigrations.expectedVersion()
-                        + " and quarkus.durable-batch.schema.migrate-at-start is false: " + problems);
+                        + " and quarkus.durable-batch.schema.migrate-at-start is false: " + differences);
             }
+        } catch (SQLException e) {
+            throw new IllegalStateException("Migrating the Durable Batch schema (tables '" + tables.prefix()
+                    + "*') failed (SQL state " + e.getSQLState() + "): " + e.getMessage(), e);
         }
     }
 
     /**
-     * Fails the start with one line that names the datasource and its URL when the database cannot
-     * be reached, rather than with Flyway's stack trace.
+     * A connection of the repository's datasource; fails the start with one line that names the
+     * datasource and its URL when the database cannot be reached, rather than with a stack trace.
      */
-    private void requireReachable() {
-        try (Connection connection = dataSource.getConnection()) {
+    private Connection connect() {
+        try {
+            Connection connection = dataSource.getConnection();
             LOG.debugf("Durable Batch reached its datasource %s", dataSourceName);
+            return connection;
         } catch (SQLException e) {
             Throwable root = e;
             while (root.getCause() != null) {
@@ -91,32 +87,5 @@ public class SchemaMigrator {
             unreachable.setStackTrace(new StackTraceElement[0]);
             throw unreachable;
         }
-    }
-
-    /** Whether the history shows the schema current, so that Flyway need not start; see {@link SchemaHistory}. */
-    private boolean isCurrent() {
-        ClassLoader classLoader = Thread.currentThread().getContextClassLoader();
-        try (Connection connection = dataSource.getConnection()) {
-            return SchemaHistory.isCurrent(connection, tables.historyTable(),
-                    new SchemaMigrations(classLoader).checksumsByVersion());
-        } catch (SQLException e) {
-            LOG.debugf(e, "Reading the Durable Batch schema history failed; Flyway checks the schema");
-            return false;
-        }
-    }
-
-    private Flyway flyway() {
-        ClassLoader classLoader = Thread.currentThread().getContextClassLoader();
-        return Flyway.configure(classLoader)
-                .dataSource(dataSource)
-                .table(tables.historyTable())
-                .placeholders(Map.of("prefix", tables.prefix()))
-                .resourceProvider(new SchemaMigrations(classLoader))
-                .javaMigrationClassProvider(List::of)
-                // The schema usually holds the application's tables too: start our own history at 0.
-                .baselineOnMigrate(true)
-                .baselineVersion("0")
-                .cleanDisabled(true)
-                .load();
     }
 }

@@ -1,14 +1,14 @@
 package io.durablebatch.deployment.test.schema;
 
 import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
-import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.Map;
+import java.util.List;
 
 import jakarta.inject.Inject;
 
@@ -16,14 +16,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.durablebatch.runtime.schema.RepositoryTables;
-import io.durablebatch.runtime.schema.SchemaHistory;
+import io.durablebatch.runtime.schema.SchemaMigration;
 import io.durablebatch.runtime.schema.SchemaMigrations;
+import io.durablebatch.runtime.schema.SchemaMigrations.Migration;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**
- * A start on a current schema does not start Flyway: the checksums this build computes are those
- * Flyway recorded, and any other history (a changed checksum, a missing or failed migration, no
- * history table) is left to Flyway. Changes to the history are rolled back.
+ * A start on a current schema only reads the history: the schema the application migrated at its
+ * start has no differences, and any other history (a changed checksum, a missing or failed
+ * migration, no history table) has, each named. Changes to the history are rolled back.
  */
 class CurrentSchemaHistoryTest {
 
@@ -33,44 +34,47 @@ class CurrentSchemaHistoryTest {
     @Inject
     RepositoryTables tables;
 
-    private final Map<String, Integer> checksums = new SchemaMigrations(getClass().getClassLoader()).checksumsByVersion();
+    private final List<Migration> migrations = SchemaMigrations.load(getClass().getClassLoader());
 
     @Test
     void aMigratedSchemaIsCurrent() throws SQLException {
         try (Connection connection = connect()) {
-            assertTrue(SchemaHistory.isCurrent(connection, tables.historyTable(), checksums));
+            assertEquals(List.of(), SchemaMigration.differences(connection, tables.prefix(), migrations));
         }
     }
 
     @Test
-    void aChangedChecksumIsLeftToFlyway() throws SQLException {
-        assertNotCurrentAfter("UPDATE " + tables.historyTable() + " SET checksum = checksum + 1 WHERE version = '1'");
+    void aChangedChecksumIsADifference() throws SQLException {
+        assertDifferenceAfter("UPDATE " + tables.historyTable() + " SET checksum = checksum + 1 WHERE version = '1'",
+                "V1 (job repository core) was applied with checksum");
     }
 
     @Test
-    void aMissingMigrationIsLeftToFlyway() throws SQLException {
-        assertNotCurrentAfter("DELETE FROM " + tables.historyTable() + " WHERE version = '"
-                + SchemaMigrations.expectedVersion() + "'");
+    void aMissingMigrationIsADifference() throws SQLException {
+        assertDifferenceAfter("DELETE FROM " + tables.historyTable() + " WHERE version = '"
+                + SchemaMigrations.expectedVersion() + "'", "V" + SchemaMigrations.expectedVersion() + " (");
     }
 
     @Test
-    void aFailedMigrationIsLeftToFlyway() throws SQLException {
-        assertNotCurrentAfter("UPDATE " + tables.historyTable() + " SET success = false WHERE version = '1'");
+    void aFailedMigrationIsADifference() throws SQLException {
+        assertDifferenceAfter("UPDATE " + tables.historyTable() + " SET success = false WHERE version = '1'",
+                "V1 failed when it was applied");
     }
 
     @Test
-    void noHistoryTableIsLeftToFlyway() throws SQLException {
+    void noHistoryTableLeavesEveryMigrationPending() throws SQLException {
         try (Connection connection = connect()) {
-            assertFalse(SchemaHistory.isCurrent(connection, "no_such_schema_history", checksums));
+            assertEquals(migrations.size(), SchemaMigration.differences(connection, "no_such_", migrations).size());
         }
     }
 
-    private void assertNotCurrentAfter(String change) throws SQLException {
+    private void assertDifferenceAfter(String change, String difference) throws SQLException {
         try (Connection connection = connect()) {
             connection.setAutoCommit(false);
             try (Statement statement = connection.createStatement()) {
                 statement.executeUpdate(change);
-                assertFalse(SchemaHistory.isCurrent(connection, tables.historyTable(), checksums));
+                List<String> differences = SchemaMigration.differences(connection, tables.prefix(), migrations);
+                assertTrue(differences.size() == 1 && differences.get(0).startsWith(difference), differences::toString);
             } finally {
                 connection.rollback();
             }
