@@ -35,7 +35,8 @@ public final class SchemaMigrations implements ResourceProvider {
             "V7__execution_parameters.sql",
             "V8__leases.sql",
             "V9__listings.sql",
-            "V10__long_exit_codes.sql");
+            "V10__long_exit_codes.sql",
+            "V11__operations_per_actor.sql");
 
     private final ClassLoader classLoader;
 
