@@ -8,12 +8,20 @@ import io.durablebatch.Checks;
 
 /**
  * A typed job parameter value. The type is part of the identity: the string {@code "1"} and the
- * long {@code 1} make different job instances.
+ * long {@code 1} make different job instances. A value is constructed as long as it can be encoded;
+ * whether the repository takes it in a new key or attempt is its {@link ParameterDomain}, checked
+ * apart so that a value stored before a bound was set is still read back.
  */
 public sealed interface ParameterValue {
 
     /** The tag that identifies the type in the canonical key encoding. Never reuse a tag. */
     byte tag();
+
+    /**
+     * The value as a user writes it: a decimal in plain notation (in scientific notation outside
+     * the {@link ParameterDomain}, so a stored {@code 1E+999999999} never becomes a billion digits).
+     */
+    String text();
 
     static ParameterValue of(Object value) {
         Checks.notNull(value, "parameter value");
@@ -52,12 +60,22 @@ public sealed interface ParameterValue {
         public byte tag() {
             return 1;
         }
+
+        @Override
+        public String text() {
+            return value;
+        }
     }
 
     record OfLong(long value) implements ParameterValue {
         @Override
         public byte tag() {
             return 2;
+        }
+
+        @Override
+        public String text() {
+            return Long.toString(value);
         }
     }
 
@@ -72,6 +90,11 @@ public sealed interface ParameterValue {
         public byte tag() {
             return 3;
         }
+
+        @Override
+        public String text() {
+            return Double.toString(value);
+        }
     }
 
     /** A decimal, compared by numeric value: {@code 1.50} and {@code 1.5} are the same parameter. */
@@ -85,12 +108,22 @@ public sealed interface ParameterValue {
         public byte tag() {
             return 4;
         }
+
+        @Override
+        public String text() {
+            return ParameterDomain.violation(this).isEmpty() ? value.toPlainString() : value.toString();
+        }
     }
 
     record OfBoolean(boolean value) implements ParameterValue {
         @Override
         public byte tag() {
             return 5;
+        }
+
+        @Override
+        public String text() {
+            return Boolean.toString(value);
         }
     }
 
@@ -103,6 +136,11 @@ public sealed interface ParameterValue {
         public byte tag() {
             return 6;
         }
+
+        @Override
+        public String text() {
+            return value.toString();
+        }
     }
 
     record OfInstant(Instant value) implements ParameterValue {
@@ -113,6 +151,11 @@ public sealed interface ParameterValue {
         @Override
         public byte tag() {
             return 7;
+        }
+
+        @Override
+        public String text() {
+            return value.toString();
         }
     }
 }

@@ -49,7 +49,7 @@ public final class ParameterizedValue {
     /** The text of the job parameter {@code name} (identifying or not) of each execution; unset is an error. */
     public static ParameterizedValue parameter(String name) {
         Checks.notNull(name, "name");
-        return of("jobParameters['" + name + "']", parameters -> parameters.get(name).map(ParameterizedValue::text)
+        return of("jobParameters['" + name + "']", parameters -> parameters.get(name).map(ParameterValue::text)
                 .orElseThrow(() -> new IllegalArgumentException("job parameter '" + name + "' is not set")));
     }
 
@@ -121,23 +121,6 @@ public final class ParameterizedValue {
      */
     String canonical() {
         return resolver.isEmpty() ? Transition.canonical(written) : "$" + Transition.canonical(written);
-    }
-
-    private static String text(ParameterValue value) {
-        if (value instanceof ParameterValue.OfString string) {
-            return string.value();
-        } else if (value instanceof ParameterValue.OfLong number) {
-            return Long.toString(number.value());
-        } else if (value instanceof ParameterValue.OfBoolean bool) {
-            return Boolean.toString(bool.value());
-        } else if (value instanceof ParameterValue.OfDouble number) {
-            return Double.toString(number.value());
-        } else if (value instanceof ParameterValue.OfDecimal decimal) {
-            return decimal.value().toPlainString();
-        } else if (value instanceof ParameterValue.OfDate date) {
-            return date.value().toString();
-        }
-        return ((ParameterValue.OfInstant) value).value().toString();
     }
 
     @Override

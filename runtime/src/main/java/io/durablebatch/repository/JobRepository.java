@@ -42,7 +42,13 @@ public interface JobRepository {
 
     /**
      * Returns the one logical instance for {@code key}, creating it if needed. Any number of
-     * concurrent callers in separate transactions end with one instance and no error.
+     * concurrent callers in separate transactions end with one instance and no error. The instance
+     * is locked to the end of the caller's transaction (an existing one as operator decisions on it
+     * lock it, a new one by being its creator's alone until it commits), so that whatever the caller
+     * decides about it next is decided on what the previous decision committed.
+     *
+     * @throws RepositoryException {@code PARAMETER_OUT_OF_DOMAIN} for an identifying parameter
+     *         outside {@link io.durablebatch.execution.ParameterDomain}, before anything is written
      */
     JobInstanceSelection selectOrCreateJobInstance(JobInstanceKey key);
 
@@ -55,7 +61,9 @@ public interface JobRepository {
      *
      * @throws RepositoryException {@code INSTANCE_COMPLETE}, {@code INSTANCE_ABANDONED},
      *         {@code EXECUTION_ACTIVE}, {@code EXECUTION_UNKNOWN} or {@code JOB_INSTANCE_NOT_FOUND};
-     *         for a bound attempt also {@code DEFINITION_INCOMPATIBLE} or {@code DEFINITION_JOB_MISMATCH}
+     *         for a bound attempt also {@code DEFINITION_INCOMPATIBLE} or {@code DEFINITION_JOB_MISMATCH};
+     *         {@code PARAMETER_OUT_OF_DOMAIN} for a parameter outside
+     *         {@link io.durablebatch.execution.ParameterDomain}, before anything is written
      */
     JobExecution createJobExecution(JobExecutionRequest request);
 
@@ -138,8 +146,12 @@ public interface JobRepository {
     /** The most open partition plans one {@code KernelRepository.openStepPartitionPlans} call returns. */
     int MAX_OPEN_PLANS = 1000;
 
-    /** The recorded request of one (action, operation id): a retried request is answered from it. */
-    Optional<OperatorRecord> findOperatorRequest(OperatorAction action, OperationId operationId);
+    /**
+     * The recorded request of one (action, actor, operation id): a retried request is answered from
+     * it. An operation id is its actor's own: another actor's request under the same id is another
+     * operation.
+     */
+    Optional<OperatorRecord> findOperatorRequest(OperatorAction action, ActorRef actor, OperationId operationId);
 
     // Retention (SPEC section 9)
 
@@ -156,8 +168,12 @@ public interface JobRepository {
     /** Releases the hold of an instance and returns it; empty when there was none. */
     Optional<RetentionHold> releaseInstanceHold(JobInstanceId id);
 
-    /** The recorded retention operation of one (action, operation id). */
-    Optional<RetentionRecord> findRetentionAction(RetentionAction action, OperationId operationId);
+    /**
+     * The recorded retention operation of one (action, actor, operation id). It first waits for a
+     * concurrent transaction working under the same key, so that a retry racing its original is
+     * answered from the original's record rather than refused by its effect.
+     */
+    Optional<RetentionRecord> findRetentionAction(RetentionAction action, ActorRef actor, OperationId operationId);
 
     /**
      * Appends one retention audit row in the transaction it audits, idempotent like

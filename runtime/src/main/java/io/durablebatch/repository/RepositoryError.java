@@ -41,8 +41,14 @@ public enum RepositoryError {
     EXECUTION_SUPERSEDED,
     /** No job of that name is defined in this application: the operator cannot launch or restart it. */
     JOB_NOT_DEFINED,
-    /** The operation id was already used for a different request. */
+    /** The operation id was already used by the same actor for a different request. */
     OPERATION_CONFLICT,
+    /**
+     * A parameter of a new instance key or attempt is outside the values the repository holds
+     * exactly ({@code io.durablebatch.execution.ParameterDomain}); the message names it. Nothing
+     * was written.
+     */
+    PARAMETER_OUT_OF_DOMAIN,
     /** A transient database failure (serialization, deadlock, lost connection): retry the unit of work. */
     STORAGE_TRANSIENT,
     /** An unexpected database failure. */

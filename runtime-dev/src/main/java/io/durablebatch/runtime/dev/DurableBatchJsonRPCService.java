@@ -21,7 +21,6 @@ import io.durablebatch.execution.ExecutionVersion;
 import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.JobExecutionId;
 import io.durablebatch.execution.JobName;
-import io.durablebatch.execution.ParameterValue;
 import io.durablebatch.execution.ReasonCode;
 import io.durablebatch.execution.StepExecution;
 import io.durablebatch.execution.StepExecutionId;
@@ -247,28 +246,9 @@ public class DurableBatchJsonRPCService {
     private Map<String, String> parameters(JobExecution execution) {
         Map<String, String> shown = new LinkedHashMap<>();
         repository.getJobInstance(execution.jobInstanceId())
-                .ifPresent(instance -> instance.key().parameters().forEach((name, value) -> shown.put(name, text(value))));
-        execution.parameters().values().forEach((name, value) -> shown.put(name, text(value) + " (non-identifying)"));
+                .ifPresent(instance -> instance.key().parameters().forEach((name, value) -> shown.put(name, value.text())));
+        execution.parameters().values().forEach((name, value) -> shown.put(name, value.text() + " (non-identifying)"));
         return shown;
     }
 
-    /** A parameter's value as the user typed it: the typed records' {@code toString} names the type. */
-    private static String text(ParameterValue value) {
-        if (value instanceof ParameterValue.OfString s) {
-            return s.value();
-        } else if (value instanceof ParameterValue.OfLong l) {
-            return Long.toString(l.value());
-        } else if (value instanceof ParameterValue.OfDouble d) {
-            return Double.toString(d.value());
-        } else if (value instanceof ParameterValue.OfDecimal d) {
-            return d.value().toPlainString();
-        } else if (value instanceof ParameterValue.OfBoolean b) {
-            return Boolean.toString(b.value());
-        } else if (value instanceof ParameterValue.OfDate d) {
-            return d.value().toString();
-        } else if (value instanceof ParameterValue.OfInstant i) {
-            return i.value().toString();
-        }
-        return value.toString();
-    }
 }

@@ -74,6 +74,15 @@ public interface KernelRepository extends JobRepository {
     /** Links a new STARTING step attempt to an active job execution. */
     StepExecution createStepExecution(JobExecutionId jobExecutionId, StepName stepName);
 
+    /**
+     * Locks the execution's instance, then the execution, to the end of the caller's transaction,
+     * and returns the execution as it is once both are held; empty if it does not exist. An
+     * operator's decision on an instance (restart, abandon, stop; a recovery and a start take the
+     * same lock of the instance) starts here: decisions on one instance are made one at a time, each
+     * on what the previous one committed, and two requests of one operation id are answered once.
+     */
+    Optional<JobExecution> lockJobExecutionForDecision(JobExecutionId id);
+
     /** Applies one lifecycle transition to a job execution by compare-and-swap on its version. */
     JobExecution transitionJobExecution(JobExecutionId id, ExecutionVersion expectedVersion,
             LifecycleTransition transition);
@@ -246,11 +255,13 @@ public interface KernelRepository extends JobRepository {
 
     /**
      * Appends one operator audit row in the transaction of the request's effect. The (action,
-     * operation id) pair is unique: appending the same request again (same request digest) returns
-     * the recorded row unchanged.
+     * actor, operation id) triple is unique: appending the same request again (same request digest)
+     * returns the recorded row unchanged; the same operation id of another actor is another
+     * operation.
      *
-     * @throws io.durablebatch.repository.RepositoryException {@code OPERATION_CONFLICT} when the operation id was recorded for
-     *         this action with another request digest
+     * @throws io.durablebatch.repository.RepositoryException {@code OPERATION_CONFLICT} when the actor recorded the operation
+     *         id
+     *         for this action with another request digest
      */
     OperatorRecord appendOperatorRequest(OperatorRecordDraft draft);
 

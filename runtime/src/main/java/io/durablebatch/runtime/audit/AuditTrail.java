@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
+import io.durablebatch.execution.ActorRef;
 import io.durablebatch.execution.JobInstanceId;
 import io.durablebatch.execution.OperationId;
 import io.durablebatch.execution.RequestDigest;
@@ -19,17 +20,20 @@ import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.durablebatch.runtime.sql.MetadataSql.Binder;
 import io.durablebatch.runtime.sql.MetadataSql.RowMapper;
+import io.durablebatch.runtime.sql.SqlParams;
 import io.durablebatch.runtime.sql.SqlStatement;
 
 /**
- * One append-only audit table keyed by (action, operation id), the idempotency rule of operator and
- * retention requests: the first append records the request; appending the same request again
- * (same digest) returns that record; another request under the same key is an
- * {@code OPERATION_CONFLICT}.
+ * One append-only audit table keyed by (action, actor, operation id), the idempotency rule of
+ * operator and retention requests: the first append records the request; appending the same
+ * request again (same digest) returns that record; another request under the same key is an
+ * {@code OPERATION_CONFLICT}. The key is the caller's own: the same operation id sent by another
+ * actor is another operation, which neither sees nor is answered from the first one's record.
  * <p>
  * The insert is {@code ON CONFLICT DO NOTHING} on the unique key, so of two concurrent appends of
  * one key the second waits for the first to commit and then reads its record: no duplicate-key
- * error reaches a caller.
+ * error reaches a caller. {@link #awaitAndFind} waits for a concurrent request of the same key
+ * before it looks, so that a retry racing its original is answered from the original's record.
  *
  * @param <R> the record type
  */
@@ -41,6 +45,7 @@ public final class AuditTrail<R> {
     private final String kind;
     private final SqlStatement insert;
     private final SqlStatement select;
+    private final SqlStatement lock;
     private final SqlStatement page;
     private final SqlStatement pageByInstance;
     private final Keyset keyset;
@@ -65,11 +70,19 @@ public final class AuditTrail<R> {
         this.insert = tables.statement("insert[" + table + "]", """
                 INSERT INTO {p}{table} ({columns})
                 VALUES ({values})
-                ON CONFLICT (action, operation_id) DO NOTHING
+                ON CONFLICT (action, actor, operation_id) DO NOTHING
                 RETURNING {columns}""", fragments);
         this.select = tables.statement("select[" + table + "]", """
                 SELECT {columns} FROM {p}{table}
-                WHERE action = :action AND operation_id = :operationId""", fragments);
+                WHERE action = :action AND actor = :actor AND operation_id = :operationId""", fragments);
+        // A transaction-scoped lock on the key's hash (a collision only makes two requests wait for
+        // each other): held to the end of the request's transaction, so the next statement of a
+        // request that waited sees the record of the one it waited for.
+        this.lock = tables.statement("lock[" + table + "]", """
+                SELECT true AS locked
+                FROM pg_advisory_xact_lock(hashtextextended(concat_ws('|', '{table}', CAST(:action AS text),
+                        CAST(:actor AS text), CAST(:operationId AS text)), 0))""",
+                fragments);
         this.page = tables.statement("page[" + table + "]", """
                 SELECT id, {columns} FROM {p}{table}
                 WHERE id < :after
@@ -98,18 +111,19 @@ public final class AuditTrail<R> {
 
     /**
      * Appends a record of the request, {@code values} binding its columns other than the action,
-     * operation id and request digest, or returns the same request's record.
+     * actor, operation id and request digest, or returns the same request's record.
      */
-    public R append(String action, OperationId operationId, RequestDigest requestDigest, Binder values) {
+    public R append(String action, ActorRef actor, OperationId operationId, RequestDigest requestDigest,
+            Binder values) {
         Optional<R> appended = sql.queryOne(insert, params -> {
-            params.text("action", action).text("operationId", operationId.value())
+            params.text("action", action).text("actor", actor.value()).text("operationId", operationId.value())
                     .bytes("requestDigest", requestDigest.bytes());
             values.bind(params);
         }, mapper);
         if (appended.isPresent()) {
             return appended.get();
         }
-        R recorded = find(action, operationId).orElseThrow(() -> new RepositoryException(RepositoryError.STORAGE_FAILURE,
+        R recorded = find(action, actor, operationId).orElseThrow(() -> new RepositoryException(RepositoryError.STORAGE_FAILURE,
                 kind + " " + action + " " + operationId + " conflicted on insert but cannot be read"));
         if (!digest.apply(recorded).equals(requestDigest)) {
             throw new RepositoryException(RepositoryError.OPERATION_CONFLICT, "operation " + operationId + " already "
@@ -119,9 +133,23 @@ public final class AuditTrail<R> {
         return recorded;
     }
 
-    public Optional<R> find(String action, OperationId operationId) {
-        return sql.queryOne(select, params -> params.text("action", action).text("operationId", operationId.value()),
-                mapper);
+    /** The record of the actor's request under this key, if any. */
+    public Optional<R> find(String action, ActorRef actor, OperationId operationId) {
+        return sql.queryOne(select, params -> key(params, action, actor, operationId), mapper);
+    }
+
+    /**
+     * Waits until no other transaction works on the same key, then finds its record: of two
+     * requests sent at once with one key, the second is answered from the first one's record.
+     * Two statements; the lock is held to the end of the caller's transaction.
+     */
+    public Optional<R> awaitAndFind(String action, ActorRef actor, OperationId operationId) {
+        sql.queryOne(lock, params -> key(params, action, actor, operationId), row -> row.bool("locked"));
+        return find(action, actor, operationId);
+    }
+
+    private static void key(SqlParams params, String action, ActorRef actor, OperationId operationId) {
+        params.text("action", action).text("actor", actor.value()).text("operationId", operationId.value());
     }
 
     /** {@code job_instance_id} as {@code jobInstanceId}. */

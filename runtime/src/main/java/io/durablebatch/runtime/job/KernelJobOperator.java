@@ -34,11 +34,16 @@ import io.durablebatch.repository.RecoveryResult;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.repository.spi.KernelRepository;
+import io.durablebatch.runtime.repository.ParameterDomainCheck;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**
  * The kernel's {@link JobOperator}. Every request is one transaction holding its effect and its
  * operator audit record; a request retried with the same operation id is answered from the record.
+ * Each request first locks the instance it decides on (and the execution it names), then looks for
+ * its record, then decides: decisions on one instance are made one at a time on what the previous
+ * one committed (an ABANDONED attempt stays its instance's last), and a retry sent while its
+ * original runs waits for it and is answered from its record.
  * A launch creates the attempt and claims it for this process's owner token in that transaction,
  * then runs it here.
  */
@@ -90,15 +95,19 @@ public class KernelJobOperator implements JobOperator {
         Checks.notNull(parameters, "parameters");
         Checks.notNull(call, "call");
         JobDefinition definition = registry.get(jobName);
+        // refused before the transaction: not even the instance is inserted
+        ParameterDomainCheck.require(parameters.values());
+        ParameterDomainCheck.require(parameters.nonIdentifying());
         String request = "start|job=" + jobName + "|key="
                 + HexFormat.of().formatHex(parameters.keyFor(definition.name()).digest())
                 + nonIdentifying(parameters.executionParameters());
         Launch launch = QuarkusTransaction.requiringNew().call(() -> {
+            // the instance, locked, before the record: a retry racing its original waits for it here
+            JobInstanceSelection selection = repository.selectOrCreateJobInstance(parameters.keyFor(definition.name()));
             Optional<OperatorRecord> recorded = audit.recorded(OperatorAction.START, call, request);
             if (recorded.isPresent()) {
                 return replayed(recorded.get(), definition, parameters);
             }
-            JobInstanceSelection selection = repository.selectOrCreateJobInstance(parameters.keyFor(definition.name()));
             return launched(OperatorAction.START, call, request, selection.instance(), selection.created(), definition,
                     parameters);
         });
@@ -136,7 +145,7 @@ public class KernelJobOperator implements JobOperator {
             OperatorCall call) {
         String request = "restart|execution=" + executionId + nonIdentifying.map(KernelJobOperator::nonIdentifying)
                 .orElse("");
-        JobExecution previous = existing(executionId);
+        JobExecution previous = locked(executionId);
         JobInstance instance = repository.getJobInstance(previous.jobInstanceId()).orElseThrow();
         JobDefinition definition = registry.get(instance.jobName().value());
         JobParameters parameters = JobParameters.of(instance.key(), nonIdentifying.orElse(previous.parameters()));
@@ -235,8 +244,10 @@ public class KernelJobOperator implements JobOperator {
         Checks.notNull(call, "call");
         String request = "stop|execution=" + execution;
         QuarkusTransaction.requiringNew().run(() -> {
-            if (audit.recorded(OperatorAction.STOP, call, request).isEmpty()) {
-                JobExecution current = existing(execution);
+            Optional<JobExecution> locked = repository.lockJobExecutionForDecision(execution);
+            boolean recorded = audit.recorded(OperatorAction.STOP, call, request).isPresent();
+            if (!recorded) {
+                JobExecution current = locked.orElseThrow(() -> notFound(execution));
                 JobExecution requested = repository.requestExecutionStop(execution, current.version(), call.actor(),
                         Instant.now());
                 audit.append(OperatorAction.STOP, call, request, requested, "STOP_REQUESTED");
@@ -252,7 +263,7 @@ public class KernelJobOperator implements JobOperator {
         Checks.notNull(call, "call");
         String request = "abandon|execution=" + execution;
         return QuarkusTransaction.requiringNew().call(() -> {
-            JobExecution current = existing(execution);
+            JobExecution current = locked(execution);
             if (audit.recorded(OperatorAction.ABANDON, call, request).isPresent()) {
                 return current;
             }
@@ -302,8 +313,17 @@ public class KernelJobOperator implements JobOperator {
     }
 
     private JobExecution existing(JobExecutionId id) {
-        return repository.getJobExecution(id).orElseThrow(() -> new RepositoryException(
-                RepositoryError.JOB_EXECUTION_NOT_FOUND, "job execution " + id + " does not exist"));
+        return repository.getJobExecution(id).orElseThrow(() -> notFound(id));
+    }
+
+    /** The execution, it and its instance locked for a decision (see the class comment). */
+    private JobExecution locked(JobExecutionId id) {
+        return repository.lockJobExecutionForDecision(id).orElseThrow(() -> notFound(id));
+    }
+
+    private static RepositoryException notFound(JobExecutionId id) {
+        return new RepositoryException(RepositoryError.JOB_EXECUTION_NOT_FOUND, "job execution " + id
+                + " does not exist");
     }
 
     private JobExecution awaitEnd(JobExecutionId id, Optional<Duration> timeout) {

@@ -36,7 +36,7 @@ public class OperatorAudit {
 
     /** The record of this very request, if it was applied already. Joins the caller's transaction. */
     Optional<OperatorRecord> recorded(OperatorAction action, OperatorCall call, String canonicalRequest) {
-        Optional<OperatorRecord> record = repository.findOperatorRequest(action, call.operationId());
+        Optional<OperatorRecord> record = repository.findOperatorRequest(action, call.actor(), call.operationId());
         RequestDigest digest = RequestDigest.sha256(canonicalRequest);
         if (record.isPresent() && !record.get().requestDigest().equals(digest)) {
             throw new RepositoryException(RepositoryError.OPERATION_CONFLICT, "operation id " + call.operationId()

@@ -37,15 +37,18 @@ public class OperatorAuditStore {
     }
 
     public OperatorRecord append(OperatorRecordDraft draft) {
-        return trail.append(draft.action().name(), draft.operationId(), draft.requestDigest(),
-                params -> params.text("actor", draft.actor().value())
-                        .bigint("jobInstanceId", draft.target().jobInstanceId().value())
+        return trail.append(draft.action().name(), draft.actor(), draft.operationId(), draft.requestDigest(),
+                params -> params.bigint("jobInstanceId", draft.target().jobInstanceId().value())
                         .bigint("jobExecutionId", draft.target().jobExecutionId().map(JobExecutionId::value).orElse(null))
                         .text("outcome", draft.outcome()).time("recordedAt", storedTime(draft.recordedAt())));
     }
 
-    public Optional<OperatorRecord> find(OperatorAction action, OperationId operationId) {
-        return trail.find(action.name(), operationId);
+    /**
+     * The actor's record under this key. One statement: the kernel takes the lock of what the
+     * request acts on (its instance or execution) first, which orders two requests of one key.
+     */
+    public Optional<OperatorRecord> find(OperatorAction action, ActorRef actor, OperationId operationId) {
+        return trail.find(action.name(), actor, operationId);
     }
 
     /** The records newest first, of one instance or of all. */

@@ -48,6 +48,20 @@ public final class ExecutionRows {
      */
     public static final String LEASE_LIVE = "COALESCE(lease_expires_at > statement_timestamp(), false) AS lease_live";
 
+    /**
+     * A {@code WITH} clause that locks the instance of the job execution {@code :id}
+     * ({@code FOR NO KEY UPDATE}: the foreign key checks of new steps and attempts, which take a
+     * key-share lock, do not wait for it) as {@code instance}; the query that follows joins it and
+     * locks the execution, so the instance is always locked first. The operator's decisions on one
+     * instance (start, restart, recover, abandon, stop) hold it: they are made one at a time, each
+     * on what the previous one committed, and an ABANDONED attempt stays its instance's last.
+     */
+    public static final String LOCK_INSTANCE_OF_EXECUTION = """
+            WITH instance AS (SELECT id FROM {p}job_instance
+                              WHERE id = (SELECT job_instance_id FROM {p}job_execution WHERE id = :id)
+                              FOR NO KEY UPDATE)
+            """;
+
     /** The active statuses (SPEC §3) as an SQL list, for {@code status IN ...}. */
     public static final String ACTIVE_STATUSES = statusList(ExecutionStatus::isActive);
 

@@ -42,6 +42,7 @@ public class JobExecutionStore {
     private final SqlStatement create;
     private final SqlStatement launch;
     private final SqlStatement definitionCompatible;
+    private final SqlStatement lockForDecision;
     private final EntityQuery<JobExecutionEntity> selectById;
     private final EntityQuery<JobExecutionEntity> selectLatest;
     private final EntityQuery<JobExecutionEntity> selectByInstance;
@@ -96,6 +97,12 @@ public class JobExecutionStore {
         this.definitionCompatible = tables.statement("definitionCompatible", """
                 SELECT {compatible} AS compatible FROM {p}job_instance i WHERE i.id = :instanceId""",
                 Map.of("compatible", compatible));
+        this.lockForDecision = tables.statement("lockForDecision", """
+                {lockInstance}SELECT {columns}
+                FROM {p}job_execution
+                WHERE id = :id AND job_instance_id = (SELECT id FROM instance)
+                FOR NO KEY UPDATE""", Map.of("lockInstance", ExecutionRows.LOCK_INSTANCE_OF_EXECUTION, "columns",
+                JOB_EXECUTION_COLUMNS));
         this.selectById = tables.query("selectById", JobExecutionEntity.class, """
                 from DurableBatchJobExecution e where e.id = :id""");
         this.selectLatest = tables.query("selectLatest", JobExecutionEntity.class, """
@@ -118,6 +125,7 @@ public class JobExecutionStore {
 
     private JobExecution insert(SqlStatement statement, JobInstanceId instanceId, Optional<DefinitionIdentity> definition,
             ExecutionParameters parameters, Optional<OwnerToken> owner, Instant at) {
+        ParameterDomainCheck.require(parameters.values());
         Instant now = storedTime(at);
         Optional<JobExecution> created = sql.queryOne(statement, params -> {
             bindDefinition(params
@@ -141,6 +149,15 @@ public class JobExecutionStore {
 
     public Optional<JobExecution> get(JobExecutionId id) {
         return sql.one(selectById, Map.of("id", id.value())).map(ExecutionRows::jobExecution);
+    }
+
+    /**
+     * Locks the execution's instance, then the execution, to the end of the transaction, and returns
+     * the execution as it is once both are held: an operator's decision on the instance.
+     */
+    public Optional<JobExecution> lockForDecision(JobExecutionId id) {
+        return sql.queryOne(lockForDecision, params -> params.bigint("id", id.value()), JobExecutionEntity.class,
+                ExecutionRows::jobExecution);
     }
 
     public Optional<JobExecution> latest(JobInstanceId instanceId) {

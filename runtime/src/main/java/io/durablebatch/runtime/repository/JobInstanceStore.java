@@ -35,6 +35,7 @@ public class JobInstanceStore {
     private final SqlStatement insert;
     private final EntityQuery<JobInstanceEntity> selectByDigest;
     private final EntityQuery<JobInstanceEntity> selectById;
+    private final SqlStatement lockByDigest;
     private final SqlStatement pageByJob;
     private final SqlStatement countByJob;
 
@@ -49,6 +50,12 @@ public class JobInstanceStore {
                 RETURNING {columns}""", Map.of("columns", COLUMNS));
         this.selectByDigest = tables.query("selectByDigest", JobInstanceEntity.class, """
                 from DurableBatchJobInstance i where i.keyDigest = :keyDigest""");
+        // an existing instance is locked as every operator decision on it locks it
+        // (ExecutionRows.LOCK_INSTANCE_OF_EXECUTION); a new one is its creator's alone until it commits
+        this.lockByDigest = tables.statement("lockByDigest", """
+                SELECT {columns} FROM {p}job_instance
+                WHERE key_digest = :keyDigest
+                FOR NO KEY UPDATE""", Map.of("columns", COLUMNS));
         this.selectById = tables.query("selectById", JobInstanceEntity.class, """
                 from DurableBatchJobInstance i where i.id = :id""");
         this.pageByJob = tables.statement("pageByJob", """
@@ -74,6 +81,7 @@ public class JobInstanceStore {
     }
 
     public JobInstanceSelection selectOrCreate(JobInstanceKey key) {
+        ParameterDomainCheck.require(key.parameters());
         Optional<JobInstance> created = sql.queryOne(insert, params -> params.text("jobName", key.jobName().value())
                 .bytes("keyBytes", key.canonicalBytes())
                 .bytes("keyDigest", key.digest())
@@ -81,14 +89,19 @@ public class JobInstanceStore {
         if (created.isPresent()) {
             return new JobInstanceSelection(created.get(), true);
         }
-        JobInstance existing = find(key).orElseThrow(() -> new RepositoryException(RepositoryError.STORAGE_FAILURE,
-                "the instance for " + key + " conflicted on insert but cannot be read"));
+        JobInstance existing = checked(key, sql.queryOne(lockByDigest, params -> params.bytes("keyDigest", key.digest()),
+                JobInstanceEntity.class, JobInstanceStore::instance))
+                .orElseThrow(() -> new RepositoryException(RepositoryError.STORAGE_FAILURE,
+                        "the instance for " + key + " conflicted on insert but cannot be read"));
         return new JobInstanceSelection(existing, false);
     }
 
     public Optional<JobInstance> find(JobInstanceKey key) {
-        Optional<JobInstance> found = sql.one(selectByDigest, Map.of("keyDigest", key.digest()))
-                .map(JobInstanceStore::instance);
+        return checked(key, sql.one(selectByDigest, Map.of("keyDigest", key.digest())).map(JobInstanceStore::instance));
+    }
+
+    /** The instance found by {@code key}'s digest, refused if its key is another one. */
+    private static Optional<JobInstance> checked(JobInstanceKey key, Optional<JobInstance> found) {
         if (found.isPresent() && !Arrays.equals(found.get().key().canonicalBytes(), key.canonicalBytes())) {
             throw new RepositoryException(RepositoryError.STORAGE_FAILURE, "SHA-256 collision between " + key
                     + " and " + found.get().key());

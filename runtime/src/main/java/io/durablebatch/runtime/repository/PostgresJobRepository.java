@@ -206,6 +206,11 @@ public class PostgresJobRepository implements KernelRepository {
     }
 
     @Override
+    public Optional<JobExecution> lockJobExecutionForDecision(JobExecutionId id) {
+        return jobExecutions.lockForDecision(id);
+    }
+
+    @Override
     public Optional<JobExecution> latestJobExecution(JobInstanceId jobInstanceId) {
         return jobExecutions.latest(jobInstanceId);
     }
@@ -372,8 +377,9 @@ public class PostgresJobRepository implements KernelRepository {
     }
 
     @Override
-    public Optional<OperatorRecord> findOperatorRequest(OperatorAction action, OperationId operationId) {
-        return operatorAudit.find(action, operationId);
+    public Optional<OperatorRecord> findOperatorRequest(OperatorAction action, ActorRef actor,
+            OperationId operationId) {
+        return operatorAudit.find(action, actor, operationId);
     }
 
     @Override
@@ -409,8 +415,9 @@ public class PostgresJobRepository implements KernelRepository {
     }
 
     @Override
-    public Optional<RetentionRecord> findRetentionAction(RetentionAction action, OperationId operationId) {
-        return retentionAudit.find(action, operationId);
+    public Optional<RetentionRecord> findRetentionAction(RetentionAction action, ActorRef actor,
+            OperationId operationId) {
+        return retentionAudit.find(action, actor, operationId);
     }
 
     @Override

@@ -5,6 +5,7 @@ import static io.durablebatch.runtime.partition.PartitionRows.WORKER_RESULT_STAT
 import static io.durablebatch.runtime.partition.PartitionRows.resultOfWorker;
 import static io.durablebatch.runtime.repository.ExecutionRows.JOB_EXECUTION_COLUMNS;
 import static io.durablebatch.runtime.repository.ExecutionRows.LEASE_LIVE;
+import static io.durablebatch.runtime.repository.ExecutionRows.LOCK_INSTANCE_OF_EXECUTION;
 import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
 
 import java.time.Instant;
@@ -75,14 +76,16 @@ public class RecoveryStore {
     RecoveryStore(MetadataSql sql, RepositoryTables tables, JobExecutionStore jobExecutions) {
         this.sql = sql;
         this.jobExecutions = jobExecutions;
+        // the instance first, as every decision on it (ExecutionRows.LOCK_INSTANCE_OF_EXECUTION)
         this.lockExecution = tables.statement("lockExecution", """
-                SELECT {columns}, {leaseLive}
+                {lockInstance}SELECT {columns}, {leaseLive}
                 FROM {p}job_execution
-                WHERE id = :id
-                FOR UPDATE""", Map.of("columns", JOB_EXECUTION_COLUMNS, "leaseLive", LEASE_LIVE));
+                WHERE id = :id AND job_instance_id = (SELECT id FROM instance)
+                FOR UPDATE""", Map.of("lockInstance", LOCK_INSTANCE_OF_EXECUTION, "columns", JOB_EXECUTION_COLUMNS,
+                "leaseLive", LEASE_LIVE));
         this.selectDecisions = tables.query("selectDecisions", RecoveryDecisionEntity.class, """
                 from DurableBatchRecoveryDecision d
-                where d.jobExecutionId = :jobExecutionId or d.operationId = :operationId""");
+                where d.jobExecutionId = :jobExecutionId or (d.operationId = :operationId and d.actor = :actor)""");
         this.selectDecision = tables.query("selectDecision", RecoveryDecisionEntity.class, """
                 from DurableBatchRecoveryDecision d
                 where d.jobExecutionId = :jobExecutionId""");
@@ -130,13 +133,16 @@ public class RecoveryStore {
         ExecutionVersion version = new ExecutionVersion(locked.execution().version);
 
         List<RecoveryDecision> recorded = sql
-                .list(selectDecisions, Map.of("jobExecutionId", id.value(), "operationId", request.operationId().value()))
+                .list(selectDecisions, Map.of("jobExecutionId", id.value(), "operationId", request.operationId().value(),
+                        "actor", request.actor().value()))
                 .stream().map(RecoveryStore::decision).toList();
         Optional<RecoveryDecision> ofExecution = recorded.stream().filter(d -> d.jobExecutionId().equals(id)).findFirst();
         Optional<RecoveryDecision> ofOperation = recorded.stream()
-                .filter(d -> d.operationId().equals(request.operationId())).findFirst();
-        // Precedence: the same request is replayed; an operation id taken by any other request is a
-        // conflict; otherwise a recorded decision means someone else already recovered it.
+                .filter(d -> d.operationId().equals(request.operationId()) && d.actor().equals(request.actor()))
+                .findFirst();
+        // Precedence: the same request is replayed; an operation id the actor took for any other
+        // request is a conflict; otherwise a recorded decision means someone else already recovered
+        // it (another actor's decision under the same operation id included: ids are per actor).
         if (ofExecution.isPresent() && request.isRecordedBy(ofExecution.get())) {
             return new RecoveryResult(ofExecution.get(), jobExecutions.get(id).orElseThrow(), true);
         }

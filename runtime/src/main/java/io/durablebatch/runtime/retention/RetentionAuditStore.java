@@ -35,14 +35,17 @@ public class RetentionAuditStore {
     }
 
     public RetentionRecord append(RetentionRecordDraft draft) {
-        return trail.append(draft.action().name(), draft.operationId(), draft.requestDigest(),
-                params -> params.text("actor", draft.actor().value())
-                        .bigint("jobInstanceId", draft.jobInstanceId().map(JobInstanceId::value).orElse(null))
+        return trail.append(draft.action().name(), draft.actor(), draft.operationId(), draft.requestDigest(),
+                params -> params.bigint("jobInstanceId", draft.jobInstanceId().map(JobInstanceId::value).orElse(null))
                         .text("outcome", draft.outcome()).time("recordedAt", storedTime(draft.recordedAt())));
     }
 
-    public Optional<RetentionRecord> find(RetentionAction action, OperationId operationId) {
-        return trail.find(action.name(), operationId);
+    /**
+     * The actor's record under this key, once no concurrent request of the same key is in flight:
+     * a retry sent while its original runs waits for it and gets its answer.
+     */
+    public Optional<RetentionRecord> find(RetentionAction action, ActorRef actor, OperationId operationId) {
+        return trail.awaitAndFind(action.name(), actor, operationId);
     }
 
     /** The records newest first, of one instance or of all. */

@@ -120,7 +120,7 @@ class OwnershipAndAuditTest extends KernelTest {
                 "a retried request is answered from its record, not launched again");
         assertEquals(ExecutionStatus.COMPLETED, operator.await(id, Duration.ofMinutes(1)).status());
         OperatorRecord record = RepositoryTestSupport.tx(() -> repository.findOperatorRequest(OperatorAction.START,
-                call.operationId())).orElseThrow();
+                call.actor(), call.operationId())).orElseThrow();
         assertEquals(ActorRef.of("alice"), record.actor());
         assertEquals(id, record.target().jobExecutionId().orElseThrow());
         assertEquals(1, RepositoryTestSupport.tx(() -> repository.jobExecutions(repository.findJobInstance(
@@ -184,11 +184,11 @@ class OwnershipAndAuditTest extends KernelTest {
         assertEquals(ExecutionStatus.ABANDONED, operator.abandon(id, abandon).status());
         assertEquals(ExecutionStatus.ABANDONED, operator.abandon(id, abandon).status(), "replayed, not refused");
         OperatorRecord stopRecord = RepositoryTestSupport.tx(() -> repository.findOperatorRequest(OperatorAction.STOP,
-                stop.operationId())).orElseThrow();
+                stop.actor(), stop.operationId())).orElseThrow();
         assertEquals("carol", stopRecord.actor().value());
         assertEquals("STOP_REQUESTED", stopRecord.outcome());
         assertEquals("dave", RepositoryTestSupport.tx(() -> repository.findOperatorRequest(OperatorAction.ABANDON,
-                abandon.operationId())).orElseThrow().actor().value());
+                abandon.actor(), abandon.operationId())).orElseThrow().actor().value());
     }
 
     @Test
@@ -212,7 +212,7 @@ class OwnershipAndAuditTest extends KernelTest {
         assertEquals("system:startup", decision.actor().value());
         assertEquals("PREVIOUS_BOOT", decision.reason().value());
         OperatorRecord audit = RepositoryTestSupport.tx(() -> repository.findOperatorRequest(OperatorAction.RECOVER,
-                decision.operationId())).orElseThrow();
+                decision.actor(), decision.operationId())).orElseThrow();
         assertEquals("system:startup", audit.actor().value());
         assertEquals(ExecutionStatus.STARTED, RepositoryTestSupport.tx(() -> repository.getJobExecution(elsewhere.id()))
                 .orElseThrow().status(), "another node's execution is never touched");

@@ -218,8 +218,9 @@ class LeaseRecoveryTest {
         assertEquals(1, decision.resolvedSteps());
         StepExecution step = tx(() -> repository.stepExecutions(left.execution())).get(0);
         assertEquals(ExecutionStatus.FAILED, step.status());
-        assertEquals("RECOVER", tx(() -> repository.findOperatorRequest(OperatorAction.RECOVER, decision.operationId()))
-                .orElseThrow().action().name());
+        assertEquals("RECOVER",
+                tx(() -> repository.findOperatorRequest(OperatorAction.RECOVER, decision.actor(), decision.operationId()))
+                        .orElseThrow().action().name());
         assertTrue(recovered.failure().orElseThrow().message().contains("OWNER_LOST"), recovered.toString());
         // the job does not restart itself: restartOnOwnerLoss(0), an operator's restart resumes it
         Thread.sleep(1000);
@@ -293,6 +294,7 @@ class LeaseRecoveryTest {
         assertEquals(2, restarted.attempt());
         assertEquals(ITEMS, rows(left.run()), "resumed from the committed checkpoint, nothing twice");
         var audit = tx(() -> repository.findOperatorRequest(OperatorAction.RESTART,
+                io.durablebatch.execution.ActorRef.of("system:lease"),
                 io.durablebatch.execution.OperationId.of("owner-loss-restart:" + left.execution()))).orElseThrow();
         assertEquals("system:lease", audit.actor().value());
         assertEquals(restarted.id(), audit.target().jobExecutionId().orElseThrow());

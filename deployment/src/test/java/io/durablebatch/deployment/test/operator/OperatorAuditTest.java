@@ -65,7 +65,7 @@ class OperatorAuditTest {
 
         assertEquals(new OperatorRecord(draft.action(), draft.operationId(), draft.actor(), draft.target(),
                 draft.requestDigest(), draft.outcome(), draft.recordedAt()), recorded);
-        assertEquals(recorded, tx(() -> repository.findOperatorRequest(OperatorAction.STOP, draft.operationId()))
+        assertEquals(recorded, tx(() -> repository.findOperatorRequest(OperatorAction.STOP, draft.actor(), draft.operationId()))
                 .orElseThrow());
     }
 
@@ -80,7 +80,7 @@ class OperatorAuditTest {
             throw rollback;
         })));
 
-        assertTrue(tx(() -> repository.findOperatorRequest(OperatorAction.STOP, draft.operationId())).isEmpty());
+        assertTrue(tx(() -> repository.findOperatorRequest(OperatorAction.STOP, draft.actor(), draft.operationId())).isEmpty());
     }
 
     @Test
@@ -124,7 +124,7 @@ class OperatorAuditTest {
 
         assertEquals(2, rows(stop.operationId()).size());
         assertEquals(OperatorAction.ABANDON, tx(() -> repository.findOperatorRequest(OperatorAction.ABANDON,
-                stop.operationId())).orElseThrow().action());
+                stop.actor(), stop.operationId())).orElseThrow().action());
     }
 
     @Test
@@ -143,8 +143,10 @@ class OperatorAuditTest {
 
     @Test
     void anUnknownRequestIsNotFound() {
-        assertTrue(tx(() -> repository.findOperatorRequest(OperatorAction.RESTART, OperationId.of("never-used-"
-                + UUID.randomUUID()))).isEmpty());
+        assertTrue(tx(
+                () -> repository.findOperatorRequest(OperatorAction.RESTART, ActorRef.of("anyone"), OperationId.of("never-used-"
+                        + UUID.randomUUID())))
+                .isEmpty());
     }
 
     @Test

@@ -195,10 +195,13 @@ class PurgeApplyTest {
         assertTrue(tx(() -> repository.getJobExecution(restarted.id())).isEmpty());
         assertEquals(RecoveryResolution.ABANDONED, tx(() -> repository.recoveryDecision(restarted.id())).orElseThrow()
                 .resolution());
-        assertEquals(restarted.id(), tx(() -> repository.findOperatorRequest(OperatorAction.RESTART, restart))
-                .orElseThrow().target().jobExecutionId().orElseThrow());
-        assertEquals("PURGED 1", tx(() -> repository.findRetentionAction(RetentionAction.PURGE, purge)).orElseThrow()
-                .outcome());
+        assertEquals(restarted.id(),
+                tx(() -> repository.findOperatorRequest(OperatorAction.RESTART, ActorRef.of("ops"), restart))
+                        .orElseThrow().target().jobExecutionId().orElseThrow());
+        assertEquals("PURGED 1",
+                tx(() -> repository.findRetentionAction(RetentionAction.PURGE, ActorRef.of("system:retention"), purge))
+                        .orElseThrow()
+                        .outcome());
     }
 
     @Test

@@ -63,8 +63,9 @@ class RetentionAuditTest {
 
         assertEquals(new RetentionRecord(draft.action(), draft.operationId(), draft.actor(), draft.jobInstanceId(),
                 draft.requestDigest(), draft.outcome(), draft.recordedAt()), recorded);
-        assertEquals(recorded, tx(() -> repository.findRetentionAction(RetentionAction.PLACE_HOLD, draft.operationId()))
-                .orElseThrow());
+        assertEquals(recorded,
+                tx(() -> repository.findRetentionAction(RetentionAction.PLACE_HOLD, draft.actor(), draft.operationId()))
+                        .orElseThrow());
     }
 
     @Test
@@ -120,7 +121,7 @@ class RetentionAuditTest {
 
     @Test
     void anUnknownActionIsNotFound() {
-        assertTrue(tx(() -> repository.findRetentionAction(RetentionAction.PURGE,
+        assertTrue(tx(() -> repository.findRetentionAction(RetentionAction.PURGE, ActorRef.of("anyone"),
                 OperationId.of("never-" + UUID.randomUUID()))).isEmpty());
     }
 

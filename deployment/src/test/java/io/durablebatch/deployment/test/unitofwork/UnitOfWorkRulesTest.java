@@ -361,11 +361,11 @@ class UnitOfWorkRulesTest {
                     JobExecution running = given.jobExecutionIn(STARTED);
                     return new Case(running.jobInstanceId(), () -> repository.appendOperatorRequest(stop(running)));
                 }),
-                Map.entry("findOperatorRequest(OperatorAction, OperationId)", () -> {
+                Map.entry("findOperatorRequest(OperatorAction, ActorRef, OperationId)", () -> {
                     JobExecution running = given.jobExecutionIn(STARTED);
                     OperatorRecord recorded = tx(() -> repository.appendOperatorRequest(stop(running)));
                     return new Case(running.jobInstanceId(),
-                            () -> repository.findOperatorRequest(recorded.action(), recorded.operationId()));
+                            () -> repository.findOperatorRequest(recorded.action(), recorded.actor(), recorded.operationId()));
                 }),
                 Map.entry("requestExecutionStop(JobExecutionId, ExecutionVersion, ActorRef, Instant)", () -> {
                     JobExecution running = given.jobExecutionIn(STARTED);
@@ -439,11 +439,11 @@ class UnitOfWorkRulesTest {
                     JobInstanceId held = held();
                     return new Case(held, () -> repository.releaseInstanceHold(held));
                 }),
-                Map.entry("findRetentionAction(RetentionAction, OperationId)", () -> {
+                Map.entry("findRetentionAction(RetentionAction, ActorRef, OperationId)", () -> {
                     JobInstance idle = given.newInstance("idle");
                     RetentionRecord recorded = tx(() -> repository.appendRetentionAction(hold(idle.id())));
                     return new Case(idle.id(),
-                            () -> repository.findRetentionAction(recorded.action(), recorded.operationId()));
+                            () -> repository.findRetentionAction(recorded.action(), recorded.actor(), recorded.operationId()));
                 }),
                 Map.entry("appendRetentionAction(RetentionRecordDraft)", () -> {
                     JobInstance idle = given.newInstance("idle");

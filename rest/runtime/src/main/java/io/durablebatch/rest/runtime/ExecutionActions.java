@@ -80,7 +80,7 @@ public class ExecutionActions {
             return;
         }
         QuarkusTransaction.requiringNew().run(() -> {
-            if (repository.findOperatorRequest(action, call.operationId()).isPresent()) {
+            if (repository.findOperatorRequest(action, call.actor(), call.operationId()).isPresent()) {
                 return;
             }
             JobExecution current = existing(id);

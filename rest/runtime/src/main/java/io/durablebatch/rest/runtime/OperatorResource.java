@@ -547,8 +547,17 @@ public class OperatorResource {
         return response.build();
     }
 
-    /** The caller and operation id of an action: a fresh one without an Idempotency-Key. */
+    /**
+     * The caller and operation id of an action: a fresh one without an Idempotency-Key. The actor is
+     * the authenticated principal, and the key is the actor's own (another caller's same key is
+     * another operation). A key that is present but empty is refused: taken as no key, a retry
+     * would be applied twice.
+     */
     private OperatorCall call(String idempotencyKey) {
+        if (idempotencyKey != null && idempotencyKey.isBlank()) {
+            throw new ApiException(ApiError.REQUEST_MALFORMED, IDEMPOTENCY_KEY + " is empty: send an operation id "
+                    + "(letters, digits and _-.:/@) or no header at all", Optional.of(IDEMPOTENCY_KEY));
+        }
         OperationId operationId;
         try {
             operationId = OperationId.of(idempotencyKey == null ? UUID.randomUUID().toString() : idempotencyKey);

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.durablebatch.execution.ParameterDomain;
 import io.durablebatch.execution.ParameterValue;
 
 /**
@@ -21,6 +22,10 @@ import io.durablebatch.execution.ParameterValue;
  * and the long {@code 1} are different instances), so the mapping is exact both ways.
  */
 final class ParameterJson {
+
+    /** The longest text of a typed value: a decimal of the domain's digits, with sign, point and exponent. */
+    private static final int MAX_TEXT_LENGTH = ParameterDomain.MAX_DECIMAL_INTEGER_DIGITS
+            + ParameterDomain.MAX_DECIMAL_FRACTION_DIGITS + 20;
 
     private ParameterJson() {
     }
@@ -54,6 +59,11 @@ final class ParameterJson {
         } else if (node.isObject() && node.size() == 1 && node.elements().next().isTextual()) {
             String type = node.fieldNames().next();
             String text = node.get(type).textValue();
+            if (text.length() > MAX_TEXT_LENGTH) {
+                // parsing a decimal's digits costs their square: refuse what no value in the domain needs
+                throw new IllegalArgumentException(field + " is not a valid " + type + ": at most " + MAX_TEXT_LENGTH
+                        + " characters");
+            }
             try {
                 return switch (type) {
                     case "date" -> ParameterValue.of(LocalDate.parse(text));
@@ -70,11 +80,19 @@ final class ParameterJson {
                 + "{\"instant\": ...}, {\"decimal\": ...}, got " + node);
     }
 
-    /** The JSON form of typed values, as {@link #read} reads it back. */
+    /**
+     * The JSON form of typed values, as {@link #read} reads it back. A value stored outside today's
+     * {@link ParameterDomain} (an infinite double, a decimal of a billion digits) is shown escaped,
+     * as {@code {"outOfDomain": "decimal 1E+999999999"}}: never expanded, never retyped (an infinite
+     * double written as a number is the string {@code "Infinity"}, another instance), and refused if
+     * sent back.
+     */
     static ObjectNode write(Map<String, ParameterValue> values) {
         ObjectNode object = JsonNodeFactory.instance.objectNode();
         values.forEach((name, value) -> {
-            if (value instanceof ParameterValue.OfString s) {
+            if (ParameterDomain.violation(value).isPresent()) {
+                object.putObject(name).put("outOfDomain", typeName(value) + " " + value.text());
+            } else if (value instanceof ParameterValue.OfString s) {
                 object.put(name, s.value());
             } else if (value instanceof ParameterValue.OfLong l) {
                 object.put(name, l.value());
@@ -87,9 +105,15 @@ final class ParameterJson {
             } else if (value instanceof ParameterValue.OfInstant i) {
                 object.putObject(name).put("instant", i.value().toString());
             } else if (value instanceof ParameterValue.OfDecimal d) {
-                object.putObject(name).put("decimal", d.value().toPlainString());
+                object.putObject(name).put("decimal", d.text());
             }
         });
         return object;
+    }
+
+    private static String typeName(ParameterValue value) {
+        return value instanceof ParameterValue.OfDouble ? "double"
+                : value instanceof ParameterValue.OfDecimal ? "decimal"
+                        : value instanceof ParameterValue.OfDate ? "date" : "instant";
     }
 }

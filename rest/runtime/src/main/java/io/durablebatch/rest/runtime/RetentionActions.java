@@ -71,7 +71,7 @@ public class RetentionActions {
             String canonicalRequest, Supplier<String> effect) {
         RequestDigest digest = RequestDigest.sha256(canonicalRequest);
         return QuarkusTransaction.requiringNew().call(() -> {
-            Optional<RetentionRecord> recorded = repository.findRetentionAction(action, call.operationId());
+            Optional<RetentionRecord> recorded = repository.findRetentionAction(action, call.actor(), call.operationId());
             if (recorded.isPresent()) {
                 if (!recorded.get().requestDigest().equals(digest)) {
                     throw new RepositoryException(RepositoryError.OPERATION_CONFLICT, "operation id "
