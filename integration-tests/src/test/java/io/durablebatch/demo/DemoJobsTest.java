@@ -1,5 +1,6 @@
 package io.durablebatch.demo;
 
+// tag::imports[]
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.sql.Connection;
@@ -24,6 +25,7 @@ import io.durablebatch.test.JobTester;
 import io.durablebatch.test.StepRun;
 import io.quarkus.test.junit.QuarkusTest;
 
+// end::imports[]
 /**
  * The demo's jobs, tested as an application tests its own jobs: with {@link JobTester}. Each test
  * imports a day of its own, 2,400 orders in two files of 1,200 (one partition each: chunks of 1,000
@@ -52,9 +54,11 @@ class DemoJobsTest {
     }
     // end::setup[]
 
+    // tag::parameters[]
     private static JobParameters day(String day) {
-        return JobParameters.of(Map.of("day", day, "orders", 2400L, "files", 2L));
+        return JobParameters.of(Map.of("day", day, "orders", 2400L, "files", 2L)); // identifying, all three
     }
+    // end::parameters[]
 
     // tag::launch[]
     @Test

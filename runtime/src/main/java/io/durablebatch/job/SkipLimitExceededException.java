@@ -9,8 +9,9 @@ public final class SkipLimitExceededException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     public SkipLimitExceededException(String stepName, Class<? extends Throwable> type, int limit, Throwable last) {
+        // the type is named once: the last skipped exception's message follows, or its own type where that differs
         super("step '" + stepName + "' exceeded its skip limit of " + limit + " for " + type.getName() + ": "
-                + last, last);
+                + (last.getClass() == type ? String.valueOf(last.getMessage()) : last.toString()), last);
     }
 
     public SkipLimitExceededException(String stepName, int limit, Throwable last) {

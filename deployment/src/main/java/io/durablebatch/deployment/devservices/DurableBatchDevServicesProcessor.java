@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.logging.Level;
 
 import org.jboss.logging.Logger;
 
@@ -34,6 +35,8 @@ class DurableBatchDevServicesProcessor {
 
     static final String DEFAULT_USERNAME = "quarkus";
 
+    private static final String TESTCONTAINERS_CATEGORY = "org.testcontainers";
+
     /**
      * Decides whether the repository's datasource gets a local server: it has no URL, it is active,
      * and the mode asks for a local server or Quarkus' container Dev Service cannot provide one.
@@ -54,7 +57,7 @@ class DurableBatchDevServicesProcessor {
         }
         if (config.mode() == DurableBatchDevServicesConfig.Mode.AUTO
                 && (dataSource == null || dataSource.devservices().enabled().orElse(true))
-                && containerRuntime.isContainerRuntimeAvailable()) {
+                && isContainerRuntimeAvailable(containerRuntime)) {
             LOG.debugf("Leaving datasource %s to Quarkus' PostgreSQL Dev Service: a container runtime is available", name);
             return Optional.empty();
         }
@@ -109,6 +112,28 @@ class DurableBatchDevServicesProcessor {
                 .config(credentials)
                 .configProvider(url)
                 .build();
+    }
+
+    /**
+     * Whether Quarkus' PostgreSQL Dev Service could start a container. Without a container runtime,
+     * Testcontainers answers with an ERROR line listing every strategy it tried; here that is a
+     * healthy start (the local server takes over, and says so in one line), so its loggers are
+     * silenced for the probe, unless the application set their level. The build item keeps the
+     * answer: no later probe of the same build logs it again.
+     */
+    static boolean isContainerRuntimeAvailable(DockerStatusBuildItem containerRuntime) {
+        java.util.logging.Logger testcontainers = java.util.logging.Logger.getLogger(TESTCONTAINERS_CATEGORY);
+        boolean silence = testcontainers.getLevel() == null;
+        if (silence) {
+            testcontainers.setLevel(Level.OFF);
+        }
+        try {
+            return containerRuntime.isContainerRuntimeAvailable();
+        } finally {
+            if (silence) {
+                testcontainers.setLevel(null);
+            }
+        }
     }
 
     private static Optional<String> property(String dataSource, String name) {

@@ -184,7 +184,8 @@ public class JobExecutionStore {
         Optional<JobExecution> latest = latest(instanceId);
         if (latest.isPresent()) {
             JobExecution execution = latest.get();
-            String subject = "job instance " + instanceId + " (latest attempt " + execution.id() + ")";
+            String subject = "job instance " + instanceId + ": its latest execution " + execution.id() + " (attempt "
+                    + execution.attempt() + ")";
             switch (execution.status()) {
                 case COMPLETED:
                     return new RepositoryException(RepositoryError.INSTANCE_COMPLETE, subject + " is COMPLETED");

@@ -33,6 +33,7 @@ import io.durablebatch.execution.JobInstance;
 import io.durablebatch.execution.JobInstanceId;
 import io.durablebatch.repository.JobExecutionRequest;
 import io.durablebatch.repository.RepositoryError;
+import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.quarkus.test.QuarkusUnitTest;
@@ -96,9 +97,12 @@ class RestartRulesTest {
     void aCompletedInstanceNeverRunsAgain() {
         JobInstanceId instance = given.newInstance("completed").id();
         given.attemptIn(instance, FAILED);
-        given.attemptIn(instance, COMPLETED);
-        state.assertRefusedChangingNothing(instance, RepositoryError.INSTANCE_COMPLETE,
+        JobExecution completed = given.attemptIn(instance, COMPLETED);
+        RepositoryException refusal = state.assertRefusedChangingNothing(instance, RepositoryError.INSTANCE_COMPLETE,
                 () -> repository.createJobExecution(JobExecutionRequest.of(instance)));
+        // the execution by its id and the attempt by its number, never one for the other
+        assertEquals("INSTANCE_COMPLETE: job instance " + instance + ": its latest execution " + completed.id()
+                + " (attempt 2) is COMPLETED", refusal.getMessage());
     }
 
     @Test

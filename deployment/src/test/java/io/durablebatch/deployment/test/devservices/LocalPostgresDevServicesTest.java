@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.logging.Level;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -40,8 +41,17 @@ class LocalPostgresDevServicesTest {
 
     @RegisterExtension
     static final QuarkusUnitTest APP = OrdersDatabase.withoutUrl(jar -> jar.addClasses(Jobs.class))
-            .setLogRecordPredicate(record -> record.getLoggerName().startsWith("io.durablebatch.deployment.devservices"))
+            .setLogRecordPredicate(record -> record.getLoggerName().startsWith("io.durablebatch.deployment.devservices")
+                    || record.getLoggerName().startsWith("org.testcontainers")
+                    || record.getLevel().intValue() >= Level.SEVERE.intValue())
             .assertLogRecords(records -> {
+                // a healthy start without a container runtime says so in one line, with no ERROR of
+                // Testcontainers' probe (nor any other)
+                List<String> loud = records.stream()
+                        .filter(record -> record.getLoggerName().startsWith("org.testcontainers")
+                                || record.getLevel().intValue() >= Level.SEVERE.intValue())
+                        .map(record -> record.getLevel() + " " + record.getLoggerName() + ": " + record.getMessage()).toList();
+                assertEquals(List.of(), loud);
                 List<String> started = records.stream().map(record -> ((ExtLogRecord) record).getFormattedMessage())
                         .filter(message -> message.startsWith("Durable Batch started")).toList();
                 assertEquals(1, started.size(), "one line says where the server is: " + started);

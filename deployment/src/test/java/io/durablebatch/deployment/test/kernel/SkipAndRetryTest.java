@@ -189,6 +189,9 @@ class SkipAndRetryTest extends KernelTest {
         assertEquals(SkipLimitExceededException.class.getName(), step.failure().orElseThrow().type());
         assertTrue(step.failure().get().message().startsWith("step 'load' exceeded its skip limit of 5 for "
                 + IllegalArgumentException.class.getName()), step.failure().get().message());
+        // the skipped exception's type is named once, not again by its toString()
+        assertEquals(1, step.failure().get().message().split(IllegalArgumentException.class.getName(), -1).length - 1,
+                step.failure().get().message());
         // the sixth skip (id 500) is in the 11th chunk: ten chunks committed with 5 skips
         assertEquals(5, step.counters().processSkipCount());
         assertEquals(495, rows(dataSource, run));

@@ -4,6 +4,10 @@ import static io.durablebatch.deployment.test.InvalidValues.assertInvalid;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.UncheckedIOException;
+import java.nio.file.NoSuchFileException;
+import java.sql.BatchUpdateException;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -168,6 +172,35 @@ class ValueTypeValidationTest {
         assertEquals(ExecutionFailure.MAX_MESSAGE_LENGTH, failure.message().length());
         assertTrue(failure.message().endsWith("\u2026"));
         assertEquals("", ExecutionFailure.of(new RuntimeException()).message());
+    }
+
+    @Test
+    void aFileSystemFailureIsNamedByItsTypeWhoeverThrowsIt() {
+        // its message is the file only: without the type, "/data/orders.csv" says nothing
+        assertEquals("java.nio.file.NoSuchFileException: /data/orders.csv",
+                ExecutionFailure.of(new NoSuchFileException("/data/orders.csv")).message());
+        assertEquals("cannot open the input; caused by java.nio.file.NoSuchFileException: /data/orders.csv",
+                ExecutionFailure.of(new UncheckedIOException("cannot open the input",
+                        new NoSuchFileException("/data/orders.csv"))).message());
+    }
+
+    @Test
+    void aDatabaseErrorLeadsWithItsStateAndTheInnermostErrorThenTheStatementBounded() {
+        // the shape of a JDBC batch refused by PostgreSQL: the batch quotes the whole statement, its
+        // next exception says why (the real one, through the getting-started writer: ImportErrorsTest)
+        String statement = "INSERT INTO orders (id, customer, amount) VALUES " + "(1, 'c', 1.5),".repeat(1_000);
+        SQLException why = new SQLException("ERROR: duplicate key value violates unique constraint \"orders_pkey\"\n"
+                + "  Detail: Key (id)=(7) already exists.", "23505");
+        BatchUpdateException batch = new BatchUpdateException("Batch entry 0 " + statement + " was aborted: "
+                + why.getMessage() + "  Call getNextException to see other errors in the batch.", "23505", 0, new int[0],
+                why);
+        batch.setNextException(why);
+        String message = ExecutionFailure.of(new IllegalStateException("chunk 1 failed", batch)).message();
+        assertTrue(message.startsWith("SQL state 23505: ERROR: duplicate key value violates unique constraint "
+                + "\"orders_pkey\" Detail: Key (id)=(7) already exists.; reported as: chunk 1 failed; caused by "
+                + "java.sql.BatchUpdateException: Batch entry 0 INSERT INTO orders"), message);
+        assertTrue(message.length() < 1_500, message.length() + " characters");
+        assertEquals(1, message.split("duplicate key", -1).length - 1, message);
     }
 
     @Test
