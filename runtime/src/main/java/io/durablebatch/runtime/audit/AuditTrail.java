@@ -90,7 +90,7 @@ public final class AuditTrail<R> {
                 LIMIT :limit""", fragments);
         this.pageByInstance = tables.statement("pageByInstance[" + table + "]", """
                 SELECT id, {columns} FROM {p}{table}
-                WHERE job_instance_id = :jobInstanceId AND id < :after
+                WHERE job_instance_id = ANY (ARRAY[CAST(:jobInstanceId AS bigint)]) AND id < :after
                 ORDER BY job_instance_id DESC, id DESC
                 LIMIT :limit""", fragments);
         this.keyset = Keyset.newestFirst(table.replace('_', '-'));

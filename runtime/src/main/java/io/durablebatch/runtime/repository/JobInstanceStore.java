@@ -60,7 +60,7 @@ public class JobInstanceStore {
                 from DurableBatchJobInstance i where i.id = :id""");
         this.pageByJob = tables.statement("pageByJob", """
                 SELECT {columns} FROM {p}job_instance
-                WHERE job_name = :job AND id < :after
+                WHERE job_name = ANY (ARRAY[CAST(:job AS varchar)]) AND id < :after
                 ORDER BY job_name DESC, id DESC
                 LIMIT :limit""", Map.of("columns", COLUMNS));
         this.countByJob = tables.statement("countByJob", """

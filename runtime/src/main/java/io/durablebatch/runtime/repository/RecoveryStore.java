@@ -119,7 +119,7 @@ public class RecoveryStore {
                 ORDER BY id DESC
                 LIMIT :limit""");
         this.pageByInstance = tables.statement("pageByInstance", decisions + """
-                WHERE job_instance_id = :jobInstanceId AND id < :after
+                WHERE job_instance_id = ANY (ARRAY[CAST(:jobInstanceId AS bigint)]) AND id < :after
                 ORDER BY job_instance_id DESC, id DESC
                 LIMIT :limit""");
     }

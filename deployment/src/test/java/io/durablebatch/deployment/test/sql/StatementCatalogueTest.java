@@ -17,8 +17,6 @@ import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
-import jakarta.enterprise.inject.Any;
-import jakarta.enterprise.inject.spi.Bean;
 import jakarta.inject.Inject;
 
 import org.hibernate.StatelessSession;
@@ -32,9 +30,6 @@ import io.durablebatch.runtime.sql.EntityQuery;
 import io.durablebatch.runtime.sql.RepositoryDataSource;
 import io.durablebatch.runtime.sql.RepositoryPersistenceUnit;
 import io.durablebatch.runtime.sql.SqlStatement;
-import io.quarkus.arc.Arc;
-import io.quarkus.arc.ClientProxy;
-import io.quarkus.arc.InjectableBean;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -52,7 +47,7 @@ class StatementCatalogueTest {
     private static final Pattern SEQUENTIAL_SCAN = Pattern.compile("Seq Scan on dbatch_\\w+");
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = RepositoryTestSupport.repositoryApp()
+    static final QuarkusUnitTest APP = RepositoryTestSupport.repositoryApp(BuiltStatements.class)
             .overrideConfigKey("quarkus.durable-batch.lease.sweeper-enabled", "false");
 
     @Inject
@@ -98,19 +93,8 @@ class StatementCatalogueTest {
         assertTrue(SEQUENTIAL_SCAN.matcher(plan).find(), plan);
     }
 
-    /** Builds every bean of the runtime, so every store has built its statements. */
     private List<SqlStatement> everyStatement() {
-        for (Bean<?> bean : Arc.container().beanManager().getBeans(Object.class, Any.Literal.INSTANCE)) {
-            if (bean.getBeanClass().getName().startsWith("io.durablebatch.runtime.")) {
-                Object instance = Arc.container().instance((InjectableBean<?>) bean).get();
-                if (instance instanceof ClientProxy) {
-                    ClientProxy.unwrap(instance);
-                }
-            }
-        }
-        List<SqlStatement> statements = new ArrayList<>(tables.statements());
-        statements.sort((a, b) -> a.toString().compareTo(b.toString()));
-        return statements;
+        return BuiltStatements.every(tables);
     }
 
     /** The entity queries the stores built (after {@link #everyStatement}), by store and name. */

@@ -1,0 +1,201 @@
+package io.durablebatch.deployment.test.sql;
+
+import static io.durablebatch.deployment.test.RepositoryTestSupport.dropTablesWithPrefix;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.agroal.api.AgroalDataSource;
+import io.durablebatch.runtime.schema.RepositoryTables;
+import io.durablebatch.runtime.sql.RepositoryDataSource;
+import io.durablebatch.runtime.sql.SqlStatement;
+import io.quarkus.test.QuarkusUnitTest;
+
+/**
+ * Every listing the operator REST API and the Dev UI page walks the index its filter names under the
+ * generic plan (the one PostgreSQL caches for a prepared statement after a few executions), whatever
+ * the planner's statistics say. The tables hold a history that tempts the planner the wrong way: many
+ * rows, a handful of jobs, two statuses, no owner, nothing vacuumed. There, a walk of the primary key
+ * newest first that filters row by row looks cheap, and for a job or status without rows it reads the
+ * whole table. The listings' own tables (prefix {@value #PREFIX}) keep that history out of other tests.
+ */
+class ListingPlanTest {
+
+    private static final String PREFIX = "plans_";
+    private static final int ROWS = 200_000;
+    private static final Pattern PRIMARY_KEY_WALK = Pattern
+            .compile(
+                    "Index (?:Only )?Scan (?:Backward )?using (\\w+_pkey) on \\w+(?: \\w+)?\\n\\s+Index Cond: \\((?!(?:\\w+\\.)?id = )");
+
+    /** The filtered listings, by owner and name, with the index each one must walk. */
+    private static final Map<String, String> FILTERED = Map.of(
+            "JobExecutionListing.pageByJob", PREFIX + "job_execution_job_ix",
+            "JobExecutionListing.pageByStatus", PREFIX + "job_execution_status_all_ix",
+            "JobInstanceStore.pageByJob", PREFIX + "job_instance_name_ix",
+            "RecoveryStore.pageByInstance", PREFIX + "recovery_decision_instance_ix",
+            "AuditTrail.pageByInstance[operator_request]", PREFIX + "operator_request_instance_ix",
+            "AuditTrail.pageByInstance[retention_action]", PREFIX + "retention_action_instance_ix",
+            "PartitionStore.page", PREFIX + "step_partition_ordinal_uq");
+
+    /** Listings whose tables hold no history here: planned with sequential scans off, as the catalogue is. */
+    private static final Set<String> EMPTY_TABLES = Set.of("PartitionStore.page");
+
+    /** The unfiltered listings: newest first along the primary key is their index. */
+    private static final Set<String> UNFILTERED = Set.of("JobExecutionListing.page", "RecoveryStore.page",
+            "RetentionHoldStore.page", "AuditTrail.page[operator_request]", "AuditTrail.page[retention_action]");
+
+    private static final String[] HISTORY = {
+            """
+                    INSERT INTO {p}job_instance (job_name, key_bytes, key_digest, created_at)
+                    SELECT 'plan-job-' || g %% 4, int8send(g), sha256(int8send(g)), now() - g * interval '1 second'
+                    FROM generate_series(1, %1$d) AS g""",
+            """
+                    INSERT INTO {p}job_execution (job_instance_id, job_name, attempt, status, exit_code, created_at,
+                        started_at, ended_at, last_updated, version)
+                    SELECT i.id, i.job_name, 1, s.status, s.status, i.created_at, i.created_at, i.created_at,
+                           i.created_at, 2
+                    FROM {p}job_instance i
+                    CROSS JOIN LATERAL (SELECT CASE WHEN i.id %% 100 = 7 THEN 'FAILED' ELSE 'COMPLETED' END) s (status)""",
+            """
+                    INSERT INTO {p}recovery_decision (job_execution_id, job_instance_id, operation_id, actor, reason,
+                        resolution, observed_status, observed_version, resulting_version, resolved_steps, decided_at)
+                    SELECT g, g %% 4, 'op-' || g, 'plan', 'plan', 'FAILED', 'STARTED', 1, 2, 0, now()
+                    FROM generate_series(1, %1$d) AS g""",
+            """
+                    INSERT INTO {p}operator_request (action, operation_id, actor, job_instance_id, request_digest, outcome,
+                        recorded_at)
+                    SELECT 'START', 'op-' || g, 'plan', g %% 4, sha256(int8send(g)), 'STARTED', now()
+                    FROM generate_series(1, %1$d) AS g""",
+            """
+                    INSERT INTO {p}retention_action (action, operation_id, actor, job_instance_id, request_digest, outcome,
+                        recorded_at)
+                    SELECT 'PURGE', 'op-' || g, 'plan', g %% 4, sha256(int8send(g)), 'PURGED', now()
+                    FROM generate_series(1, %1$d) AS g""",
+            "ANALYZE {p}job_instance, {p}job_execution, {p}recovery_decision, {p}operator_request, {p}retention_action" };
+
+    @RegisterExtension
+    static final QuarkusUnitTest APP = repositoryApp(BuiltStatements.class)
+            .overrideConfigKey("quarkus.durable-batch.schema.table-prefix", PREFIX)
+            .setBeforeAllCustomizer(() -> dropTablesWithPrefix(PREFIX));
+
+    private static boolean historyStored;
+
+    @Inject
+    RepositoryTables tables;
+
+    @Inject
+    @RepositoryDataSource
+    AgroalDataSource dataSource;
+
+    @BeforeEach
+    void storeHistory() throws SQLException {
+        if (historyStored) {
+            return;
+        }
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+            for (String sql : HISTORY) {
+                statement.execute(tables.substitute(sql.formatted(ROWS)));
+            }
+        }
+        historyStored = true;
+    }
+
+    @Test
+    void everyFilteredListingWalksItsIndexUnderTheGenericPlan() throws SQLException {
+        Map<String, SqlStatement> listings = new LinkedHashMap<>();
+        for (SqlStatement statement : BuiltStatements.every(tables)) {
+            if (statement.name().startsWith("page")) {
+                listings.put(statement.owner() + "." + statement.name(), statement);
+            }
+        }
+        Set<String> known = new TreeSet<>(FILTERED.keySet());
+        known.addAll(UNFILTERED);
+        assertEquals(known, new TreeSet<>(listings.keySet()),
+                "the listings: a new one must be added here, with the index its filter walks");
+
+        Map<String, String> wrong = new LinkedHashMap<>();
+        FILTERED.forEach((listing, index) -> {
+            String plan = genericPlan(listings.get(listing), EMPTY_TABLES.contains(listing));
+            if (primaryKeyWalk(plan) != null || !plan.contains(" using " + index + " ")) {
+                wrong.put(listing, "should walk " + index + ":\n" + plan);
+            }
+        });
+        assertEquals(Map.of(), wrong, "filtered listings that do not walk their index");
+    }
+
+    @Test
+    void theHistoryTemptsThePlannerToWalkThePrimaryKey() {
+        // the execution listing by job as it was: each status's walk named its columns as equalities
+        SqlStatement equalities = SqlStatement.parse("Test", "pageByJobWithEqualities", tables.substitute("""
+                SELECT w.id FROM unnest(CAST(:statuses AS varchar[])) AS s (status)
+                CROSS JOIN LATERAL (
+                    SELECT id FROM {p}job_execution
+                    WHERE job_name = :job AND status = s.status AND id < :after
+                    AND (CAST(:owner AS varchar) IS NULL OR owner_token = :owner)
+                    ORDER BY id DESC
+                    LIMIT :limit) w
+                ORDER BY w.id DESC
+                LIMIT :limit"""));
+        String plan = genericPlan(equalities, false);
+        assertEquals(PREFIX + "job_execution_pkey", primaryKeyWalk(plan), plan);
+    }
+
+    /** The primary key a plan walks with a range (not looked up by id), or null. */
+    private static String primaryKeyWalk(String plan) {
+        Matcher walk = PRIMARY_KEY_WALK.matcher(plan);
+        return walk.find() ? walk.group(1) : null;
+    }
+
+    private String genericPlan(SqlStatement statement, boolean withoutSequentialScans) {
+        try (Connection connection = dataSource.getConnection(); Statement session = connection.createStatement()) {
+            connection.setAutoCommit(false);
+            session.execute("SET LOCAL plan_cache_mode = force_generic_plan");
+            if (withoutSequentialScans) {
+                session.execute("SET LOCAL enable_seqscan = off");
+            }
+            session.execute("PREPARE listing AS " + statement.numberedText());
+            String nulls = String.join(", ", Collections.nCopies(statement.parameterNames().size(), "NULL"));
+            StringBuilder plan = new StringBuilder();
+            try (ResultSet rows = session.executeQuery("EXPLAIN (COSTS OFF) EXECUTE listing(" + nulls + ")")) {
+                while (rows.next()) {
+                    plan.append(rows.getString(1)).append('\n');
+                }
+            }
+            session.execute("DEALLOCATE listing");
+            connection.rollback();
+            return plan.toString();
+        } catch (SQLException e) {
+            throw new IllegalStateException(statement + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Test
+    void aPlanThatLooksRowsUpByIdIsNoWalk() {
+        assertEquals(null, primaryKeyWalk("""
+                ->  Index Scan using plans_job_execution_pkey on plans_job_execution e
+                      Index Cond: (id = plans_job_execution.id)
+                """));
+        assertTrue(primaryKeyWalk("""
+                ->  Index Scan Backward using plans_job_execution_pkey on plans_job_execution
+                      Index Cond: (id < $3)
+                """) != null);
+    }
+}
