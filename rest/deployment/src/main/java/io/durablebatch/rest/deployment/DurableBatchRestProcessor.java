@@ -14,6 +14,7 @@ import io.durablebatch.rest.Problem;
 import io.durablebatch.rest.runtime.DurableBatchRestBuildTimeConfig;
 import io.durablebatch.rest.runtime.OperatorResource;
 import io.durablebatch.rest.runtime.ProblemMapper;
+import io.durablebatch.rest.runtime.ProblemResponses;
 import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.builditem.CombinedIndexBuildItem;
@@ -57,7 +58,8 @@ class DurableBatchRestProcessor {
      * configured root as its class-level {@code @Path}, so that the {@link ProblemMapper} methods it
      * overrides as {@code @ServerExceptionMapper} are class-level mappers, for the API's requests only.
      * (A path-less resource registered with {@code AdditionalResourceClassBuildItem} moves too, but
-     * Quarkus REST then takes its mappers as global ones.)
+     * Quarkus REST then takes its mappers as global ones.) The mappers are declared in
+     * {@link ProblemResponses}, the resource's superclass.
      */
     @BuildStep
     void operatorResource(CombinedIndexBuildItem index, DurableBatchRestBuildTimeConfig config,
@@ -80,7 +82,8 @@ class DurableBatchRestProcessor {
             creator.addAnnotation(Inject.class);
             creator.invokeSpecialMethod(MethodDescriptor.of(constructor), creator.getThis(), parameters(creator, constructor));
             creator.returnValue(null);
-            for (MethodInfo mapper : resource.methods()) {
+            ClassInfo mappers = index.getIndex().getClassByName(DotName.createSimple(ProblemResponses.class));
+            for (MethodInfo mapper : mappers.methods()) {
                 if (mapper.hasDeclaredAnnotation(PROBLEM_MAPPER)) {
                     MethodCreator override = subclass.getMethodCreator(mapper.name(), mapper.returnType().name().toString(),
                             mapper.parameterTypes().stream().map(type -> type.name().toString()).toArray());

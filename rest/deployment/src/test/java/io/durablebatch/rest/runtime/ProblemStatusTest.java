@@ -41,6 +41,6 @@ class ProblemStatusTest {
     void everyProblemTypeIsAUrnOfItsCode() {
         assertEquals("urn:durable-batch:problem:execution-active",
                 Problem.typeOf(RepositoryError.EXECUTION_ACTIVE.name()));
-        assertEquals("Execution active", OperatorResource.title("EXECUTION_ACTIVE"));
+        assertEquals("Execution active", Problems.title("EXECUTION_ACTIVE"));
     }
 }

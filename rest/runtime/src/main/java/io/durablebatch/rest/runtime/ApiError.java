@@ -19,12 +19,30 @@ enum ApiError {
     HOLD_NOT_FOUND(404),
     /** Nothing exists at this path. */
     NOT_FOUND(404),
-    /** A failure the caller did not cause. */
+    /** The path exists, but not with this HTTP method; {@code Allow} lists the methods it has. */
+    METHOD_NOT_ALLOWED(405),
+    /** The endpoint cannot answer in a media type the request's {@code Accept} allows. */
+    NOT_ACCEPTABLE(406),
+    /** The body is larger than {@code quarkus.http.limits.max-body-size}. */
+    BODY_TOO_LARGE(413),
+    /** The endpoint does not read the request's {@code Content-Type}. */
+    MEDIA_TYPE_UNSUPPORTED(415),
+    /** A failure the caller did not cause; the server's log has it under the problem's correlation id. */
     UNEXPECTED(500);
 
     final int status;
 
     ApiError(int status) {
         this.status = status;
+    }
+
+    /** The code of an error status the HTTP layer answers by itself, before any endpoint runs. */
+    static ApiError ofStatus(int status) {
+        for (ApiError error : values()) {
+            if (error.status == status && error != HOLD_NOT_FOUND) {
+                return error;
+            }
+        }
+        return status >= 500 ? UNEXPECTED : REQUEST_MALFORMED;
     }
 }

@@ -21,9 +21,9 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
-import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriBuilder;
 import jakarta.ws.rs.core.UriInfo;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -39,7 +39,6 @@ import org.jboss.resteasy.reactive.RestQuery;
 import org.jboss.resteasy.reactive.RestResponse;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -71,14 +70,8 @@ import io.durablebatch.retention.PurgePlan;
 import io.durablebatch.retention.PurgePlanRequest;
 import io.durablebatch.retention.PurgeSurvey;
 import io.quarkus.narayana.jta.QuarkusTransaction;
-import io.quarkus.security.ForbiddenException;
-import io.quarkus.security.UnauthorizedException;
 import io.quarkus.security.identity.SecurityIdentity;
-import io.quarkus.vertx.http.runtime.security.ChallengeData;
-import io.quarkus.vertx.http.runtime.security.HttpAuthenticator;
 import io.smallrye.common.annotation.Blocking;
-import io.smallrye.mutiny.Uni;
-import io.vertx.ext.web.RoutingContext;
 
 /**
  * The operator REST API under {@code quarkus.durable-batch.rest.root-path} (default {@code /batch}).
@@ -88,8 +81,8 @@ import io.vertx.ext.web.RoutingContext;
  * OpenAPI the same root through {@link OpenApiResourcePathConfigSourceFactory}. Every endpoint is
  * blocking (it runs on a worker thread: the repository speaks JDBC) and carries
  * {@code @RolesAllowed} with the role expressions of {@link BatchRoles}. Every refusal is an RFC 9457
- * problem, mapped by the exception mappers of this class alone, so the application's own error
- * handling stays as it is.
+ * problem, mapped by the exception mappers of {@link ProblemResponses} for this resource alone, so the
+ * application's own error handling stays as it is.
  */
 @Blocking
 @Produces(MediaType.APPLICATION_JSON)
@@ -97,7 +90,7 @@ import io.vertx.ext.web.RoutingContext;
 @APIResponse(responseCode = "401", description = "No authenticated caller")
 @APIResponse(responseCode = "403", description = "The caller lacks the endpoint's role")
 @APIResponse(responseCode = "503", description = "STORAGE_TRANSIENT: retry after Retry-After seconds", content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-public class OperatorResource {
+public class OperatorResource extends ProblemResponses {
 
     /** The header whose value becomes the operation id of an action. */
     static final String IDEMPOTENCY_KEY = "Idempotency-Key";
@@ -106,6 +99,12 @@ public class OperatorResource {
             + "is answered from the audit record, never applied twice (without it the action gets a fresh one)";
 
     private static final int DEFAULT_PAGE_SIZE = 50;
+
+    /** The earliest instant a filter may name. */
+    private static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");
+
+    /** The latest instant a filter may name. */
+    private static final Instant LATEST = Instant.parse("9999-12-31T23:59:59Z");
 
     private static final String CURSOR_DOC = "the next of the previous page; absent: the first page";
 
@@ -126,7 +125,8 @@ public class OperatorResource {
 
     protected OperatorResource(ExecutionActions executions, RetentionActions retention, JobRepository repository,
             JobOperator jobs, SecurityIdentity identity, ObjectMapper json, DurableBatchRestBuildTimeConfig config) {
-        this.root = config.rootPath();
+        super(identity, json);
+        this.root = ApiPath.of(config);
         this.jobs = jobs;
         this.executions = executions;
         this.retention = retention;
@@ -439,7 +439,7 @@ public class OperatorResource {
             + "chunk boundary and ends STOPPED, restartable.")
     @APIResponse(responseCode = "200", description = "The execution, stop requested", content = @Content(schema = @Schema(implementation = ExecutionView.class)))
     @APIResponse(responseCode = "404", description = "JOB_EXECUTION_NOT_FOUND", content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
-    @APIResponse(responseCode = "409", description = "ILLEGAL_TRANSITION, STOP_ALREADY_REQUESTED, OPERATION_CONFLICT", content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    @APIResponse(responseCode = "409", description = "EXECUTION_NOT_ACTIVE, ILLEGAL_TRANSITION, STOP_ALREADY_REQUESTED, OWNER_MISMATCH, OPERATION_CONFLICT", content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     @APIResponse(responseCode = "412", description = "VERSION_CONFLICT", content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public RestResponse<ExecutionView> stop(@RestPath long id,
             @Parameter(description = IDEMPOTENCY_DOC) @RestHeader(IDEMPOTENCY_KEY) String key,
@@ -527,6 +527,12 @@ public class OperatorResource {
             PurgeRequest request) {
         List<PurgeCandidateView> candidates = request == null || request.candidates() == null ? List.of()
                 : request.candidates();
+        for (int i = 0; i < candidates.size(); i++) {
+            if (candidates.get(i) == null) {
+                throw new ApiException(ApiError.VALUE_INVALID, "candidates[" + i + "] must be a candidate of a survey, "
+                        + "not null", Optional.of("candidates[" + i + "]"));
+            }
+        }
         PurgePlan plan = new PurgePlan(candidates.stream().map(PurgeCandidateView::candidate).toList());
         return RetentionOutcomeView.of(retention.purge(plan, call(key)));
     }
@@ -539,10 +545,15 @@ public class OperatorResource {
         return cursor == null ? PageRequest.first(items) : PageRequest.after(PageCursor.of(cursor), items);
     }
 
-    /** A page, with the link of the next one (this request with that cursor) in a Link header. */
+    /**
+     * A page, with the link of the next one (this request with that cursor) in a Link header: a
+     * relative reference (path and query), never built from the request's {@code Host}.
+     */
     private static <S, T> RestResponse<PageView<T>> paged(Page<S> page, Function<S, T> view, UriInfo uri) {
         RestResponse.ResponseBuilder<PageView<T>> response = RestResponse.ResponseBuilder.ok(PageView.of(page, view));
-        page.next().ifPresent(next -> response.header("Link", "<" + uri.getRequestUriBuilder()
+        URI request = uri.getRequestUri();
+        String relative = request.getRawPath() + (request.getRawQuery() == null ? "" : "?" + request.getRawQuery());
+        page.next().ifPresent(next -> response.header("Link", "<" + UriBuilder.fromUri(relative)
                 .replaceQueryParam("cursor", next.value()).build() + ">; rel=\"next\""));
         return response.build();
     }
@@ -583,8 +594,9 @@ public class OperatorResource {
 
     private RestResponse<ExecutionView> launched(JobExecution execution) {
         ExecutionView view = ExecutionView.of(execution);
+        // A header of its own: JAX-RS would make a relative location() absolute with the request's Host.
         return tagged(RestResponse.ResponseBuilder.<ExecutionView> create(RestResponse.Status.ACCEPTED, view)
-                .location(URI.create(root + "/executions/" + view.id())), view.version()).build();
+                .header(HttpHeaders.LOCATION, root + "/executions/" + view.id()), view.version()).build();
     }
 
     private static RestResponse<ExecutionView> current(JobExecution execution) {
@@ -612,12 +624,20 @@ public class OperatorResource {
         if (text == null) {
             throw new IllegalArgumentException(field + " must be given, an ISO-8601 instant such as 2026-12-01T00:00:00Z");
         }
+        Instant instant;
         try {
-            return Instant.parse(text);
+            instant = Instant.parse(text);
         } catch (DateTimeParseException e) {
             throw new IllegalArgumentException(field + " must be an ISO-8601 instant such as 2026-12-01T00:00:00Z, got '"
                     + text + "'");
         }
+        // PostgreSQL's timestamps end in year 294276 (Instant's in year 1000000000): a filter the
+        // database cannot compare is the caller's mistake, refused here rather than failing its statement.
+        if (instant.isBefore(EARLIEST) || instant.isAfter(LATEST)) {
+            throw new IllegalArgumentException(field + " must be between " + EARLIEST + " and " + LATEST + ", got '"
+                    + text + "'");
+        }
+        return instant;
     }
 
     private static Set<ExecutionStatus> statuses(List<String> names) {
@@ -631,107 +651,5 @@ public class OperatorResource {
             }
         }
         return statuses;
-    }
-
-    // Problems: these mappers apply to this resource's requests only, through the generated subclass
-    // (public: Quarkus REST calls them from generated classes).
-
-    @ProblemMapper
-    public Response repositoryRefusal(RepositoryException e, UriInfo uri) {
-        Response.ResponseBuilder response = problem(ProblemStatus.of(e.error()), e.error().name(), e.getMessage(),
-                Optional.empty(), uri, Optional.empty());
-        if (e.isTransient()) {
-            response.header("Retry-After", "1");
-        }
-        return response.build();
-    }
-
-    @ProblemMapper
-    public Response apiRefusal(ApiException e, UriInfo uri) {
-        return problem(e.error.status, e.error.name(), e.getMessage(), e.field, uri, Optional.empty()).build();
-    }
-
-    @ProblemMapper
-    public Response staleVersion(StaleVersionException e, UriInfo uri) {
-        return problem(412, RepositoryError.VERSION_CONFLICT.name(), e.getMessage(), Optional.of(EntityTags.IF_MATCH),
-                uri, Optional.of(e.currentVersion)).header("ETag", EntityTags.of(e.currentVersion)).build();
-    }
-
-    /** A value record refused a value: its message starts with the field's name (io.durablebatch.Checks). */
-    @ProblemMapper
-    public Response badValue(IllegalArgumentException e, UriInfo uri) {
-        String message = String.valueOf(e.getMessage());
-        int space = message.indexOf(' ');
-        Optional<String> field = space > 0 ? Optional.of(message.substring(0, space)) : Optional.empty();
-        return problem(422, ApiError.VALUE_INVALID.name(), message, field, uri, Optional.empty()).build();
-    }
-
-    /** A body that is not JSON (400), or JSON of the wrong shape (422, naming the field). */
-    @ProblemMapper
-    public Response unreadableBody(JsonProcessingException e, UriInfo uri) {
-        if (e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
-            String field = mapping.getPath().stream().map(ref -> ref.getFieldName() != null ? ref.getFieldName()
-                    : "[" + ref.getIndex() + "]").reduce((a, b) -> b.startsWith("[") ? a + b : a + "." + b).orElse("");
-            return problem(422, ApiError.VALUE_INVALID.name(), field + ": " + e.getOriginalMessage(), Optional.of(field),
-                    uri, Optional.empty()).build();
-        }
-        return problem(400, ApiError.REQUEST_MALFORMED.name(), "the body is not valid JSON: " + e.getOriginalMessage(),
-                Optional.empty(), uri, Optional.empty()).build();
-    }
-
-    /**
-     * 401 whatever the application's mechanisms: with one, its challenge (e.g. {@code WWW-Authenticate:
-     * Basic}) is added; with none at all, Quarkus would answer 403, yet the caller is not known, not
-     * refused: the API is closed until the application configures authentication.
-     */
-    @ProblemMapper
-    public Uni<Response> unauthenticated(UnauthorizedException e, RoutingContext routing, UriInfo uri) {
-        HttpAuthenticator authenticator = routing.get(HttpAuthenticator.class.getName());
-        Uni<ChallengeData> challenge = authenticator == null ? Uni.createFrom().nullItem()
-                : authenticator.getChallenge(routing).onFailure().recoverWithNull();
-        return challenge.map(data -> {
-            Response.ResponseBuilder response = problem(401, ApiError.UNAUTHENTICATED.name(),
-                    "this endpoint needs an authenticated caller with one of its roles", Optional.empty(), uri,
-                    Optional.empty());
-            if (data != null && data.status == 401) {
-                data.getHeaders().forEach((name, value) -> response.header(name.toString(), value));
-            }
-            return response.build();
-        });
-    }
-
-    @ProblemMapper
-    public Response forbidden(ForbiddenException e, UriInfo uri) {
-        return problem(403, ApiError.FORBIDDEN.name(), "the caller " + identity.getPrincipal().getName()
-                + " lacks the role this endpoint needs", Optional.empty(), uri, Optional.empty()).build();
-    }
-
-    @ProblemMapper
-    public Response webError(WebApplicationException e, UriInfo uri) {
-        int status = e.getResponse().getStatus();
-        if (status == 401 || status == 403) {
-            return e.getResponse();
-        }
-        ApiError error = status == 404 ? ApiError.NOT_FOUND : ApiError.REQUEST_MALFORMED;
-        return problem(status, error.name(), e.getMessage(), Optional.empty(), uri, Optional.empty()).build();
-    }
-
-    private Response.ResponseBuilder problem(int status, String code, String detail, Optional<String> field, UriInfo uri,
-            Optional<Long> currentVersion) {
-        Problem problem = new Problem(Problem.typeOf(code), title(code), status, detail, code, field,
-                Optional.of(uri.getPath()), currentVersion);
-        String body;
-        try {
-            body = json.writeValueAsString(problem);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a problem document could not be written", e);
-        }
-        return Response.status(status).type(Problem.MEDIA_TYPE).entity(body);
-    }
-
-    /** {@code EXECUTION_ACTIVE} reads "Execution active". */
-    static String title(String code) {
-        String words = code.toLowerCase(Locale.ROOT).replace('_', ' ');
-        return Character.toUpperCase(words.charAt(0)) + words.substring(1);
     }
 }
