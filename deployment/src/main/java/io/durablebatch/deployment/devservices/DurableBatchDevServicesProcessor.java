@@ -4,7 +4,6 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
-import java.util.logging.Level;
 
 import org.jboss.logging.Logger;
 
@@ -35,7 +34,11 @@ class DurableBatchDevServicesProcessor {
 
     static final String DEFAULT_USERNAME = "quarkus";
 
-    private static final String TESTCONTAINERS_CATEGORY = "org.testcontainers";
+    /** Silences Testcontainers' answer to the container runtime check: a step with no input, among the first. */
+    @BuildStep
+    QuietContainerProbeBuildItem quietContainerProbe() {
+        return new QuietContainerProbeBuildItem();
+    }
 
     /**
      * Decides whether the repository's datasource gets a local server: it has no URL, it is active,
@@ -43,8 +46,18 @@ class DurableBatchDevServicesProcessor {
      */
     @BuildStep
     Optional<LocalPostgresBuildItem> plan(DurableBatchDevServicesConfig config, RepositoryDataSourceBuildItem repository,
-            DataSourcesBuildTimeConfig dataSources, DockerStatusBuildItem containerRuntime) {
-        String name = repository.name();
+            DataSourcesBuildTimeConfig dataSources, DockerStatusBuildItem containerRuntime,
+            QuietContainerProbeBuildItem quiet) {
+        try {
+            return plan(config, repository.name(), dataSources, containerRuntime, quiet);
+        } finally {
+            quiet.end();
+        }
+    }
+
+    private static Optional<LocalPostgresBuildItem> plan(DurableBatchDevServicesConfig config, String name,
+            DataSourcesBuildTimeConfig dataSources, DockerStatusBuildItem containerRuntime,
+            QuietContainerProbeBuildItem quiet) {
         if (!config.enabled() || config.mode() == DurableBatchDevServicesConfig.Mode.CONTAINER
                 || ConfigUtils.isAnyPropertyPresent(DataSourceUtil.dataSourcePropertyKeys(name, "jdbc.url"))
                 || !ConfigUtils.getFirstOptionalValue(DataSourceUtil.dataSourcePropertyKeys(name, "active"), Boolean.class)
@@ -57,7 +70,7 @@ class DurableBatchDevServicesProcessor {
         }
         if (config.mode() == DurableBatchDevServicesConfig.Mode.AUTO
                 && (dataSource == null || dataSource.devservices().enabled().orElse(true))
-                && isContainerRuntimeAvailable(containerRuntime)) {
+                && quiet.isContainerRuntimeAvailable(containerRuntime)) {
             LOG.debugf("Leaving datasource %s to Quarkus' PostgreSQL Dev Service: a container runtime is available", name);
             return Optional.empty();
         }
@@ -112,28 +125,6 @@ class DurableBatchDevServicesProcessor {
                 .config(credentials)
                 .configProvider(url)
                 .build();
-    }
-
-    /**
-     * Whether Quarkus' PostgreSQL Dev Service could start a container. Without a container runtime,
-     * Testcontainers answers with an ERROR line listing every strategy it tried; here that is a
-     * healthy start (the local server takes over, and says so in one line), so its loggers are
-     * silenced for the probe, unless the application set their level. The build item keeps the
-     * answer: no later probe of the same build logs it again.
-     */
-    static boolean isContainerRuntimeAvailable(DockerStatusBuildItem containerRuntime) {
-        java.util.logging.Logger testcontainers = java.util.logging.Logger.getLogger(TESTCONTAINERS_CATEGORY);
-        boolean silence = testcontainers.getLevel() == null;
-        if (silence) {
-            testcontainers.setLevel(Level.OFF);
-        }
-        try {
-            return containerRuntime.isContainerRuntimeAvailable();
-        } finally {
-            if (silence) {
-                testcontainers.setLevel(null);
-            }
-        }
     }
 
     private static Optional<String> property(String dataSource, String name) {
