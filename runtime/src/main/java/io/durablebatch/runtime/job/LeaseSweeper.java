@@ -38,7 +38,10 @@ import io.quarkus.runtime.StartupEvent;
  * their lease ran out ten times over. It is recovered as FAILED
  * (with its steps and partitions), audited with actor {@code system:lease} and reason
  * {@code OWNER_LOST}, and, if the job's restart policy allows, restarted here as a new attempt in
- * the same transaction. Executions whose lease is live are never touched.
+ * the same transaction. Executions whose lease is live are never touched, nor those that run in
+ * this process (its heartbeat renews them under the same owner token once the database answers), and
+ * it never ends the sessions of its own process: one of its own executions that no longer runs here is
+ * recovered like any other, without them.
  */
 @Singleton
 public class LeaseSweeper {
