@@ -68,6 +68,11 @@ class RestProblemsTest {
     }
 
     @Test
+    void aPathAnHttpPermissionClosesIsA403Problem() {
+        problem(as(ADMIN).get("/batch/closed-by-permission").then(), 403, "FORBIDDEN");
+    }
+
+    @Test
     void thePathsNoEndpointHasAre404Problems() {
         problem(as(VIEWER).get("/batch/no/such/thing").then(), 404, "NOT_FOUND").body("instance",
                 equalTo("/batch/no/such/thing"));
