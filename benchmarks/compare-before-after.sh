@@ -23,6 +23,8 @@
 # Drops and recreates the databases dbatch_bench and dbatch_demo on that server. Needs psql, jq and
 # python3. Times are only comparable within one run of this script: read the ratios.
 set -euo pipefail
+# the demo application does not start without the password of its user (DEMO_PASSWORD)
+export DEMO_PASSWORD="${DEMO_PASSWORD:-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')}"
 
 out="${1:?usage: compare-before-after.sh OUT_DIR}"
 mkdir -p "$out"

@@ -31,6 +31,8 @@ host="${BENCH_HOST:-127.0.0.1}"
 port="${BENCH_PORT:-5432}"
 user="${BENCH_USER:-postgres}"
 demo_app="${DEMO_APP:-integration-tests/target/quarkus-app}"
+# the demo's one user, demo, has this password (the demo does not start without it)
+export DEMO_PASSWORD="${DEMO_PASSWORD:-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')}"
 apps=target/startup
 demo_port=18089
 
@@ -87,7 +89,7 @@ start_app() {
 # clock), once the job has ended, so that no execution is left running for the next start to recover.
 first_job_start() {
     local index="$1" spawned="$2" execution started
-    execution="$(curl -s -X POST -H 'Content-Type: application/json' \
+    execution="$(curl -s -u "demo:$DEMO_PASSWORD" -X POST -H 'Content-Type: application/json' \
         -d "{\"parameters\":{\"day\":\"2026-01-$(printf %02d "$((index % 28 + 1))")\",\"orders\":100,\"files\":1}}" \
         "http://127.0.0.1:$demo_port/jobs/importOrders/start" | sed -n 's/.*"executionId":\([0-9]*\).*/\1/p')"
     [[ -n "$execution" ]] || return 0

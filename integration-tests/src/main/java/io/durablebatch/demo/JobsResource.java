@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -25,28 +26,31 @@ import io.durablebatch.job.JobParameters;
 import io.durablebatch.job.OperatorCall;
 import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.RecoveryResolution;
+import io.durablebatch.rest.BatchRoles;
 import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.security.identity.SecurityIdentity;
 
 /**
  * The demo's operator API over HTTP: launch, follow, stop, restart, recover and abandon jobs through
- * the kernel's {@link JobOperator}. Every request may name its operation id and actor.
+ * the kernel's {@link JobOperator}. Secured like the operator REST API: the same three roles
+ * ({@link BatchRoles}, viewer &sub; operator &sub; admin), and the audit's actor is the authenticated
+ * caller, never a name the request gives. A request may name its operation id (the idempotency key).
  */
 @Path("/jobs")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
 public class JobsResource {
 
-    /** A launch: identifying parameters, and optionally who asks and the idempotency key. */
-    public record LaunchRequest(Map<String, Object> parameters, String operationId, String actor) {
+    /** A launch: identifying parameters, and optionally the idempotency key. */
+    public record LaunchRequest(Map<String, Object> parameters, String operationId) {
     }
 
     /** A recovery: the version the caller saw, FAILED or ABANDONED, and why. */
-    public record RecoverRequest(long observedVersion, RecoveryResolution resolution, String reason, String operationId,
-            String actor) {
+    public record RecoverRequest(long observedVersion, RecoveryResolution resolution, String reason, String operationId) {
     }
 
     /** An operator request without a body of its own. */
-    public record CallRequest(String operationId, String actor) {
+    public record CallRequest(String operationId) {
     }
 
     public record Launched(long executionId) {
@@ -76,33 +80,40 @@ public class JobsResource {
 
     private final JobOperator operator;
     private final JobRepository repository;
+    private final SecurityIdentity caller;
 
-    JobsResource(JobOperator operator, JobRepository repository) {
+    JobsResource(JobOperator operator, JobRepository repository, SecurityIdentity caller) {
         this.operator = operator;
         this.repository = repository;
+        this.caller = caller;
     }
 
     @POST
     @Path("/{job}/start")
+    @RolesAllowed({ BatchRoles.OPERATOR, BatchRoles.ADMIN })
     public Response start(@PathParam("job") String job, LaunchRequest request) {
-        JobExecutionId id = operator.start(job, parameters(request), call(request.operationId(), request.actor()));
+        JobExecutionId id = operator.start(job, parameters(request), call(request == null ? null : request.operationId()));
         return Response.accepted(new Launched(id.value())).build();
     }
 
     @POST
     @Path("/{job}/run")
+    @RolesAllowed({ BatchRoles.OPERATOR, BatchRoles.ADMIN })
     public ExecutionView run(@PathParam("job") String job, LaunchRequest request) {
-        return view(operator.runAndWait(job, parameters(request), call(request.operationId(), request.actor())).id());
+        return view(operator.runAndWait(job, parameters(request), call(request == null ? null : request.operationId()))
+                .id());
     }
 
     @GET
     @Path("/executions/{id}")
+    @RolesAllowed({ BatchRoles.VIEWER, BatchRoles.OPERATOR, BatchRoles.ADMIN })
     public ExecutionView execution(@PathParam("id") long id) {
         return view(JobExecutionId.of(id));
     }
 
     @POST
     @Path("/executions/{id}/stop")
+    @RolesAllowed({ BatchRoles.OPERATOR, BatchRoles.ADMIN })
     public Response stop(@PathParam("id") long id, CallRequest request) {
         operator.stop(JobExecutionId.of(id), call(request));
         return Response.accepted().build();
@@ -110,22 +121,25 @@ public class JobsResource {
 
     @POST
     @Path("/executions/{id}/restart")
+    @RolesAllowed({ BatchRoles.OPERATOR, BatchRoles.ADMIN })
     public Response restart(@PathParam("id") long id, CallRequest request) {
         return Response.accepted(new Launched(operator.restart(JobExecutionId.of(id), call(request)).value())).build();
     }
 
     @POST
     @Path("/executions/{id}/abandon")
+    @RolesAllowed(BatchRoles.ADMIN)
     public ExecutionView abandon(@PathParam("id") long id, CallRequest request) {
         return view(operator.abandon(JobExecutionId.of(id), call(request)).id());
     }
 
     @POST
     @Path("/executions/{id}/recover")
+    @RolesAllowed(BatchRoles.ADMIN)
     public ExecutionView recover(@PathParam("id") long id, RecoverRequest request) {
         operator.recover(JobExecutionId.of(id), ExecutionVersion.of(request.observedVersion()), request.resolution(),
                 ReasonCode.of(request.reason() == null ? "OPERATOR_REQUEST" : request.reason()),
-                call(request.operationId(), request.actor()));
+                call(request.operationId()));
         return view(JobExecutionId.of(id));
     }
 
@@ -140,12 +154,13 @@ public class JobsResource {
                 : JobParameters.of(request.parameters());
     }
 
-    private static OperatorCall call(CallRequest request) {
-        return request == null ? call(null, null) : call(request.operationId(), request.actor());
+    private OperatorCall call(CallRequest request) {
+        return call(request == null ? null : request.operationId());
     }
 
-    private static OperatorCall call(String operationId, String actor) {
-        String who = actor == null ? "http" : actor;
+    /** The audit names the authenticated caller: a name in the body would let anyone act as anyone. */
+    private OperatorCall call(String operationId) {
+        String who = caller.getPrincipal().getName();
         return operationId == null ? OperatorCall.by(who) : OperatorCall.of(operationId, who);
     }
 

@@ -3,6 +3,7 @@ package io.durablebatch.it;
 import java.util.List;
 import java.util.Map;
 
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.transaction.Transactional;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -19,8 +20,12 @@ import io.durablebatch.execution.JobName;
 import io.durablebatch.repository.JobExecutionRequest;
 import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.rest.BatchRoles;
 
-/** Launches job instances through the repository, as an application's own launcher would. */
+/**
+ * Launches job instances through the repository, as an application's own launcher would; behind the
+ * roles of the operator REST API ({@link BatchRoles}): launching is an operator's, reading a viewer's.
+ */
 @Path("/launches")
 public class LaunchResource {
 
@@ -40,6 +45,7 @@ public class LaunchResource {
 
     @POST
     @Transactional
+    @RolesAllowed({ BatchRoles.OPERATOR, BatchRoles.ADMIN })
     public LaunchResponse launch(LaunchRequest request) {
         var selection = repository.selectOrCreateJobInstance(
                 JobInstanceKey.of(JobName.of(request.job()), request.parameters() == null ? Map.of() : request.parameters()));
@@ -51,6 +57,7 @@ public class LaunchResource {
     @GET
     @Path("/instances/{id}/executions")
     @Transactional
+    @RolesAllowed({ BatchRoles.VIEWER, BatchRoles.OPERATOR, BatchRoles.ADMIN })
     public List<JobExecution> executions(@PathParam("id") long instanceId) {
         return repository.jobExecutions(JobInstanceId.of(instanceId));
     }

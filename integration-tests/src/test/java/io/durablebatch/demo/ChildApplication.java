@@ -15,6 +15,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import io.restassured.RestAssured;
+import io.restassured.specification.RequestSpecification;
+
 /**
  * The packaged demo application running in a child JVM, so a test can kill it like a crash
  * (SIGKILL), stop it like an orchestrator (SIGTERM) or freeze it like a long GC pause or a suspended
@@ -29,6 +32,9 @@ final class ChildApplication implements AutoCloseable {
      * machine is shared with other builds ({@code -Dtorture.ready-timeout=300}, in seconds).
      */
     static final Duration READY_TIMEOUT = Duration.ofSeconds(Long.getLong("torture.ready-timeout", 180));
+
+    /** The password of the packaged demo's admin, demo (DEMO_PASSWORD; the build sets demo.it.password). */
+    static final String PASSWORD = System.getProperty("demo.it.password", "integration-tests-only");
 
     private final String name;
     private final Process process;
@@ -65,7 +71,7 @@ final class ChildApplication implements AutoCloseable {
      */
     static int runInitTask(String name, Map<String, String> properties, Duration timeout) throws Exception {
         Map<String, String> task = new LinkedHashMap<>(properties);
-        task.put("quarkus.init-and-exit", "true");
+        task.putIfAbsent("quarkus.init-and-exit", "true");
         Path log = Path.of("target", name + ".log");
         Process process = launch(0, task, log);
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -82,6 +88,7 @@ final class ChildApplication implements AutoCloseable {
         effective.put("quarkus.datasource.username", System.getProperty("it.db.username", "postgres"));
         effective.put("quarkus.datasource.password", System.getProperty("it.db.password", "postgres"));
         effective.put("demo.input-directory", "target/it-input");
+        effective.put("DEMO_PASSWORD", PASSWORD);
         effective.put("quarkus.log.category.\"io.durablebatch.runtime.job\".level", "DEBUG");
         effective.putAll(properties);
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
@@ -100,6 +107,11 @@ final class ChildApplication implements AutoCloseable {
 
     String name() {
         return name;
+    }
+
+    /** A request to this application by its admin, demo. */
+    RequestSpecification given() {
+        return RestAssured.given().baseUri(baseUri()).auth().preemptive().basic("demo", PASSWORD);
     }
 
     String baseUri() {

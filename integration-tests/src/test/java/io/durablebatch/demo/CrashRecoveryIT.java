@@ -1,6 +1,5 @@
 package io.durablebatch.demo;
 
-import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -47,13 +46,13 @@ class CrashRecoveryIT {
     }
 
     static long start(ChildApplication app, String job, Map<String, Object> parameters) {
-        return given().baseUri(app.baseUri()).contentType(ContentType.JSON)
-                .body(Map.of("parameters", parameters, "actor", "it"))
+        return app.given().contentType(ContentType.JSON)
+                .body(Map.of("parameters", parameters))
                 .post("/jobs/{job}/start", job).then().statusCode(202).extract().jsonPath().getLong("executionId");
     }
 
     static long restart(ChildApplication app, long executionId) {
-        return given().baseUri(app.baseUri()).contentType(ContentType.JSON).body(Map.of("actor", "it"))
+        return app.given().contentType(ContentType.JSON).body(Map.of())
                 .post("/jobs/executions/{id}/restart", executionId).then().statusCode(202).extract().jsonPath()
                 .getLong("executionId");
     }
@@ -69,7 +68,7 @@ class CrashRecoveryIT {
     static JsonPath awaitEnd(ChildApplication app, long executionId) throws Exception {
         long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
         while (true) {
-            JsonPath execution = given().baseUri(app.baseUri()).get("/jobs/executions/{id}", executionId).then()
+            JsonPath execution = app.given().get("/jobs/executions/{id}", executionId).then()
                     .statusCode(200).extract().jsonPath();
             if (!List.of("STARTING", "STARTED", "STOPPING").contains(execution.getString("status"))) {
                 return execution;

@@ -5,7 +5,6 @@ import static io.durablebatch.demo.CrashRecoveryIT.distinctIds;
 import static io.durablebatch.demo.CrashRecoveryIT.freshDay;
 import static io.durablebatch.demo.CrashRecoveryIT.importedRows;
 import static io.durablebatch.demo.CrashRecoveryIT.step;
-import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -57,9 +56,8 @@ class RemotePartitionWorkersIT {
                 "quarkus.durable-batch.partitions.remote-workers.concurrency", "2");
         try (ChildApplication first = ChildApplication.start("remote-launcher", 8295, launcher);
                 ChildApplication second = ChildApplication.start("remote-worker", 8296, remote)) {
-            long execution = given().baseUri(first.baseUri()).contentType(ContentType.JSON)
-                    .body(Map.of("parameters", Map.of("day", day.toString(), "orders", ORDERS, "files", FILES),
-                            "actor", "it"))
+            long execution = first.given().contentType(ContentType.JSON)
+                    .body(Map.of("parameters", Map.of("day", day.toString(), "orders", ORDERS, "files", FILES)))
                     .post("/jobs/importOrders/start").then().statusCode(202).extract().jsonPath().getLong("executionId");
             JsonPath ended = awaitEnd(first, execution);
             assertEquals("COMPLETED", ended.getString("status"), ended.prettify());

@@ -1,6 +1,5 @@
 package io.durablebatch.demo;
 
-import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -130,8 +129,8 @@ final class Torture {
 
     /** Launches the import of {@code input} on {@code node} through its operator API; returns the execution. */
     static long launch(ChildApplication node, Input input) {
-        return given().baseUri(node.baseUri()).contentType(ContentType.JSON)
-                .body(Map.of("parameters", input.parameters(), "actor", "torture"))
+        return node.given().contentType(ContentType.JSON)
+                .body(Map.of("parameters", input.parameters()))
                 .post("/jobs/importOrders/start").then().statusCode(202).extract().jsonPath().getLong("executionId");
     }
 

@@ -16,6 +16,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durablebatch.rest.Problem;
 import io.quarkus.runtime.configuration.MemorySizeConverter;
 import io.quarkus.security.AuthenticationException;
+import io.quarkus.security.AuthenticationRedirectException;
+import io.quarkus.security.ForbiddenException;
+import io.quarkus.security.UnauthorizedException;
 import io.quarkus.vertx.http.runtime.RouteConstants;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.Router;
@@ -66,7 +69,9 @@ public class FrameworkProblems {
         if (maxBodySize.isPresent() && length != null) {
             try {
                 if (Long.parseLong(length.trim()) > maxBodySize.get()) {
-                    routing.response().putHeader(HttpHeaders.CONNECTION, "close");
+                    // the body is not read: the connection cannot carry another request
+                    routing.response().putHeader(HttpHeaders.CONNECTION, "close")
+                            .endHandler(ended -> routing.request().connection().close());
                     answer(routing, 413);
                     return;
                 }
@@ -82,8 +87,13 @@ public class FrameworkProblems {
             routing.next();
             return;
         }
-        if (authentication(routing.failure())) {
+        if (causedBy(routing.failure(), AuthenticationRedirectException.class)) {
+            routing.next(); // a mechanism's redirect (e.g. OIDC's code flow) is no error
+        } else if (causedBy(routing.failure(), AuthenticationException.class)
+                || causedBy(routing.failure(), UnauthorizedException.class)) {
             answer(routing, 401);
+        } else if (causedBy(routing.failure(), ForbiddenException.class)) {
+            answer(routing, 403);
         } else if (routing.statusCode() >= 400 && routing.statusCode() < 500) {
             answer(routing, routing.statusCode());
         } else {
@@ -93,9 +103,9 @@ public class FrameworkProblems {
         }
     }
 
-    private static boolean authentication(Throwable failure) {
+    private static boolean causedBy(Throwable failure, Class<?> type) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof AuthenticationException) {
+            if (type.isInstance(cause)) {
                 return true;
             }
         }
@@ -137,6 +147,7 @@ public class FrameworkProblems {
     private static String detail(int status, String method, String contentType) {
         return switch (status) {
             case 401 -> "this endpoint needs an authenticated caller with one of its roles: the credentials were refused";
+            case 403 -> "the caller lacks the permission this path needs";
             case 404 -> "no endpoint of the API is at this path";
             case 405 -> "this path takes no " + method + " request";
             case 406 -> "this endpoint answers application/json (and problems as application/problem+json): "
