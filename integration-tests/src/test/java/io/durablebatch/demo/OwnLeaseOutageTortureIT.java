@@ -1,6 +1,5 @@
 package io.durablebatch.demo;
 
-import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -116,9 +115,8 @@ class OwnLeaseOutageTortureIT {
         String run = UUID.randomUUID().toString();
         try (ChildApplication node = Torture.start("own-lease-long-write", Torture.node(database, "own-lease-long-write",
                 "quarkus.transaction-manager.default-transaction-timeout", write.plusMinutes(2).toSeconds() + "s"))) {
-            long execution = given().baseUri(node.baseUri()).contentType(ContentType.JSON)
-                    .body(Map.of("parameters", Map.of("run", run, "items", 100, "writeSeconds", write.toSeconds()),
-                            "actor", "torture"))
+            long execution = node.given().contentType(ContentType.JSON)
+                    .body(Map.of("parameters", Map.of("run", run, "items", 100, "writeSeconds", write.toSeconds())))
                     .post("/jobs/longWrite/start").then().statusCode(202).extract().jsonPath().getLong("executionId");
             long began = System.nanoTime();
             StoredExecution completed = Torture.awaitCompleted(database, execution, write.plusMinutes(3),
