@@ -219,6 +219,10 @@ class UnitOfWorkRulesTest {
                     JobExecution running = given.jobExecutionIn(STARTED);
                     return new Case(running.jobInstanceId(), () -> repository.getJobExecution(running.id()));
                 }),
+                Map.entry("lockJobExecutionForDecision(JobExecutionId)", () -> {
+                    JobExecution running = given.jobExecutionIn(STARTED);
+                    return new Case(running.jobInstanceId(), () -> repository.lockJobExecutionForDecision(running.id()));
+                }),
                 Map.entry("latestJobExecution(JobInstanceId)", () -> {
                     JobExecution running = given.jobExecutionIn(STARTED);
                     return new Case(running.jobInstanceId(),

@@ -69,8 +69,10 @@ import io.durablebatch.rest.Problem;
 import io.durablebatch.retention.PurgePlan;
 import io.durablebatch.retention.PurgePlanRequest;
 import io.durablebatch.retention.PurgeSurvey;
+import io.quarkus.arc.Arc;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.security.identity.SecurityIdentity;
+import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 import io.smallrye.common.annotation.Blocking;
 
 /**
@@ -565,7 +567,7 @@ public class OperatorResource extends ProblemResponses {
      * would be applied twice.
      */
     private OperatorCall call(String idempotencyKey) {
-        if (idempotencyKey != null && idempotencyKey.isBlank()) {
+        if (idempotencyKey == null ? emptyKeySent() : idempotencyKey.isBlank()) {
             throw new ApiException(ApiError.REQUEST_MALFORMED, IDEMPOTENCY_KEY + " is empty: send an operation id "
                     + "(letters, digits and _-.:/@) or no header at all", Optional.of(IDEMPOTENCY_KEY));
         }
@@ -577,6 +579,13 @@ public class OperatorResource extends ProblemResponses {
                     Optional.of(IDEMPOTENCY_KEY));
         }
         return new OperatorCall(operationId, ActorRef.of(identity.getPrincipal().getName()));
+    }
+
+    /** Whether the request has an empty Idempotency-Key header, which the header parameter reads as none. */
+    private static boolean emptyKeySent() {
+        RoutingContext current = Arc.container().instance(CurrentVertxRequest.class).get().getCurrent();
+        String sent = current == null ? null : current.request().getHeader(IDEMPOTENCY_KEY);
+        return sent != null && sent.isBlank();
     }
 
     private static <T> T read(Supplier<T> work) {
