@@ -1,6 +1,5 @@
 package io.durablebatch.demo;
 
-import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -80,19 +79,17 @@ class OperatorRaceTortureIT {
     /** A fresh instance of the demo's import whose attempts fail at once: its day is not a date. */
     private static long launchFailing(ChildApplication node) {
         Map<String, Object> parameters = Map.of("day", "not-a-day-" + UUID.randomUUID(), "orders", 1, "files", 1);
-        return given().baseUri(node.baseUri()).contentType(ContentType.JSON)
-                .body(Map.of("parameters", parameters, "actor", "race"))
+        return node.given().contentType(ContentType.JSON).body(Map.of("parameters", parameters))
                 .post("/jobs/importOrders/start").then().statusCode(202).extract().jsonPath().getLong("executionId");
     }
 
     /** Racer {@code racer}'s call on {@code node}: stop, restart, recover or abandon; its HTTP status. */
     private static int act(ChildApplication node, int racer, StoredExecution latest) {
-        String actor = "racer-" + racer;
         String path = "/jobs/executions/" + latest.id() + "/";
         Object body = switch ((racer / 2) % 4) {
             case 2 -> Map.of("observedVersion", latest.version(), "resolution", racer < 4 ? "FAILED" : "ABANDONED",
-                    "reason", "RACE", "actor", actor);
-            default -> Map.of("actor", actor);
+                    "reason", "RACE");
+            default -> Map.of();
         };
         String action = switch ((racer / 2) % 4) {
             case 0 -> "stop";
@@ -100,7 +97,7 @@ class OperatorRaceTortureIT {
             case 2 -> "recover";
             default -> "abandon";
         };
-        return given().baseUri(node.baseUri()).contentType(ContentType.JSON).body(body).post(path + action)
+        return node.given().contentType(ContentType.JSON).body(body).post(path + action)
                 .statusCode();
     }
 

@@ -74,6 +74,7 @@ import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 import io.smallrye.common.annotation.Blocking;
+import io.vertx.ext.web.RoutingContext;
 
 /**
  * The operator REST API under {@code quarkus.durable-batch.rest.root-path} (default {@code /batch}).
