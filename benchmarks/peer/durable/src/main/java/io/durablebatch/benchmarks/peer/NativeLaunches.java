@@ -27,6 +27,7 @@ import io.durablebatch.job.JobParameters;
 import io.durablebatch.job.OperatorCall;
 import io.durablebatch.job.RepeatStatus;
 import io.durablebatch.repository.JobRepository;
+import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**
  * The peer benchmark's two jobs written with the native DSL (the same items, processing and batch
@@ -82,8 +83,8 @@ public class NativeLaunches implements PeerLaunches {
 
     @Override
     public boolean completed(long execution) {
-        return repository.getJobExecution(JobExecutionId.of(execution)).map(e -> e.status())
-                .orElse(null) == ExecutionStatus.COMPLETED;
+        return QuarkusTransaction.requiringNew().call(() -> repository.getJobExecution(JobExecutionId.of(execution))
+                .map(e -> e.status()).orElse(null)) == ExecutionStatus.COMPLETED;
     }
 
     /** The items 1..count; the checkpoint is the last one read. */
