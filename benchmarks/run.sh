@@ -2,6 +2,7 @@
 # Runs the Durable Batch benchmarks (docs/modules/ROOT/pages/benchmarks.adoc) and prints one JSON
 # line per workload on stdout.
 #
+#   benchmarks/run.sh peer    the peer benchmark against quarkus-jberet (benchmarks/peer/run.sh)
 #   benchmarks/run.sh [--fresh-jvm] [workload...]
 #                          workloads (default: all, in this order):
 #                          launch-sequential launch-concurrent same-key-storm history-lookups
@@ -19,6 +20,9 @@
 # system properties, e.g. JAVA_OPTS=-Dbenchmark.launch.count=500.
 set -euo pipefail
 
+if [[ "${1:-}" == peer ]]; then
+    exec "$(dirname "$0")/peer/run.sh"
+fi
 mode=warm
 if [[ "${1:-}" == --fresh-jvm ]]; then
     mode=fresh-jvm

@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# The peer benchmark (docs/modules/ROOT/pages/benchmarks.adoc, "Peer benchmark"): the same two job
+# XMLs and batch artifacts (benchmarks/peer/jobs, benchmarks/peer/artifacts) in two Quarkus
+# command-mode applications, quarkus-jberet with its JDBC repository (benchmarks/peer/jberet) and
+# Durable Batch's Jakarta module (benchmarks/peer/durable), each on its own database of one
+# PostgreSQL. Every run is a fresh JVM; the two alternate (the first of a pair changes each round).
+#
+#   benchmarks/run.sh peer        (or benchmarks/peer/run.sh)
+#
+# The same work also runs through the native DSL (the Durable Batch application with -Dpeer.api=native,
+# the jobs of benchmarks/peer/durable's NativeLaunches, launched and awaited by the native operator).
+# Prints one JSON line per JVM on stderr and a summary on stdout: medians, ratios (Durable Batch /
+# quarkus-jberet; above 1 is faster, for p95 and times below 1 is better), JVM CPU, statements and
+# commits per chunk and per launch (first round; pg_stat_statements), "started in", one-shot times
+# and the load average before and after.
+#
+# PostgreSQL: a private cluster (PEER_PG_DIR, default /tmp/durable-batch-peer-pg, port PEER_PG_PORT,
+# default 55433) with pg_stat_statements preloaded is created and started when none answers on that
+# port; it is left running (pg_ctl -D "$PEER_PG_DIR/data" stop). Environment: PEER_ROUNDS (3),
+# PEER_ONESHOTS (3 per variant), PEER_WORKLOADS ("chunk launches"), PEER_SKIP_BUILD=1, JAVA_OPTS (default -Xmx1g); sizes as
+# -Dpeer.items=1000000 -Dpeer.warmup-items=50000 -Dpeer.launches=2000 -Dpeer.warmup-launches=200.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+port="${PEER_PG_PORT:-55433}"
+dir="${PEER_PG_DIR:-/tmp/durable-batch-peer-pg}"
+bin=/usr/lib/postgresql/15/bin
+rounds="${PEER_ROUNDS:-3}"
+oneshots="${PEER_ONESHOTS:-3}"
+java_opts="${JAVA_OPTS:--Xmx1g}"
+runtimes=(jberet durable)
+# What runs: application:API (native: the same jobs written with the native DSL, in the Durable Batch application)
+variants=(jberet:jakarta durable:jakarta durable:native)
+
+as_postgres() {
+    if [[ "$(id -u)" == 0 ]]; then su postgres -c "$*"; else bash -c "$*"; fi
+}
+psql_at() {
+    psql -X -q -At -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$port" -U postgres "$@"
+}
+
+# 1. The cluster, with pg_stat_statements preloaded.
+if ! pg_isready -q -h 127.0.0.1 -p "$port"; then
+    if [[ ! -d "$dir/data" ]]; then
+        mkdir -p "$dir"
+        [[ "$(id -u)" == 0 ]] && chown postgres "$dir"
+        as_postgres "$bin/initdb -D $dir/data -U postgres --auth=trust -E UTF8 > $dir/initdb.log"
+        printf '%s\n' "port = $port" "listen_addresses = '127.0.0.1'" "unix_socket_directories = '$dir'" \
+            "shared_preload_libraries = 'pg_stat_statements'" "shared_buffers = 256MB" >> "$dir/data/postgresql.conf"
+    fi
+    as_postgres "$bin/pg_ctl -D $dir/data -l $dir/log -w start" > /dev/null
+fi
+
+# 2. One database per runtime, new for each run of this script.
+for runtime in "${runtimes[@]}"; do
+    psql_at -d postgres -c "DROP DATABASE IF EXISTS peer_$runtime" -c "CREATE DATABASE peer_$runtime"
+    psql_at -d "peer_$runtime" -c "CREATE EXTENSION pg_stat_statements"
+done
+
+# 3. The two applications (and the extension they use).
+if [[ "${PEER_SKIP_BUILD:-0}" != 1 ]]; then
+    ./mvnw -B -q -pl benchmarks/peer/jberet,benchmarks/peer/durable -am package -DskipTests \
+        -Dmaven.javadoc.skip=true -Dmaven.source.skip=true >&2
+fi
+
+# 4. Runs: run VARIANT WORKLOAD [JVM option...] prints the JVM's JSON line, with "startedInSeconds"
+#    from the Quarkus log and "wallSeconds" of the whole process.
+run() {
+    local runtime=${1%%:*} api=${1#*:} workload=$2 log started ended line
+    shift 2
+    log="$(mktemp)"
+    started=$(date +%s%N)
+    # shellcheck disable=SC2086
+    PEER_DB_URL="jdbc:postgresql://127.0.0.1:$port/peer_$runtime" java $java_opts -Dpeer.api="$api" "$@" \
+        -jar "benchmarks/peer/$runtime/target/quarkus-app/quarkus-run.jar" "$workload" > "$log" 2>&1
+    ended=$(date +%s%N)
+    line="$(grep '^{' "$log" | tail -1)"
+    local startup
+    startup="$(grep -o 'started in [0-9.]*s' "$log" | head -1 | grep -o '[0-9.]*' | head -1)"
+    jq -c --arg s "${startup:-null}" --argjson w "$(( (ended - started) / 1000000 ))" \
+        '. + {startedInSeconds: ($s | tonumber? // null), wallSeconds: ($w / 1000)}' <<< "$line"
+    rm -f "$log"
+}
+
+load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
+lines=()
+for round in $(seq 1 "$rounds"); do
+    # the variants take turns at going first
+    shift_by=$(( (round - 1) % ${#variants[@]} ))
+    order=("${variants[@]:shift_by}" "${variants[@]:0:shift_by}")
+    stats=false
+    (( round == 1 )) && stats=true
+    for workload in ${PEER_WORKLOADS:-chunk launches}; do
+        for runtime in "${order[@]}"; do
+            lines+=("$(run "$runtime" "$workload" -Dpeer.stats=$stats ${PEER_OPTS:-})")
+            echo "peer: round $round $runtime $workload: ${lines[-1]}" >&2
+        done
+    done
+done
+for i in $(seq 1 "$oneshots"); do
+    for runtime in "${variants[@]}"; do
+        lines+=("$(run "$runtime" oneshot)")
+        echo "peer: one-shot $i $runtime: ${lines[-1]}" >&2
+    done
+done
+load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
+
+# 5. The summary: medians per runtime, ratios Durable Batch / quarkus-jberet.
+printf '%s\n' "${lines[@]}" | jq -s -c --arg before "$load_before" --arg after "$load_after" \
+    --arg cores "$(nproc)" '
+    def median: sort | if length == 0 then null else .[length / 2 | floor] end;
+    def of($r; $w): map(select(.runtime == $r and .workload == $w));
+    def med($r; $w; f): of($r; $w) | map(f | select(. != null)) | median;
+    def first($r; $w; f): of($r; $w) | map(f | select(. != null)) | .[0];
+    def ratio(a; b): if a == null or b == null or b == 0 then null else (a / b * 100 | round / 100) end;
+    "quarkus-jberet" as $j | "durable-batch-jakarta" as $d | "durable-batch-native" as $n
+    | {benchmark: "peer", rounds: (of($j; "chunk") | length), cores: ($cores | tonumber),
+       loadBefore: $before, loadAfter: $after,
+       chunk: {itemsPerSecond: {jberet: med($j; "chunk"; .itemsPerSecond), durable: med($d; "chunk"; .itemsPerSecond), native: med($n; "chunk"; .itemsPerSecond)},
+               cpuMillisPerChunk: {jberet: med($j; "chunk"; .cpuMillisPerChunk), durable: med($d; "chunk"; .cpuMillisPerChunk), native: med($n; "chunk"; .cpuMillisPerChunk)},
+               statementsPerChunk: {jberet: first($j; "chunk"; .statementsPerChunk), durable: first($d; "chunk"; .statementsPerChunk), native: first($n; "chunk"; .statementsPerChunk)},
+               commitsPerChunk: {jberet: first($j; "chunk"; .commitsPerChunk), durable: first($d; "chunk"; .commitsPerChunk), native: first($n; "chunk"; .commitsPerChunk)}},
+       launch: {jobsPerSecond: {jberet: med($j; "launches"; .jobsPerSecond), durable: med($d; "launches"; .jobsPerSecond), native: med($n; "launches"; .jobsPerSecond)},
+                p95Millis: {jberet: med($j; "launches"; .p95Millis), durable: med($d; "launches"; .p95Millis), native: med($n; "launches"; .p95Millis)},
+                cpuMillisPerLaunch: {jberet: med($j; "launches"; .cpuMillisPerLaunch), durable: med($d; "launches"; .cpuMillisPerLaunch), native: med($n; "launches"; .cpuMillisPerLaunch)},
+                statementsPerLaunch: {jberet: first($j; "launches"; .statementsPerLaunch), durable: first($d; "launches"; .statementsPerLaunch), native: first($n; "launches"; .statementsPerLaunch)},
+                commitsPerLaunch: {jberet: first($j; "launches"; .commitsPerLaunch), durable: first($d; "launches"; .commitsPerLaunch), native: first($n; "launches"; .commitsPerLaunch)}},
+       startedInSeconds: {jberet: (map(select(.runtime == $j)) | map(.startedInSeconds) | median),
+                          durable: (map(select(.runtime == $d)) | map(.startedInSeconds) | median),
+                          native: (map(select(.runtime == $n)) | map(.startedInSeconds) | median)},
+       oneShotSeconds: {jberet: med($j; "oneshot"; .wallSeconds), durable: med($d; "oneshot"; .wallSeconds), native: med($n; "oneshot"; .wallSeconds)}}
+    | .ratios = {chunk: ratio(.chunk.itemsPerSecond.durable; .chunk.itemsPerSecond.jberet),
+                 launch: ratio(.launch.jobsPerSecond.durable; .launch.jobsPerSecond.jberet),
+                 launchP95: ratio(.launch.p95Millis.durable; .launch.p95Millis.jberet),
+                 cpuPerChunk: ratio(.chunk.cpuMillisPerChunk.durable; .chunk.cpuMillisPerChunk.jberet),
+                 cpuPerLaunch: ratio(.launch.cpuMillisPerLaunch.durable; .launch.cpuMillisPerLaunch.jberet),
+                 startedIn: ratio(.startedInSeconds.durable; .startedInSeconds.jberet),
+                 oneShot: ratio(.oneShotSeconds.durable; .oneShotSeconds.jberet),
+                 nativeChunk: ratio(.chunk.itemsPerSecond.native; .chunk.itemsPerSecond.jberet),
+                 nativeLaunch: ratio(.launch.jobsPerSecond.native; .launch.jobsPerSecond.jberet),
+                 nativeCpuPerChunk: ratio(.chunk.cpuMillisPerChunk.native; .chunk.cpuMillisPerChunk.jberet),
+                 nativeCpuPerLaunch: ratio(.launch.cpuMillisPerLaunch.native; .launch.cpuMillisPerLaunch.jberet)}'
