@@ -42,6 +42,12 @@ class PgBouncerTortureIT {
     static final int FILES = 4;
 
     /**
+     * The torture tests' frozen-owner limit (5 s) is for {@code SuspendedOwnerTortureIT}; here a
+     * transaction of the operator API that waits for CPU on a loaded machine must not die of it.
+     */
+    static final String IDLE_IN_TRANSACTION = "60s";
+
+    /**
      * Twice the torture tests' lease: a transaction may also wait in the pooler's queue, and this
      * test is about the pooler, not about how short a lease may be.
      */
@@ -166,7 +172,8 @@ class PgBouncerTortureIT {
             List<Future<ChildApplication>> started = new ArrayList<>();
             for (String name : names) {
                 started.add(starting.submit(() -> Torture.start(name, Torture.node(pooled, name,
-                        "quarkus.durable-batch.lease.duration", LEASE.toMillis() + "ms"))));
+                        "quarkus.durable-batch.lease.duration", LEASE.toMillis() + "ms",
+                        "quarkus.durable-batch.statements.idle-in-transaction-timeout", IDLE_IN_TRANSACTION))));
             }
             List<ChildApplication> nodes = new ArrayList<>();
             try {
@@ -175,8 +182,13 @@ class PgBouncerTortureIT {
                 }
                 return nodes;
             } catch (Exception | Error e) {
-                for (ChildApplication node : nodes) {
-                    node.close();
+                // the nodes that got ready, and those still starting: none may outlive the test
+                for (Future<ChildApplication> node : started) {
+                    try {
+                        node.get(ChildApplication.READY_TIMEOUT.toSeconds(), TimeUnit.SECONDS).close();
+                    } catch (Exception notStarted) {
+                        e.addSuppressed(notStarted);
+                    }
                 }
                 throw e;
             }
