@@ -51,6 +51,7 @@ import io.quarkus.deployment.annotations.ExecutionTime;
 import io.quarkus.deployment.annotations.Record;
 import io.quarkus.deployment.builditem.FeatureBuildItem;
 import io.quarkus.deployment.builditem.RunTimeConfigurationDefaultBuildItem;
+import io.quarkus.deployment.builditem.nativeimage.RuntimeInitializedClassBuildItem;
 import io.quarkus.runtime.configuration.ConfigurationException;
 
 /** Registers the job repository: the feature, its beans and the datasource it needs at runtime. */
@@ -169,6 +170,15 @@ public class DurableBatchProcessor {
                     .whenClass(RepositorySessions.class)
                     .transform(context -> context.add(qualifier(dataSource)))));
         }
+    }
+
+    /**
+     * The boot id is drawn by the bean when the process starts; the class is initialised at run time
+     * too, so a native image never bakes one id into every replica, whatever touches it at build time.
+     */
+    @BuildStep
+    RuntimeInitializedClassBuildItem bootIdAtRunTime() {
+        return new RuntimeInitializedClassBuildItem(ProcessSessions.class.getName());
     }
 
     @BuildStep

@@ -1,6 +1,5 @@
 package io.durablebatch.demo;
 
-import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -109,11 +108,11 @@ class PgBouncerTortureIT {
             }
             Thread.sleep(LEASE.toMillis() / 4);
         }
-        given().baseUri(owner.baseUri()).contentType(ContentType.JSON).body(Map.of("actor", "torture"))
+        owner.given().contentType(ContentType.JSON).body(Map.of())
                 .post("/jobs/executions/{id}/stop", execution).then().statusCode(202);
         awaitStatus(database, execution, "STOPPED");
         long committed = Torture.importedRows(database, input.day());
-        long restarted = given().baseUri(other.baseUri()).contentType(ContentType.JSON).body(Map.of("actor", "torture"))
+        long restarted = other.given().contentType(ContentType.JSON).body(Map.of())
                 .post("/jobs/executions/{id}/restart", execution).then().statusCode(202).extract().jsonPath()
                 .getLong("executionId");
         StoredExecution completed = Torture.awaitCompleted(database, execution, Duration.ofMinutes(3),
