@@ -118,7 +118,7 @@ class SchemaMigrationTest {
                     + (MIGRATIONS.get(0).checksum() + 1) + " but this build's V1__job_repository_core.sql has "
                     + MIGRATIONS.get(0).checksum()), refused.getMessage());
             assertEquals(before, history(connection, prefix));
-            assertEquals(schema, schema(connection, prefix), "V9 and V10 were not applied");
+            assertEquals(schema, schema(connection, prefix), "the later migrations were not applied");
             assertTrue(SchemaMigration.differences(connection, prefix, MIGRATIONS).get(0).startsWith("V1 (job repository"));
         }
     }
@@ -131,7 +131,9 @@ class SchemaMigrationTest {
             execute(connection, "DELETE FROM " + prefix + "schema_history WHERE version = '3'");
             IllegalStateException refused = assertThrows(IllegalStateException.class,
                     () -> SchemaMigration.apply(connection, prefix, MIGRATIONS));
-            assertTrue(refused.getMessage().contains("V3 (partitions) is not applied but V10 is"), refused.getMessage());
+            String newest = MIGRATIONS.get(MIGRATIONS.size() - 1).version();
+            assertTrue(refused.getMessage().contains("V3 (partitions) is not applied but V" + newest + " is"),
+                    refused.getMessage());
             assertEquals(MIGRATIONS.size() - 1, history(connection, prefix).size(), "nothing re-applied");
         }
     }
