@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  * The packaged demo started in the test profile (as a jar built with {@code -Dquarkus.profile=test}
  * starts) would serve the API with the test users' known passwords: it refuses to start instead.
  */
-class TestProfileJarRefusedIT {
+class DemoRefusesTestProfileIT {
 
     @Test
     void thePackagedDemoRefusesToStartInTheTestProfile() throws Exception {
