@@ -1,4 +1,4 @@
-package io.durablebatch.job;
+package io.durablebatch.operator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -10,7 +10,6 @@ import org.junit.jupiter.api.Test;
 
 import io.durablebatch.execution.ExecutionParameters;
 import io.durablebatch.execution.JobName;
-import io.durablebatch.operator.JobParameters;
 
 /** Identifying and non-identifying parameters: one namespace to read, two roles. */
 class JobParametersTest {
