@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import io.durablebatch.execution.ExecutionParameters;
 import io.durablebatch.execution.JobName;
+import io.durablebatch.operator.JobParameters;
 
 /** Identifying and non-identifying parameters: one namespace to read, two roles. */
 class JobParametersTest {
