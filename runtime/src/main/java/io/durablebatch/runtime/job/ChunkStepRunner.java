@@ -34,6 +34,9 @@ import io.durablebatch.runtime.sql.TransientFailures;
  * committing the rolled-back chunk's reads one per chunk. Chunks end after the commit interval, the
  * time limit or where the step's checkpoint algorithm says ({@link ChunkEnds}). None of these
  * policies adds a statement to a chunk that does not fail.
+ * <p>
+ * One attempt's chunks are a {@code ChunkLoop}, whose state between chunks is a {@link ChunkTracker};
+ * transient failures are retried by the kernel's one retry mechanism, {@link UnitOfWorkRetry}.
  */
 final class ChunkStepRunner {
 
