@@ -120,6 +120,13 @@ public final class ChunkStep<I, O> implements Step {
         }
     }
 
+    /**
+     * The commit interval and policies one step attempt runs with ({@link #attemptPolicies}): the
+     * declared ones, or those the builder's per-attempt functions gave it.
+     */
+    public record AttemptPolicies(int commitInterval, SkipPolicy skip, RetryPolicy retry, CheckpointPolicy checkpoint) {
+    }
+
     private final StepSettings settings;
     private final int commitInterval;
     private final Optional<ToIntFunction<StepContext>> attemptCommitInterval;
@@ -195,18 +202,26 @@ public final class ChunkStep<I, O> implements Step {
         return "chunk";
     }
 
-    /** The commit interval the step was declared with; an attempt may have another ({@link #commitInterval(StepContext)}). */
+    /** The commit interval the step was declared with; an attempt may have another ({@link #attemptPolicies}). */
     public int commitInterval() {
         return commitInterval;
     }
 
     /**
-     * The commit interval of the attempt {@code context} belongs to: the one
-     * {@link Builder#commitInterval(ToIntFunction)} gives it, else the declared one.
+     * What the attempt {@code context} belongs to runs with, asked once as it opens: each limit the one
+     * the builder's function gives it ({@link Builder#commitInterval(ToIntFunction)},
+     * {@link Builder#skipLimit(ToIntFunction)}, {@link Builder#retryLimit(ToIntFunction)},
+     * {@link Builder#timeLimit(Function)}, where a time limit of zero is none), else the declared one.
      *
-     * @throws IllegalArgumentException if the attempt's is not 1 or more
+     * @throws IllegalArgumentException if the attempt's commit interval is not 1 or more, a limit is
+     *         negative or its time limit null
      */
-    public int commitInterval(StepContext context) {
+    public AttemptPolicies attemptPolicies(StepContext context) {
+        return new AttemptPolicies(attemptCommitInterval(context), attemptSkipPolicy(context),
+                attemptRetryPolicy(context), attemptCheckpointPolicy(context));
+    }
+
+    private int attemptCommitInterval(StepContext context) {
         if (attemptCommitInterval.isEmpty()) {
             return commitInterval;
         }
@@ -246,37 +261,23 @@ public final class ChunkStep<I, O> implements Step {
         return retry;
     }
 
-    /** The skip policy the step was declared with; an attempt may have another limit ({@link #skipPolicy(StepContext)}). */
+    /** The skip policy the step was declared with; an attempt may have another limit ({@link #attemptPolicies}). */
     public SkipPolicy skipPolicy() {
         return policies.skip();
     }
 
-    /**
-     * The skip policy of the attempt {@code context} belongs to: its limit the one
-     * {@link Builder#skipLimit(ToIntFunction)} gives it, else the declared one. Asked once, as the
-     * attempt opens.
-     *
-     * @throws IllegalArgumentException if the attempt's limit is negative
-     */
-    public SkipPolicy skipPolicy(StepContext context) {
+    private SkipPolicy attemptSkipPolicy(StepContext context) {
         SkipPolicy declared = policies.skip();
         return policies.attempt().skip().map(limit -> new SkipPolicy(declared.skippable(),
                 OptionalInt.of(attemptLimit(limit.applyAsInt(context), "skip limit")))).orElse(declared);
     }
 
-    /** The retry policy the step was declared with; an attempt may have another limit ({@link #retryPolicy(StepContext)}). */
+    /** The retry policy the step was declared with; an attempt may have another limit ({@link #attemptPolicies}). */
     public RetryPolicy retryPolicy() {
         return policies.retry();
     }
 
-    /**
-     * The retry policy of the attempt {@code context} belongs to: its limit the one
-     * {@link Builder#retryLimit(ToIntFunction)} gives it, else the declared one. Asked once, as the
-     * attempt opens.
-     *
-     * @throws IllegalArgumentException if the attempt's limit is negative
-     */
-    public RetryPolicy retryPolicy(StepContext context) {
+    private RetryPolicy attemptRetryPolicy(StepContext context) {
         RetryPolicy declared = policies.retry();
         return policies.attempt().retry().map(limit -> new RetryPolicy(declared.retryable(), declared.noRollback(),
                 OptionalInt.of(attemptLimit(limit.applyAsInt(context), "retry limit")))).orElse(declared);
@@ -284,20 +285,13 @@ public final class ChunkStep<I, O> implements Step {
 
     /**
      * The checkpoint policy the step was declared with; an attempt may have another time limit
-     * ({@link #checkpointPolicy(StepContext)}).
+     * ({@link #attemptPolicies}).
      */
     public CheckpointPolicy checkpointPolicy() {
         return policies.checkpoint();
     }
 
-    /**
-     * The checkpoint policy of the attempt {@code context} belongs to: its time limit the one
-     * {@link Builder#timeLimit(Function)} gives it (none for zero), else the declared one. Asked once,
-     * as the attempt opens.
-     *
-     * @throws IllegalArgumentException if the attempt's time limit is null or negative
-     */
-    public CheckpointPolicy checkpointPolicy(StepContext context) {
+    private CheckpointPolicy attemptCheckpointPolicy(StepContext context) {
         CheckpointPolicy declared = policies.checkpoint();
         if (policies.attempt().time().isEmpty()) {
             return declared;

@@ -121,13 +121,15 @@ class ChunkPolicyRefusalsTest {
                 .writer(context -> items -> {
                 }).build();
         assertEquals(3, step.skipPolicy().limit().getAsInt(), "the declared limit");
-        assertEquals(7, step.skipPolicy(null).limit().getAsInt(), "the attempt's");
-        assertEquals(8, step.retryPolicy(null).limit().getAsInt());
-        assertEquals(Optional.empty(), step.checkpointPolicy(null).timeLimit(), "zero is no time limit");
+        ChunkStep.AttemptPolicies attempt = step.attemptPolicies(null);
+        assertEquals(7, attempt.skip().limit().getAsInt(), "the attempt's");
+        assertEquals(8, attempt.retry().limit().getAsInt());
+        assertEquals(Optional.empty(), attempt.checkpoint().timeLimit(), "zero is no time limit");
+        assertEquals(10, attempt.commitInterval(), "the declared one, as no function gives another");
         ChunkStep<String, String> written = chunk("load", 10).<String> reader(context -> NOTHING)
                 .skipLimit(context -> 7).skipLimit(2).writer(context -> items -> {
                 }).build();
-        assertEquals(2, written.skipPolicy(null).limit().getAsInt(), "the last one given decides");
+        assertEquals(2, written.attemptPolicies(null).skip().limit().getAsInt(), "the last one given decides");
     }
 
     @Test

@@ -1,6 +1,5 @@
 package io.durablebatch.runtime.job;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -35,6 +34,9 @@ import io.durablebatch.runtime.sql.TransientFailures;
  * committing the rolled-back chunk's reads one per chunk. Chunks end after the commit interval, the
  * time limit or where the step's checkpoint algorithm says ({@link ChunkEnds}). None of these
  * policies adds a statement to a chunk that does not fail.
+ * <p>
+ * One attempt's chunks are a {@code ChunkLoop}, whose state between chunks is a {@link ChunkTracker};
+ * transient failures are retried by the kernel's one retry mechanism, {@link UnitOfWorkRetry}.
  */
 final class ChunkStepRunner {
 
@@ -94,135 +96,210 @@ final class ChunkStepRunner {
     @SuppressWarnings("unchecked")
     StepOutcome run(StepAttempt attempt) {
         ChunkStep<Object, Object> step = (ChunkStep<Object, Object>) attempt.step();
-        String name = step.name().value();
-        long[] rollbacks = { 0 };
-        UnitOfWorkRetry retry = new UnitOfWorkRetry("chunk of step '" + name + "'", step.retry(), failure -> {
-            rollbacks[0]++;
-            LOG.debugf("Retrying a chunk of step '%s' after a transient failure: %s", name, failure);
-        });
-        ItemReader<Object> reader;
-        ChunkWriter writer;
-        CheckpointAlgorithm algorithm;
-        Items items;
-        int commitInterval;
-        SkipTally skips;
-        ChunkRetries retries;
-        Duration timeLimit;
+        ChunkLoop loop;
         try {
-            // the attempt's limits, resolved once: its chunks read them, never ask for them again
-            commitInterval = step.commitInterval(attempt.context());
-            skips = new SkipTally(name, step.skipLimits(), step.skipPolicy(attempt.context()));
-            retries = new ChunkRetries(name, step.retryPolicy(attempt.context()));
-            timeLimit = step.checkpointPolicy(attempt.context()).timeLimit().orElse(null);
-            reader = (ItemReader<Object>) step.reader().apply(attempt.context());
-            writer = new ChunkWriter(step.writer().apply(attempt.context()));
-            items = new Items(reader, step.processor()
-                    .map(factory -> (ItemProcessor<Object, Object>) factory.apply(attempt.context())), writer);
-            algorithm = step.checkpointPolicy().algorithm().isPresent()
-                    ? step.checkpointPolicy().algorithm().get().apply(attempt.context())
-                    : null;
+            loop = new ChunkLoop(attempt, step);
         } catch (RuntimeException | Error e) {
             return attempt.fail(e, attempt.counters());
         }
         try {
-            Optional<Checkpoint> readerAt = StepCheckpoint.readerPart(attempt.resumeFrom(), writer.isRestartable());
-            reader.open(readerAt);
-            writer.open(StepCheckpoint.writerPart(attempt.resumeFrom(), writer.isRestartable()));
-            // the checkpoint it was opened at, not the reader's own: asking a reader costs (Jakarta's checkpointInfo)
-            LOG.debugf("Step '%s' (step execution %s) opened its reader at %s", name, attempt.snapshot().id(),
-                    readerAt.map(Checkpoint::toString).orElse("its start"));
+            loop.open();
         } catch (Exception | Error e) {
-            close(step, reader, writer);
+            close(step, loop.items.reader(), loop.items.writer());
             return attempt.fail(e, attempt.counters());
         }
-        OptionalLong size = reader.size();
-        ProgressLog progress = progressLogs.start(attempt, size);
-        inputs.opened(attempt.snapshot().id(), size);
-        KernelMetrics.ChunkMeter meter = metrics.chunks(attempt.context().jobName().value(), name);
-        ItemCallbacks listened = attempt.callbacks().items();
-        ChunkEnds ends = new ChunkEnds(commitInterval, timeLimit, algorithm);
-        Optional<Checkpoint> lastCommitted = attempt.resumeFrom();
-        // after a retry with rollback: how many reads are committed one per chunk, and the rollbacks
-        // not yet counted in a committed chunk
-        long oneByOne = 0;
-        long rolledBack = 0;
         try {
-            while (true) {
-                if (attempt.control().stopRequested()) {
-                    return attempt.stop();
-                }
-                ChunkEnds chunkEnds = oneByOne > 0 ? ChunkEnds.ONE : ends;
-                int timeout = chunkEnds.begin();
-                SkipTally chunkSkips = skips.copy();
-                ReadChunk chunk;
-                try {
-                    chunk = read(reader, chunkEnds, chunkSkips, retries, oneByOne > 0, attempt, listened);
-                } catch (ReadRetry again) {
-                    // the chunk rolls back before its transaction began: its listeners hear of it all the same
-                    attempt.callbacks().onChunkError(attempt.callbacks().chunk(attempt.context(), attempt.counters(), 0),
-                            again.getCause());
-                    rolledBack++;
-                    oneByOne = Math.max(oneByOne, again.reads);
-                    reopen(reader, writer, lastCommitted);
-                    continue;
-                } catch (Exception | Error failure) {
-                    // the chunk failed before its transaction began: its listeners hear of it all the same
-                    attempt.callbacks().onChunkError(attempt.callbacks().chunk(attempt.context(), attempt.counters(), 0),
-                            failure);
-                    throw failure;
-                }
-                rollbacks[0] = 0;
-                StepCounters before = attempt.counters();
-                ChunkEvent run = attempt.callbacks().chunk(attempt.context(), before, chunk.items().size());
-                long began = System.nanoTime();
-                Committed committed;
-                try {
-                    committed = commit(attempt, step, items, chunk, run, chunkSkips, retry, rollbacks,
-                            new ChunkRun(retries, oneByOne > 0, rolledBack, timeout,
-                                    step.writeSkips() == ChunkStep.WriteSkips.WHOLE_WRITE));
-                } catch (ChunkRetries.RetryWithRollback again) {
-                    LOG.debugf("Step '%s' rolls a chunk back to retry it item by item: %s", name, again.getCause());
-                    rolledBack += rollbacks[0];
-                    oneByOne = Math.max(oneByOne, chunk.reads());
-                    reopen(reader, writer, lastCommitted);
-                    continue;
-                }
-                rolledBack = 0;
-                oneByOne = Math.max(0, oneByOne - chunk.reads());
-                StepCounters after = committed.total();
-                meter.committed(after.readCount() - before.readCount(), after.writeCount() - before.writeCount(),
-                        after.skipCount() - before.skipCount(), System.nanoTime() - began);
-                attempt.committed(committed.recorded(), committed.total());
-                lastCommitted = committed.recorded().checkpoint();
-                skips = committed.skips();
-                chunkEnds.end();
-                attempt.callbacks().afterChunk(run, committed.total());
-                progress.chunkCommitted(committed.total());
-                if (chunk.endOfInput()) {
-                    progress.ended(committed.total());
-                    summariseSkips(attempt, skips, committed.total());
-                    return StepOutcome.of(committed.recorded());
-                }
-            }
+            return loop.run();
         } catch (Exception | Error failure) {
             // an Error of user code (an assertion, a missing class, a stack overflow) fails the step
             // cleanly too: nothing may leave the attempt active behind a live process
-            return attempt.fail(failure, attempt.counters().plus(rolledBack(rollbacks[0] + rolledBack)),
-                    checkpointAtFailure(step, reader, writer, lastCommitted));
+            return attempt.fail(failure, attempt.counters().plus(loop.tracker.uncountedRollbacks()),
+                    checkpointAtFailure(step, loop.items.reader(), loop.items.writer(), loop.tracker.lastCommitted()));
         } finally {
             inputs.closed(attempt.snapshot().id());
-            close(step, reader, writer);
+            close(step, loop.items.reader(), loop.items.writer());
         }
     }
 
     /**
-     * A retry with rollback ends the chunk's reads: the reader is reopened at the last committed
-     * chunk, so its next reads are those of the rolled-back chunk again.
+     * The chunks of one step attempt: its reader, processor and writer, its limits resolved once as it
+     * opens (its chunks read them, never ask for them again), and the state between its chunks.
      */
-    private static void reopen(ItemReader<Object> reader, ChunkWriter writer, Optional<Checkpoint> lastCommitted)
-            throws Exception {
-        reader.close();
-        reader.open(StepCheckpoint.readerPart(lastCommitted, writer.isRestartable()));
+    private final class ChunkLoop {
+        private final StepAttempt attempt;
+        private final ChunkStep<Object, Object> step;
+        private final String name;
+        private final Items items;
+        private final ChunkEnds ends;
+        private final ChunkRetries retries;
+        private final UnitOfWorkRetry retry;
+        private final ChunkTracker tracker;
+        private ProgressLog progress;
+        private KernelMetrics.ChunkMeter meter;
+
+        @SuppressWarnings("unchecked")
+        ChunkLoop(StepAttempt attempt, ChunkStep<Object, Object> step) {
+            this.attempt = attempt;
+            this.step = step;
+            this.name = step.name().value();
+            StepContext context = attempt.context();
+            ChunkStep.AttemptPolicies policies = step.attemptPolicies(context);
+            SkipTally skips = new SkipTally(name, step.skipLimits(), policies.skip());
+            this.retries = new ChunkRetries(name, policies.retry());
+            ItemReader<Object> reader = (ItemReader<Object>) step.reader().apply(context);
+            ChunkWriter writer = new ChunkWriter(step.writer().apply(context));
+            this.items = new Items(reader, step.processor()
+                    .map(factory -> (ItemProcessor<Object, Object>) factory.apply(context)), writer);
+            CheckpointAlgorithm algorithm = step.checkpointPolicy().algorithm().isPresent()
+                    ? step.checkpointPolicy().algorithm().get().apply(context)
+                    : null;
+            this.ends = new ChunkEnds(policies.commitInterval(), policies.checkpoint().timeLimit().orElse(null),
+                    algorithm);
+            this.tracker = new ChunkTracker(attempt.resumeFrom(), skips);
+            this.retry = new UnitOfWorkRetry(UnitOfWorkRetry.CHUNK, step.retry(), failure -> {
+                tracker.transactionRolledBack();
+                LOG.debugf("Retrying a chunk of step '%s' after a transient failure: %s", name, failure);
+            });
+        }
+
+        /** Opens the reader and writer at the attempt's checkpoint. */
+        void open() throws Exception {
+            ChunkWriter writer = items.writer();
+            Optional<Checkpoint> readerAt = StepCheckpoint.readerPart(attempt.resumeFrom(), writer.isRestartable());
+            items.reader().open(readerAt);
+            writer.open(StepCheckpoint.writerPart(attempt.resumeFrom(), writer.isRestartable()));
+            // the checkpoint it was opened at, not the reader's own: asking a reader costs (Jakarta's checkpointInfo)
+            LOG.debugf("Step '%s' (step execution %s) opened its reader at %s", name, attempt.snapshot().id(),
+                    readerAt.map(Checkpoint::toString).orElse("its start"));
+        }
+
+        /** Runs chunks until the input ends, a stop is requested or a chunk fails. */
+        StepOutcome run() throws Exception {
+            OptionalLong size = items.reader().size();
+            progress = progressLogs.start(attempt, size);
+            inputs.opened(attempt.snapshot().id(), size);
+            meter = metrics.chunks(attempt.context().jobName().value(), name);
+            while (true) {
+                if (attempt.control().stopRequested()) {
+                    return attempt.stop();
+                }
+                Optional<StepOutcome> ended = chunk();
+                if (ended.isPresent()) {
+                    return ended.get();
+                }
+            }
+        }
+
+        /** Reads, processes, writes and commits one chunk; the step's outcome once its input ended. */
+        private Optional<StepOutcome> chunk() throws Exception {
+            ChunkEnds chunkEnds = tracker.nextEnds(ends);
+            int timeout = chunkEnds.begin();
+            SkipTally chunkSkips = tracker.skips().copy();
+            Optional<ReadChunk> read = read(chunkEnds, chunkSkips);
+            if (read.isEmpty()) {
+                return Optional.empty();
+            }
+            ReadChunk chunk = read.get();
+            tracker.chunkRead();
+            StepCounters before = attempt.counters();
+            ChunkEvent run = attempt.callbacks().chunk(attempt.context(), before, chunk.items().size());
+            long began = System.nanoTime();
+            Committed committed;
+            try {
+                committed = commit(chunk, run, chunkSkips, new ChunkRun(retries, tracker.oneByOne(),
+                        tracker.rolledBackBefore(), timeout, step.writeSkips() == ChunkStep.WriteSkips.WHOLE_WRITE));
+            } catch (ChunkRetries.RetryWithRollback again) {
+                LOG.debugf("Step '%s' rolls a chunk back to retry it item by item: %s", name, again.getCause());
+                tracker.chunkRolledBack(chunk.reads());
+                reopen();
+                return Optional.empty();
+            }
+            tracker.committed(chunk.reads(), committed.recorded().checkpoint(), committed.skips());
+            StepCounters after = committed.total();
+            meter.committed(after.readCount() - before.readCount(), after.writeCount() - before.writeCount(),
+                    after.skipCount() - before.skipCount(), System.nanoTime() - began);
+            attempt.committed(committed.recorded(), committed.total());
+            chunkEnds.end();
+            attempt.callbacks().afterChunk(run, committed.total());
+            progress.chunkCommitted(committed.total());
+            if (!chunk.endOfInput()) {
+                return Optional.empty();
+            }
+            progress.ended(committed.total());
+            summariseSkips(attempt, committed.skips(), committed.total());
+            return Optional.of(StepOutcome.of(committed.recorded()));
+        }
+
+        /**
+         * Reads the chunk; empty when a read failure is retried with rollback, which rolls the chunk
+         * back before its transaction began: its listeners hear of it all the same, as of a failure.
+         */
+        private Optional<ReadChunk> read(ChunkEnds chunkEnds, SkipTally chunkSkips) throws Exception {
+            try {
+                return Optional.of(ChunkStepRunner.read(items.reader(), chunkEnds, chunkSkips, retries,
+                        tracker.oneByOne(), attempt, attempt.callbacks().items()));
+            } catch (ReadRetry again) {
+                chunkErrorBeforeTransaction(again.getCause());
+                tracker.readRolledBack(again.reads);
+                reopen();
+                return Optional.empty();
+            } catch (Exception | Error failure) {
+                chunkErrorBeforeTransaction(failure);
+                throw failure;
+            }
+        }
+
+        private void chunkErrorBeforeTransaction(Throwable failure) {
+            attempt.callbacks().onChunkError(attempt.callbacks().chunk(attempt.context(), attempt.counters(), 0), failure);
+        }
+
+        /**
+         * A retry with rollback ends the chunk's reads: the reader is reopened at the last committed
+         * chunk, so its next reads are those of the rolled-back chunk again.
+         */
+        private void reopen() throws Exception {
+            items.reader().close();
+            items.reader().open(StepCheckpoint.readerPart(tracker.lastCommitted(), items.writer().isRestartable()));
+        }
+
+        /** Commits the chunk; the tracker counts its rolled-back transactions, including a final failed one. */
+        private Committed commit(ReadChunk chunk, ChunkEvent run, SkipTally skips, ChunkRun how) throws Exception {
+            try {
+                Committed committed;
+                try {
+                    committed = commitOrScan(chunk, run, skips, how);
+                } catch (StepAttempt.AlreadyCommitted earlier) {
+                    // an earlier try committed this chunk, its acknowledgement was lost; this try rolled
+                    // back. The skips of that try are not known here: the chunk's skip counts are in its record.
+                    LOG.debugf("A chunk of step '%s' had committed before its acknowledgement was lost", name);
+                    committed = new Committed(earlier.recorded(), earlier.recorded().counters(), skips);
+                }
+                committed.recorded().checkpoint().ifPresent(items.writer()::committed);
+                return committed;
+            } catch (Exception e) {
+                tracker.transactionRolledBack();
+                throw e;
+            }
+        }
+
+        private Committed commitOrScan(ReadChunk chunk, ChunkEvent run, SkipTally skips, ChunkRun how)
+                throws Exception {
+            try {
+                return transaction(chunk, run, skips, Map.of(), how);
+            } catch (WriteScanRequired scan) {
+                tracker.transactionRolledBack();
+                Map<Integer, Exception> failing = scan(items.writer(), scan.outputs, skips.copy());
+                LOG.debugf("Step '%s' skips %d item(s) its writer refused", name, failing.size());
+                return transaction(chunk, run, skips, failing, how);
+            }
+        }
+
+        /** The chunk's transaction, tried again after a transient failure. */
+        private Committed transaction(ReadChunk chunk, ChunkEvent run, SkipTally skips,
+                Map<Integer, Exception> writeSkips, ChunkRun how) throws Exception {
+            return retry.call(() -> chunkTransaction(attempt.callbacks(), run, how.timeout(), () -> writeAndRecord(attempt,
+                    items, chunk, run, skips.copy(), writeSkips, tracker.chunkRollbacks(), how)), Committed.class);
+        }
     }
 
     /**
@@ -348,45 +425,6 @@ final class ChunkStepRunner {
             }
         } catch (RuntimeException | Error e) {
             failure.addSuppressed(e);
-        }
-    }
-
-    /** Commits the chunk; {@code rollbacks} counts its rolled-back transactions, including a final failed one. */
-    private Committed commit(StepAttempt attempt, ChunkStep<Object, Object> step, Items items,
-            ReadChunk chunk, ChunkEvent run, SkipTally skips, UnitOfWorkRetry retry, long[] rollbacks, ChunkRun how)
-            throws Exception {
-        ChunkWriter writer = items.writer();
-        try {
-            Committed committed;
-            try {
-                committed = commitOrScan(attempt, step, items, chunk, run, skips, retry, rollbacks, how);
-            } catch (StepAttempt.AlreadyCommitted earlier) {
-                // an earlier try committed this chunk, its acknowledgement was lost; this try rolled
-                // back. The skips of that try are not known here: the chunk's skip counts are in its record.
-                LOG.debugf("A chunk of step '%s' had committed before its acknowledgement was lost", step.name());
-                committed = new Committed(earlier.recorded(), earlier.recorded().counters(), skips);
-            }
-            committed.recorded().checkpoint().ifPresent(writer::committed);
-            return committed;
-        } catch (Exception e) {
-            rollbacks[0]++;
-            throw e;
-        }
-    }
-
-    private Committed commitOrScan(StepAttempt attempt, ChunkStep<Object, Object> step, Items items,
-            ReadChunk chunk, ChunkEvent run, SkipTally skips, UnitOfWorkRetry retry, long[] rollbacks, ChunkRun how)
-            throws Exception {
-        StepCallbacks callbacks = attempt.callbacks();
-        try {
-            return retry.call(() -> chunkTransaction(callbacks, run, how.timeout(), () -> writeAndRecord(attempt, items,
-                    chunk, run, skips.copy(), Map.of(), rollbacks[0], how)), Committed.class);
-        } catch (WriteScanRequired scan) {
-            rollbacks[0]++;
-            Map<Integer, Exception> failing = scan(items.writer(), scan.outputs, skips.copy());
-            LOG.debugf("Step '%s' skips %d item(s) its writer refused", step.name(), failing.size());
-            return retry.call(() -> chunkTransaction(callbacks, run, how.timeout(), () -> writeAndRecord(attempt, items,
-                    chunk, run, skips.copy(), failing, rollbacks[0], how)), Committed.class);
         }
     }
 
@@ -580,7 +618,4 @@ final class ChunkStepRunner {
         return failing;
     }
 
-    private static StepCounters rolledBack(long rollbacks) {
-        return new StepCounters(0, 0, 0, 0, 0, 0, 0, rollbacks);
-    }
 }

@@ -25,7 +25,7 @@ final class TaskletStepRunner {
     StepOutcome run(StepAttempt attempt) {
         TaskletStep step = (TaskletStep) attempt.step();
         long[] rollbacks = { 0 };
-        UnitOfWorkRetry retry = new UnitOfWorkRetry("tasklet of step '" + step.name() + "'", ChunkStep.Retry.DEFAULT,
+        UnitOfWorkRetry retry = new UnitOfWorkRetry(UnitOfWorkRetry.TASKLET, ChunkStep.Retry.DEFAULT,
                 failure -> rollbacks[0]++);
         attempt.context().openTaskletCheckpoint(attempt.resumeFrom());
         try {

@@ -15,7 +15,10 @@ import org.junit.jupiter.api.Test;
 
 import io.durablebatch.job.ChunkStep;
 
-/** The first try outside the guard must not change what is retried, how often, or how long the tries wait. */
+/**
+ * The kernel's one retry mechanism: the first try outside the guard must not change what is retried,
+ * how often, or how long the tries wait; a budget ends the tries of the kernel's bookkeeping.
+ */
 class UnitOfWorkRetryTest {
 
     private static final SQLException LOST_CONNECTION = new SQLException("connection lost", "08006");
@@ -116,5 +119,42 @@ class UnitOfWorkRetryTest {
         for (int i = 0; i < 3; i++) {
             assertTrue(Duration.ofNanos(triedAt.get(i + 1) - triedAt.get(i)).toMillis() >= 18);
         }
+    }
+
+    @Test
+    void withABudgetEveryTryIsGuardedAndNoneBeginsAfterIt() {
+        UnitOfWorkRetry budget = UnitOfWorkRetry.forBudget("test", Duration.ofMillis(300),
+                failure -> failure == LOST_CONNECTION, Duration.ofMillis(40), Duration.ofMillis(100), failure -> false,
+                retried::add);
+        long began = System.nanoTime();
+        assertSame(LOST_CONNECTION, assertThrows(SQLException.class, () -> budget.call(failing(100), String.class)));
+        // 40, 80, 100, 100 ms: the try after the fourth delay would begin past 300 ms
+        assertTrue(triedAt.size() >= 3 && triedAt.size() <= 5, "tries: " + triedAt.size());
+        for (long tried : triedAt) {
+            assertTrue(Duration.ofNanos(tried - began).toMillis() < 300, "a try began after the budget");
+        }
+        assertEquals(triedAt.size() - 1, retried.size());
+    }
+
+    @Test
+    void aFailureRetriedAtOnceWaitsNoDelayAndLeavesTheDoublingWhereItWas() throws Exception {
+        IllegalStateException conflict = new IllegalStateException("conflict");
+        Callable<String> work = () -> {
+            triedAt.add(System.nanoTime());
+            // a conflict, a lost connection, a conflict, then success
+            return switch (triedAt.size()) {
+                case 1, 3 -> throw conflict;
+                case 2 -> throw LOST_CONNECTION;
+                default -> "done";
+            };
+        };
+        UnitOfWorkRetry budget = UnitOfWorkRetry.forBudget("test", Duration.ofSeconds(10),
+                failure -> failure == conflict || failure == LOST_CONNECTION, Duration.ofMillis(200),
+                Duration.ofSeconds(1), failure -> failure == conflict, retried::add);
+        assertEquals("done", budget.call(work, String.class));
+        assertEquals(4, triedAt.size());
+        assertTrue(Duration.ofNanos(triedAt.get(1) - triedAt.get(0)).toMillis() < 150, "no delay after a conflict");
+        assertTrue(Duration.ofNanos(triedAt.get(2) - triedAt.get(1)).toMillis() >= 198, "the first delay");
+        assertTrue(Duration.ofNanos(triedAt.get(3) - triedAt.get(2)).toMillis() < 150, "no delay after a conflict");
     }
 }
