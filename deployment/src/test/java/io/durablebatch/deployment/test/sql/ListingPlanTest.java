@@ -214,7 +214,11 @@ class ListingPlanTest {
                 wrong.put(given.toString(), "filters out of the walked range " + outOfRange + ":\n" + plan);
                 continue;
             }
-            // run: every condition must end the walk, not only be checked on the entries it passes
+            // run: every condition must end the walk, not only be checked on the entries it passes;
+            // the one exception, a job under an owner, reads the owner's entries until the page is full
+            if (given.contains("job") && given.contains("owner")) {
+                continue;
+            }
             Map<String, String> bound = new LinkedHashMap<>(Map.of("statuses", "ARRAY[" + Arrays.stream(
                     ExecutionStatus.values()).map(status -> "'" + status + "'").collect(Collectors.joining(", ")) + "]",
                     "untilId", "9223372036854775807", "limit", "51"));
