@@ -9,6 +9,9 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -18,9 +21,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.function.UnaryOperator;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -31,18 +31,19 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.JobName;
-import io.durablebatch.operator.OwnerToken;
 import io.durablebatch.repository.ExecutionQuery;
 import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.Page;
 import io.durablebatch.repository.PageCursor;
 import io.durablebatch.repository.PageRequest;
+import io.durablebatch.repository.control.OwnerToken;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**
  * The operator's execution listing with a large history stored: pages of
  * {@link JobRepository#findJobExecutions} newest first, by every combination of its filters (a job,
- * FAILED, a time range's start, its end, an owner), each from the first page and from random depths (a cursor in the middle of the history), with the
+ * FAILED, a time range's start, its end, an owner), each from the first page and from random depths (a cursor in the middle of
+ * the history), with the
  * statements per page, their generic plans and the server's execution time; and the same pages
  * through the operator REST API ({@code GET /batch/executions}) over loopback HTTP, as a client
  * of this application's own server sees them (so the figure bounds the server's time from above).
