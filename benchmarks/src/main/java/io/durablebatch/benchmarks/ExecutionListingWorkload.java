@@ -9,6 +9,9 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -17,6 +20,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -32,18 +36,21 @@ import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.Page;
 import io.durablebatch.repository.PageCursor;
 import io.durablebatch.repository.PageRequest;
+import io.durablebatch.repository.control.OwnerToken;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**
  * The operator's execution listing with a large history stored: pages of
- * {@link JobRepository#findJobExecutions} newest first, unfiltered, by job, by status and by both,
- * each from the first page and from random depths (a cursor in the middle of the history), with the
+ * {@link JobRepository#findJobExecutions} newest first, by every combination of its filters (a job,
+ * FAILED, a time range's start, its end, an owner), each from the first page and from random depths (a cursor in the middle of
+ * the history), with the
  * statements per page, their generic plans and the server's execution time; and the same pages
  * through the operator REST API ({@code GET /batch/executions}) over loopback HTTP, as a client
  * of this application's own server sees them (so the figure bounds the server's time from above).
  * <p>
  * The history is inserted set-based: one instance per execution over four jobs, one execution in a
- * hundred FAILED, the rest COMPLETED, created a second apart in id order.
+ * hundred FAILED, the rest COMPLETED, created a second apart in id order, held by three owner tokens
+ * in turn.
  */
 final class ExecutionListingWorkload implements Workload {
 
@@ -56,9 +63,9 @@ final class ExecutionListingWorkload implements Workload {
             + "FROM generate_series(1, ?) AS g ORDER BY g";
 
     private static final String INSERT_EXECUTIONS = "INSERT INTO {p}job_execution (job_instance_id, job_name, attempt, "
-            + "status, exit_code, created_at, started_at, ended_at, last_updated, version) "
+            + "status, exit_code, created_at, started_at, ended_at, last_updated, version, owner_token, owner_claimed_at) "
             + "SELECT i.id, i.job_name, 1, s.status, s.status, i.created_at, i.created_at, "
-            + "i.created_at + interval '1 minute', i.created_at + interval '1 minute', 2 "
+            + "i.created_at + interval '1 minute', i.created_at + interval '1 minute', 2, 'bench-node-' || i.id % 3, i.created_at "
             + "FROM {p}job_instance i "
             + "CROSS JOIN LATERAL (SELECT CASE WHEN (i.id / 4) % 100 = 7 THEN 'FAILED' ELSE 'COMPLETED' END AS status) s "
             + "ORDER BY i.id";
@@ -114,16 +121,42 @@ final class ExecutionListingWorkload implements Workload {
         long stored = database.queryLong("SELECT count(*) FROM {p}job_execution");
         long lowest = database.queryLong("SELECT min(id) FROM {p}job_execution");
         long highest = database.queryLong("SELECT max(id) FROM {p}job_execution");
+        // deep cursors: the creation time and id of executions a quarter to three quarters down
+        SplittableRandom depths = new SplittableRandom(SEED + 1);
+        long span = highest - lowest;
+        for (int i = 0; i < deepCursors.length; i++) {
+            long id = lowest + span / 4 + depths.nextLong(span / 2);
+            deepCursors[i] = PageCursor.of("execution:" + database.queryLong(
+                    "SELECT (extract(epoch FROM created_at) * 1000000)::bigint FROM {p}job_execution WHERE id = ?", id)
+                    + "." + id);
+        }
+        Instant oldest = Instant.EPOCH.plus(database.queryLong(
+                "SELECT (extract(epoch FROM min(created_at)) * 1000000)::bigint FROM {p}job_execution"), ChronoUnit.MICROS);
+        Instant newest = Instant.EPOCH.plus(database.queryLong(
+                "SELECT (extract(epoch FROM max(created_at)) * 1000000)::bigint FROM {p}job_execution"), ChronoUnit.MICROS);
+        Duration history = Duration.between(oldest, newest);
 
-        ExecutionQuery all = ExecutionQuery.all();
-        ExecutionQuery byJob = all.job(JobName.of(JOBS.get(1)));
-        ExecutionQuery failed = all.statuses(Set.of(ExecutionStatus.FAILED));
-        ExecutionQuery failedOfJob = byJob.statuses(Set.of(ExecutionStatus.FAILED));
+        // every filter combination: a job, FAILED, a time range's start and end (a tenth and nine tenths
+        // down the history), an owner (one in three executions)
+        Map<String, UnaryOperator<ExecutionQuery>> filters = new LinkedHashMap<>();
+        filters.put("Job", query -> query.job(JobName.of(JOBS.get(1))));
+        filters.put("Failed", query -> query.statuses(Set.of(ExecutionStatus.FAILED)));
+        filters.put("From", query -> query.createdFrom(oldest.plus(history.dividedBy(10))));
+        filters.put("Before", query -> query.createdBefore(newest.minus(history.dividedBy(10))));
+        filters.put("Owner", query -> query.ownedBy(OwnerToken.of("bench-node-1")));
+        List<String> names = List.copyOf(filters.keySet());
         List<Kind> kinds = new ArrayList<>();
-        for (Kind kind : List.of(new Kind("all", all, false), new Kind("byJob", byJob, false),
-                new Kind("failed", failed, false), new Kind("failedOfJob", failedOfJob, false))) {
-            kinds.add(kind);
-            kinds.add(new Kind(kind.name() + "Deep", kind.query(), true));
+        for (int combination = 0; combination < 1 << names.size(); combination++) {
+            ExecutionQuery query = ExecutionQuery.all();
+            StringBuilder name = new StringBuilder("all");
+            for (int i = 0; i < names.size(); i++) {
+                if ((combination & 1 << i) != 0) {
+                    query = filters.get(names.get(i)).apply(query);
+                    name.append(names.get(i));
+                }
+            }
+            kinds.add(new Kind(name.toString(), query, false));
+            kinds.add(new Kind(name + "Deep", query, true));
         }
 
         SplittableRandom random = new SplittableRandom(SEED);
@@ -198,6 +231,8 @@ final class ExecutionListingWorkload implements Workload {
         return line.require(stored == config.executions(), "the whole history is stored");
     }
 
+    private final PageCursor[] deepCursors = new PageCursor[1024];
+
     private Page<JobExecution> page(Kind kind, SplittableRandom random, long lowest, long highest) {
         PageRequest request = cursor(kind, random, lowest, highest)
                 .map(cursor -> PageRequest.after(cursor, config.pageSize()))
@@ -210,10 +245,8 @@ final class ExecutionListingWorkload implements Workload {
      * quarters down the history, so that many rows lie newer than the page and enough older ones for
      * a full page of the rarest status.
      */
-    private static Optional<PageCursor> cursor(Kind kind, SplittableRandom random, long lowest, long highest) {
-        long span = highest - lowest;
-        return kind.deep() ? Optional.of(PageCursor.of("execution:" + (lowest + span / 4 + random.nextLong(span / 2))))
-                : Optional.empty();
+    private Optional<PageCursor> cursor(Kind kind, SplittableRandom random, long lowest, long highest) {
+        return kind.deep() ? Optional.of(deepCursors[random.nextInt(deepCursors.length)]) : Optional.empty();
     }
 
     /**
@@ -264,6 +297,9 @@ final class ExecutionListingWorkload implements Workload {
         kind.query().job().ifPresent(job -> query.append("&job=").append(URLEncoder.encode(job.value(),
                 StandardCharsets.UTF_8)));
         kind.query().statuses().forEach(status -> query.append("&status=").append(status.name()));
+        kind.query().createdFrom().ifPresent(from -> query.append("&createdFrom=").append(from));
+        kind.query().createdBefore().ifPresent(before -> query.append("&createdBefore=").append(before));
+        kind.query().owner().ifPresent(owner -> query.append("&owner=").append(owner.value()));
         cursor(kind, random, lowest, highest).ifPresent(cursor -> query.append("&cursor=").append(cursor.value()));
         HttpRequest request = HttpRequest.newBuilder(URI.create(api + query.toString()))
                 .header("Authorization", authorization).header("Accept", "application/json").GET().build();
@@ -290,7 +326,15 @@ final class ExecutionListingWorkload implements Workload {
         }
         for (int i = 0; i < items.size(); i++) {
             JobExecution execution = items.get(i);
-            if (i > 0 && execution.id().value() >= items.get(i - 1).id().value()) {
+            JobExecution previous = i == 0 ? null : items.get(i - 1);
+            if (previous != null && (execution.createdAt().isAfter(previous.createdAt())
+                    || execution.createdAt().equals(previous.createdAt())
+                            && execution.id().value() >= previous.id().value())) {
+                return false;
+            }
+            ExecutionQuery query = kind.query();
+            if (query.createdFrom().isPresent() && execution.createdAt().isBefore(query.createdFrom().get())
+                    || query.createdBefore().isPresent() && !execution.createdAt().isBefore(query.createdBefore().get())) {
                 return false;
             }
             if (kind.query().job().isPresent() && !kind.query().job().get().equals(execution.jobName())) {

@@ -2,8 +2,12 @@ package io.durablebatch.runtime.repository;
 
 import static io.durablebatch.runtime.repository.ExecutionRows.JOB_EXECUTION_COLUMNS;
 
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -13,6 +17,7 @@ import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.execution.JobExecution;
 import io.durablebatch.repository.ExecutionQuery;
 import io.durablebatch.repository.Page;
+import io.durablebatch.repository.PageCursor;
 import io.durablebatch.repository.PageRequest;
 import io.durablebatch.repository.control.OwnerToken;
 import io.durablebatch.runtime.entity.JobExecutionEntity;
@@ -21,91 +26,163 @@ import io.durablebatch.runtime.sql.MetadataSql;
 import io.durablebatch.runtime.sql.SqlStatement;
 
 /**
- * The execution listing, newest first: one statement per page, whose shape fixes the index it walks
- * whatever the planner estimates. With a job, statuses, a time range or an owner, the page is merged
- * from backward walks of {@code (job_name, status, id)} or {@code (status, id)}, one per status (every
- * status where none is given), each stopping at the page size: without a time range or owner, at most
- * statuses x page size index entries, at any depth and however rare the status. Both indexes include
- * the creation time and the owner, so those conditions are checked on the index entries a walk passes
- * (an index-only walk) and only the page's own rows are read from the table. Without any filter the
- * page walks the primary key.
+ * The execution listing, newest first by creation time (then id): one statement per page, whose
+ * shape fixes the index it walks whatever the planner estimates. The page is merged from backward
+ * walks of {@code (owner_token, status, created_at, id)}, {@code (job_name, status, created_at, id)}
+ * or {@code (status, created_at, id)}, one per status (every status where none is given), each
+ * stopping at the page size. The leading filter (owner, else job) and the status are equalities of
+ * the walked key, the time range's start and the cursor (or the range's end) bounds of its creation
+ * time, so every condition ends or starts the walk: a page reads at most statuses x page size index
+ * entries at any depth, however rare the status and however narrow the time range. Only a job asked
+ * for together with an owner is checked on the owner index's entries.
  * <p>
- * Each walk orders by the walked index's whole key, and names its leading columns so that PostgreSQL
- * cannot fold them away as constants: the status as a range ({@code status >= s AND (status, id) <
- * (s, after)}, which holds for that status only), the job as a one-element array. Only that index
- * then delivers the order the walk's {@code LIMIT} needs; the primary key (newest first too) would
- * need a sort of every row the filters keep, so no generic plan walks it backwards filtering row by
- * row, which for a status without rows meant the whole table ({@code ListingPlanTest}).
+ * Each walk orders by creation time and id, an order the primary key cannot deliver, so no generic
+ * plan walks it filtering row by row (for a status without rows that meant the whole table). The
+ * owner and the job are named as one-element arrays, so that PostgreSQL cannot fold them into
+ * constants and take another index of the same order for them ({@code ListingPlanTest}). The
+ * cursor names the last row's creation time and id ({@code execution:<epoch micros>.<id>}).
  */
 @ApplicationScoped
 public class JobExecutionListing {
 
-    private static final Keyset KEYSET = Keyset.newestFirst("execution");
+    /** The walks a page can take, by the leading filter: the names of their statements. */
+    public enum Walk {
+        /** Executions an owner token holds (and of a job, when one is given too). */
+        OWNER("pageByOwner"),
+        /** Executions of one job. */
+        JOB("pageByJob"),
+        /** Executions of every job (in the statuses given, or all). */
+        STATUS("pageByStatus");
+
+        /** The name of the walk's statement. */
+        public final String statement;
+
+        Walk(String statement) {
+            this.statement = statement;
+        }
+
+        /** The walk a query takes. */
+        public static Walk of(ExecutionQuery query) {
+            return query.owner().isPresent() ? OWNER : query.job().isPresent() ? JOB : STATUS;
+        }
+    }
+
+    private static final String LISTING = "execution";
     private static final String[] EVERY_STATUS = Arrays.stream(ExecutionStatus.values()).map(ExecutionStatus::name)
             .toArray(String[]::new);
 
-    // The optional conditions, on the columns the walked indexes include: NULL passes every row. As
-    // CASE expressions, each is estimated to keep half the rows whatever the column's statistics (an
-    // OR of "IS NULL" and a comparison was estimated to keep almost none of a column that is mostly
-    // NULL, and a sort of those few looked cheaper to the planner than the walk).
-    private static final String FILTERS = """
-            AND CASE WHEN CAST(:createdFrom AS timestamptz) IS NULL THEN true ELSE created_at >= :createdFrom END
-                      AND CASE WHEN CAST(:createdBefore AS timestamptz) IS NULL THEN true ELSE created_at < :createdBefore END
-                      AND CASE WHEN CAST(:owner AS varchar) IS NULL THEN true ELSE owner_token = :owner END""";
-
-    // The page's ids from one walk per status, then its rows.
+    // The page's ids from one walk per status, then its rows, each looked up by id (a LIMIT keeps the
+    // lookup a nested loop: a join the planner may hash, with a scan of the table, when the generic
+    // plan guesses many walked rows). The lower bound is the time range's
+    // start (or none); the upper bound is the cursor or the time range's end, whichever is lower
+    // (chosen before the statement runs, so the walk starts right there).
     private static final String WALKS = """
             SELECT {columns}
-            FROM (SELECT w.id FROM unnest(CAST(:statuses AS varchar[])) AS s (status)
+            FROM (SELECT w.created_at, w.id FROM unnest(CAST(:statuses AS varchar[])) AS s (status)
                   CROSS JOIN LATERAL (
-                      SELECT id FROM {p}job_execution
-                      WHERE {walk}status >= s.status AND (status, id) < (s.status, :after)
-                      {filters}
-                      ORDER BY {walkOrder}status DESC, id DESC
+                      SELECT created_at, id FROM {p}job_execution
+                      WHERE {lead}status = s.status
+                        AND created_at >= COALESCE(CAST(:createdFrom AS timestamptz), '-infinity')
+                        AND (created_at, id) < (COALESCE(CAST(:untilCreated AS timestamptz), 'infinity'), :untilId){filters}
+                      ORDER BY {leadOrder}status DESC, created_at DESC, id DESC
                       LIMIT :limit) w
-                  ORDER BY w.id DESC
+                  ORDER BY w.created_at DESC, w.id DESC
                   LIMIT :limit) page
-            JOIN {p}job_execution e ON e.id = page.id
-            ORDER BY e.id DESC""";
+            CROSS JOIN LATERAL (SELECT {rowColumns} FROM {p}job_execution WHERE id = page.id LIMIT 1) e
+            ORDER BY page.created_at DESC, page.id DESC""";
 
     private final MetadataSql sql;
-    private final SqlStatement byJob;
-    private final SqlStatement byStatus;
-    private final SqlStatement all;
+    private final Map<Walk, SqlStatement> statements;
 
     JobExecutionListing(MetadataSql sql, RepositoryTables tables) {
         this.sql = sql;
         String columns = Arrays.stream(JOB_EXECUTION_COLUMNS.split(",")).map(column -> "e." + column.strip())
                 .collect(Collectors.joining(", "));
-        this.byJob = tables.statement("pageByJob", WALKS, Map.of("columns", columns, "walk",
-                "job_name = ANY (ARRAY[CAST(:job AS varchar)]) AND ", "walkOrder", "job_name DESC, ", "filters", FILTERS));
-        this.byStatus = tables.statement("pageByStatus", WALKS, Map.of("columns", columns, "walk", "", "walkOrder", "",
-                "filters", FILTERS));
-        this.all = tables.statement("page", """
-                SELECT {columns} FROM {p}job_execution
-                WHERE id < :after
-                ORDER BY id DESC
-                LIMIT :limit""", Map.of("columns", JOB_EXECUTION_COLUMNS));
+        this.statements = Map.of(
+                Walk.OWNER,
+                tables.statement(Walk.OWNER.statement, WALKS, Map.of("columns", columns, "rowColumns", JOB_EXECUTION_COLUMNS,
+                        "lead", "owner_token = ANY (ARRAY[CAST(:owner AS varchar)]) AND ", "leadOrder",
+                        "owner_token DESC, ",
+                        // on the entries: a CASE is estimated to keep half of them, whatever the statistics
+                        "filters", """
+
+                                AND owner_token IS NOT NULL
+                                AND CASE WHEN CAST(:job AS varchar) IS NULL THEN true ELSE job_name = :job END""")),
+                Walk.JOB,
+                tables.statement(Walk.JOB.statement, WALKS, Map.of("columns", columns, "rowColumns", JOB_EXECUTION_COLUMNS,
+                        "lead", "job_name = ANY (ARRAY[CAST(:job AS varchar)]) AND ", "leadOrder", "job_name DESC, ",
+                        "filters", "")),
+                Walk.STATUS,
+                tables.statement(Walk.STATUS.statement, WALKS, Map.of("columns", columns, "rowColumns", JOB_EXECUTION_COLUMNS,
+                        "lead", "", "leadOrder", "", "filters", "")));
+    }
+
+    /** The statement a query's pages run. */
+    public SqlStatement statement(ExecutionQuery query) {
+        return statements.get(Walk.of(query));
     }
 
     public Page<JobExecution> page(ExecutionQuery query, PageRequest page) {
-        SqlStatement statement = query.job().isPresent() ? byJob : unfiltered(query) ? all : byStatus;
-        return KEYSET.page(sql.query(statement, params -> {
-            params.bigint("after", KEYSET.after(page)).integer("limit", KEYSET.limit(page));
-            if (statement == all) {
-                return;
-            }
-            query.job().ifPresent(job -> params.text("job", job.value()));
+        Walk walk = Walk.of(query);
+        Bound until = until(page.after().map(JobExecutionListing::position), query.createdBefore());
+        List<JobExecutionEntity> rows = sql.query(statements.get(walk), params -> {
             params.texts("statuses", statuses(query.statuses()))
                     .time("createdFrom", query.createdFrom().map(ExecutionRows::storedTime).orElse(null))
-                    .time("createdBefore", query.createdBefore().map(ExecutionRows::storedTime).orElse(null))
-                    .text("owner", query.owner().map(OwnerToken::value).orElse(null));
-        }, JobExecutionEntity.class, row -> row), page, row -> row.id, ExecutionRows::jobExecution);
+                    .time("untilCreated", until.createdAt()).bigint("untilId", until.id())
+                    .integer("limit", page.size() + 1);
+            if (walk == Walk.OWNER) {
+                params.text("owner", query.owner().map(OwnerToken::value).orElseThrow());
+            }
+            if (walk != Walk.STATUS) {
+                params.text("job", query.job().map(job -> job.value()).orElse(null));
+            }
+        }, JobExecutionEntity.class, row -> row);
+        int size = Math.min(rows.size(), page.size());
+        Optional<PageCursor> next = rows.size() > page.size() ? Optional.of(cursor(rows.get(size - 1)))
+                : Optional.empty();
+        return new Page<>(rows.subList(0, size).stream().map(ExecutionRows::jobExecution).toList(), next);
     }
 
-    private static boolean unfiltered(ExecutionQuery query) {
-        return query.statuses().isEmpty() && query.createdFrom().isEmpty() && query.createdBefore().isEmpty()
-                && query.owner().isEmpty();
+    /** Where a page's walks start, exclusive: a creation time (null for none) and an id. */
+    private record Bound(Instant createdAt, long id) {
+    }
+
+    /**
+     * The lower of the cursor and the time range's end: the walks start right below it. The range's
+     * end is exclusive for every id, so it is paired with the lowest id.
+     */
+    private static Bound until(Optional<Bound> cursor, Optional<Instant> createdBefore) {
+        Optional<Bound> end = createdBefore.map(ExecutionRows::storedTime).map(time -> new Bound(time, Long.MIN_VALUE));
+        if (cursor.isEmpty()) {
+            return end.orElse(new Bound(null, Long.MAX_VALUE));
+        }
+        if (end.isEmpty()) {
+            return cursor.get();
+        }
+        int order = end.get().createdAt().compareTo(cursor.get().createdAt());
+        return order < 0 || order == 0 && end.get().id() < cursor.get().id() ? end.get() : cursor.get();
+    }
+
+    private static PageCursor cursor(JobExecutionEntity row) {
+        Instant created = row.createdAt;
+        long micros = ChronoUnit.MICROS.between(Instant.EPOCH, created);
+        return PageCursor.of(LISTING + ":" + micros + "." + row.id);
+    }
+
+    private static Bound position(PageCursor cursor) {
+        String value = cursor.value();
+        String prefix = LISTING + ":";
+        int dot = value.indexOf('.', prefix.length());
+        if (value.startsWith(prefix) && dot > prefix.length()) {
+            try {
+                long micros = Long.parseLong(value.substring(prefix.length(), dot));
+                long id = Long.parseLong(value.substring(dot + 1));
+                return new Bound(Instant.EPOCH.plus(micros, ChronoUnit.MICROS), id);
+            } catch (NumberFormatException e) {
+                // refused below
+            }
+        }
+        throw new IllegalArgumentException("page.after is not a cursor of the " + LISTING + " listing: '" + value + "'");
     }
 
     /** The statuses to walk: those asked for, or every one. */

@@ -5,17 +5,24 @@ import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryAp
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.reflect.RecordComponent;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import jakarta.inject.Inject;
 
@@ -24,6 +31,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.agroal.api.AgroalDataSource;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.JobName;
+import io.durablebatch.repository.ExecutionQuery;
+import io.durablebatch.repository.control.OwnerToken;
+import io.durablebatch.runtime.repository.JobExecutionListing;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.RepositoryDataSource;
 import io.durablebatch.runtime.sql.SqlStatement;
@@ -47,8 +59,9 @@ class ListingPlanTest {
 
     /** The filtered listings, by owner and name, with the index each one must walk. */
     private static final Map<String, String> FILTERED = Map.of(
-            "JobExecutionListing.pageByJob", PREFIX + "job_execution_job_ix",
-            "JobExecutionListing.pageByStatus", PREFIX + "job_execution_status_all_ix",
+            "JobExecutionListing.pageByOwner", PREFIX + "job_execution_owner_ix",
+            "JobExecutionListing.pageByJob", PREFIX + "job_execution_job_created_ix",
+            "JobExecutionListing.pageByStatus", PREFIX + "job_execution_status_created_ix",
             "JobInstanceStore.pageByJob", PREFIX + "job_instance_name_ix",
             "RecoveryStore.pageByInstance", PREFIX + "recovery_decision_instance_ix",
             "AuditTrail.pageByInstance[operator_request]", PREFIX + "operator_request_instance_ix",
@@ -59,7 +72,7 @@ class ListingPlanTest {
     private static final Set<String> EMPTY_TABLES = Set.of("PartitionStore.page");
 
     /** The unfiltered listings: newest first along the primary key is their index. */
-    private static final Set<String> UNFILTERED = Set.of("JobExecutionListing.page", "RecoveryStore.page",
+    private static final Set<String> UNFILTERED = Set.of("RecoveryStore.page",
             "RetentionHoldStore.page", "AuditTrail.page[operator_request]", "AuditTrail.page[retention_action]");
 
     private static final String[] HISTORY = {
@@ -69,9 +82,9 @@ class ListingPlanTest {
                     FROM generate_series(1, %1$d) AS g""",
             """
                     INSERT INTO {p}job_execution (job_instance_id, job_name, attempt, status, exit_code, created_at,
-                        started_at, ended_at, last_updated, version)
+                        started_at, ended_at, last_updated, version, owner_token, owner_claimed_at)
                     SELECT i.id, i.job_name, 1, s.status, s.status, i.created_at, i.created_at, i.created_at,
-                           i.created_at, 2
+                           i.created_at, 2, 'plan-node-' || i.id %% 2, i.created_at
                     FROM {p}job_instance i
                     CROSS JOIN LATERAL (SELECT CASE WHEN i.id %% 100 = 7 THEN 'FAILED' ELSE 'COMPLETED' END) s (status)""",
             """
@@ -100,6 +113,9 @@ class ListingPlanTest {
 
     @Inject
     RepositoryTables tables;
+
+    @Inject
+    JobExecutionListing executionListing;
 
     @Inject
     @RepositoryDataSource
@@ -141,6 +157,85 @@ class ListingPlanTest {
         assertEquals(Map.of(), wrong, "filtered listings that do not walk their index");
     }
 
+    /**
+     * Every filter combination of the execution listing (every subset of {@link ExecutionQuery}'s
+     * components, so a new filter cannot escape): its walk names each given filter in the walked
+     * index's range (its {@code Index Cond}) and checks nothing row by row but a job under an owner;
+     * run on the history, each status's walk reads at most 20 index pages and 2 pages a row it keeps
+     * (a condition the index only checks on the entries it passes, as the second column of a row
+     * comparison is, would read thousands here).
+     */
+    @Test
+    void everyExecutionFilterCombinationIsARangeOfTheWalkedIndex() {
+        Map<String, Function<ExecutionQuery, ExecutionQuery>> filters = new LinkedHashMap<>();
+        filters.put("job", query -> query.job(JobName.of("plan-job-1")));
+        filters.put("statuses", query -> query.statuses(Set.of(ExecutionStatus.FAILED)));
+        filters.put("createdFrom", query -> query.createdFrom(Instant.now().minusSeconds(3600)));
+        filters.put("createdBefore", query -> query.createdBefore(Instant.now().minusSeconds(60)));
+        filters.put("owner", query -> query.ownedBy(OwnerToken.of("plan-node-1")));
+        assertEquals(Arrays.stream(ExecutionQuery.class.getRecordComponents()).map(RecordComponent::getName).toList(),
+                List.copyOf(filters.keySet()), "the execution listing's filters: a new one must be added here");
+        Map<String, String> columns = Map.of("job", "job_name", "statuses", "status", "createdFrom", "created_at",
+                "createdBefore", "created_at", "owner", "owner_token");
+        // the values each filter binds, as the listing binds them (a time range's end bounds the walk)
+        Map<String, Map<String, String>> values = Map.of("job", Map.of("job", "'plan-job-1'"),
+                "statuses", Map.of("statuses", "ARRAY['FAILED']"),
+                "createdFrom", Map.of("createdFrom", "now() - interval '1 hour'"),
+                "createdBefore", Map.of("untilCreated", "now() - interval '1 minute'", "untilId", "-9223372036854775808"),
+                "owner", Map.of("owner", "'plan-node-1'"));
+
+        List<String> names = List.copyOf(filters.keySet());
+        Map<String, String> wrong = new LinkedHashMap<>();
+        Map<SqlStatement, String> plans = new LinkedHashMap<>();
+        for (int combination = 0; combination < 1 << names.size(); combination++) {
+            ExecutionQuery query = ExecutionQuery.all();
+            List<String> given = new ArrayList<>();
+            for (int i = 0; i < names.size(); i++) {
+                if ((combination & 1 << i) != 0) {
+                    given.add(names.get(i));
+                    query = filters.get(names.get(i)).apply(query);
+                }
+            }
+            SqlStatement statement = executionListing.statement(query);
+            String plan = plans.computeIfAbsent(statement, unused -> genericPlan(statement, false));
+            String index = FILTERED.get(statement.owner() + "." + statement.name());
+            Matcher walk = Pattern.compile("Index (?:Only )?Scan Backward using " + index
+                    + " on \\w+\\n\\s+Index Cond: (.*)\\n((?:\\s+Filter: .*\\n)?)").matcher(plan);
+            if (!walk.find() || primaryKeyWalk(plan) != null || plan.contains("Seq Scan")) {
+                wrong.put(given.toString(), "should walk " + index + " backwards:\n" + plan);
+                continue;
+            }
+            String range = walk.group(1);
+            List<String> outOfRange = given.stream().filter(filter -> !range.contains(columns.get(filter))
+                    && !(filter.equals("job") && given.contains("owner"))).toList();
+            boolean onlyJobFiltered = walk.group(2).isEmpty()
+                    || given.contains("owner") && walk.group(2).contains("job_name") && !walk.group(2).contains(" OR ");
+            if (!outOfRange.isEmpty() || !onlyJobFiltered) {
+                wrong.put(given.toString(), "filters out of the walked range " + outOfRange + ":\n" + plan);
+                continue;
+            }
+            // run: every condition must end the walk, not only be checked on the entries it passes;
+            // the one exception, a job under an owner, reads the owner's entries until the page is full
+            if (given.contains("job") && given.contains("owner")) {
+                continue;
+            }
+            Map<String, String> bound = new LinkedHashMap<>(Map.of("statuses", "ARRAY[" + Arrays.stream(
+                    ExecutionStatus.values()).map(status -> "'" + status + "'").collect(Collectors.joining(", ")) + "]",
+                    "untilId", "9223372036854775807", "limit", "51"));
+            given.forEach(filter -> bound.putAll(values.get(filter)));
+            String run = genericPlan(statement, bound);
+            // (the history is not vacuumed: each entry a walk keeps is checked in the table too)
+            Matcher buffers = Pattern.compile("Scan Backward using " + index + " on \\w+ \\(actual rows=(\\d+) "
+                    + "loops=(\\d+)\\)\\n(?:.*\\n)*?\\s+Buffers: shared hit=(\\d+)(?: read=(\\d+))?").matcher(run);
+            if (!buffers.find() || Long.parseLong(buffers.group(3)) + (buffers.group(4) == null ? 0
+                    : Long.parseLong(buffers.group(4))) > Long.parseLong(buffers.group(2))
+                            * (20 + 2 * Long.parseLong(buffers.group(1)))) {
+                wrong.put(given.toString(), "reads more than 20 index pages a status (and 2 a row it keeps):\n" + run);
+            }
+        }
+        assertEquals(Map.of(), wrong, "filter combinations whose walk is not bounded by the page size");
+    }
+
     @Test
     void theHistoryTemptsThePlannerToWalkThePrimaryKey() {
         // the execution listing by job as it was: each status's walk named its columns as equalities
@@ -162,6 +257,29 @@ class ListingPlanTest {
     private static String primaryKeyWalk(String plan) {
         Matcher walk = PRIMARY_KEY_WALK.matcher(plan);
         return walk.find() ? walk.group(1) : null;
+    }
+
+    /** The generic plan of a run with these values (SQL, by parameter name; NULL for the others). */
+    private String genericPlan(SqlStatement statement, Map<String, String> values) {
+        try (Connection connection = dataSource.getConnection(); Statement session = connection.createStatement()) {
+            connection.setAutoCommit(false);
+            session.execute("SET LOCAL plan_cache_mode = force_generic_plan");
+            session.execute("PREPARE listing AS " + statement.numberedText());
+            String arguments = statement.parameterNames().stream().map(name -> values.getOrDefault(name, "NULL"))
+                    .collect(Collectors.joining(", "));
+            StringBuilder plan = new StringBuilder();
+            try (ResultSet rows = session.executeQuery(
+                    "EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE listing(" + arguments + ")")) {
+                while (rows.next()) {
+                    plan.append(rows.getString(1)).append('\n');
+                }
+            }
+            session.execute("DEALLOCATE listing");
+            connection.rollback();
+            return plan.toString();
+        } catch (SQLException e) {
+            throw new IllegalStateException(statement + ": " + e.getMessage(), e);
+        }
     }
 
     private String genericPlan(SqlStatement statement, boolean withoutSequentialScans) {
