@@ -31,9 +31,11 @@ import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import jakarta.persistence.Table;
 import jakarta.transaction.RollbackException;
+import jakarta.transaction.Status;
 import jakarta.transaction.TransactionScoped;
 import jakarta.transaction.UserTransaction;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -148,6 +150,14 @@ class LaunchInCallersTransactionTest {
     void createOrders() throws SQLException {
         try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE IF NOT EXISTS outbox_order (run text PRIMARY KEY)");
+        }
+    }
+
+    /** A test that failed inside its transaction leaves no transaction to the next. */
+    @AfterEach
+    void rollBackWhatIsLeftOpen() throws Exception {
+        if (transaction.getStatus() != Status.STATUS_NO_TRANSACTION) {
+            transaction.rollback();
         }
     }
 
