@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Optional;
 
 import io.durablebatch.job.JobDefinition;
+import io.durablebatch.runtime.job.CallerTransaction;
 import io.durablebatch.runtime.job.ChunkFaults;
 import io.durablebatch.runtime.job.FlowRoutes;
 import io.durablebatch.runtime.job.FlowStepHistory;
@@ -67,6 +68,7 @@ class DurableBatchKernelProcessor {
             LeaseSweeper.class,
             OwnerLossRestarts.class,
             RemotePartitionWorkers.class,
+            CallerTransaction.class,
             KernelJobOperator.class);
 
     @BuildStep

@@ -18,6 +18,26 @@ import io.durablebatch.repository.RepositoryException;
  * Launches and controls the jobs of this application. Executions run on the kernel's own threads
  * ({@code quarkus.durable-batch.executor.max-concurrency} at a time); every request names an
  * {@link OperatorCall}.
+ *
+ * <h2>Transactions</h2>
+ * A request made in an active JTA transaction joins it: {@link #start} and {@link #restart} record
+ * the execution in the caller's transaction, and it begins to run only once that transaction
+ * committed; rolled back (or marked for rollback), it leaves nothing: no instance, no execution, no
+ * audit record. {@link #stop}, {@link #abandon} and {@link #recover} record their decision in it
+ * too, and take effect with its commit. Without a transaction, each request runs in one of its own.
+ * Joining is the default, not an option, because a launch is a write like any other the caller
+ * makes: a job started by a business transaction that then rolls back must not run (the outbox
+ * pattern, without an outbox table), and the repository's own operations already take part in the
+ * caller's transaction. A caller who wants the launch to survive its rollback asks for that
+ * explicitly, with a transaction of its own ({@code QuarkusTransaction.requiringNew()} or
+ * {@code @Transactional(REQUIRES_NEW)}). Waiting in the transaction for an execution it launched
+ * would wait forever: {@link #await} and {@link #runAndWait} refuse it at once with an
+ * {@link IllegalStateException}. The rows a request locks (its job instance, the execution it names)
+ * stay locked until the caller's transaction ends, and the lease of a launched execution runs from
+ * its launch: keep the transaction short, well within {@code quarkus.durable-batch.lease.duration}.
+ * Should the process die between the commit and the start, the execution's lease runs out and any
+ * node's sweeper recovers it (and restarts it if {@code quarkus.durable-batch.lease.restart-on-owner-loss}
+ * allows).
  */
 public interface JobOperator {
 
@@ -29,7 +49,8 @@ public interface JobOperator {
 
     /**
      * Launches the job instance for these parameters: a first attempt, or a restart when its latest
-     * attempt STOPPED or FAILED. Returns once the attempt is recorded; it runs asynchronously.
+     * attempt STOPPED or FAILED. Returns once the attempt is recorded; it runs asynchronously, once
+     * the caller's transaction, if any, committed (see the class comment).
      *
      * @throws IllegalArgumentException if no job of this name is defined
      * @throws RepositoryException {@code EXECUTION_ACTIVE} while an attempt runs,
@@ -38,7 +59,12 @@ public interface JobOperator {
      */
     JobExecutionId start(String jobName, JobParameters parameters, OperatorCall call);
 
-    /** {@link #start} and {@link #await} the end of the attempt, without a time limit. */
+    /**
+     * {@link #start} and {@link #await} the end of the attempt, without a time limit.
+     *
+     * @throws IllegalStateException in a transaction, before launching anything: the attempt would
+     *         start only once it committed
+     */
     JobExecution runAndWait(String jobName, JobParameters parameters, OperatorCall call);
 
     /**
@@ -61,7 +87,8 @@ public interface JobOperator {
     /**
      * Waits until the execution is no longer active and returns it as it ended.
      *
-     * @throws IllegalStateException if it is still active after {@code timeout}
+     * @throws IllegalStateException if it is still active after {@code timeout}, or at once if it
+     *         was launched in the caller's transaction, which has not committed yet
      */
     JobExecution await(JobExecutionId execution, Duration timeout);
 

@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.Optional;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 import jakarta.inject.Singleton;
 
@@ -39,13 +40,14 @@ import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**
  * The kernel's {@link JobOperator}. Every request is one transaction holding its effect and its
- * operator audit record; a request retried with the same operation id is answered from the record.
+ * operator audit record (the caller's, if it has one: {@link CallerTransaction}); a request retried
+ * with the same operation id is answered from the record.
  * Each request first locks the instance it decides on (and the execution it names), then looks for
  * its record, then decides: decisions on one instance are made one at a time on what the previous
  * one committed (an ABANDONED attempt stays its instance's last), and a retry sent while its
  * original runs waits for it and is answered from its record.
  * A launch creates the attempt and claims it for this process's owner token in that transaction,
- * then runs it here.
+ * then runs it here once it committed.
  */
 @Singleton
 public class KernelJobOperator implements JobOperator {
@@ -58,9 +60,11 @@ public class KernelJobOperator implements JobOperator {
     private final OperatorAudit audit;
     private final KernelIdentity identity;
     private final StepRunners steps;
+    private final CallerTransaction caller;
 
     KernelJobOperator(JobRegistry registry, KernelRepository repository, RunningExecutions running, OperatorAudit audit,
-            KernelIdentity identity, StepRunners steps) {
+            KernelIdentity identity, StepRunners steps, CallerTransaction caller) {
+        this.caller = caller;
         this.steps = steps;
         this.registry = registry;
         this.repository = repository;
@@ -101,7 +105,7 @@ public class KernelJobOperator implements JobOperator {
         String request = "start|job=" + jobName + "|key="
                 + HexFormat.of().formatHex(parameters.keyFor(definition.name()).digest())
                 + nonIdentifying(parameters.executionParameters());
-        Launch launch = QuarkusTransaction.requiringNew().call(() -> {
+        return launch(() -> {
             // the instance, locked, before the record: a retry racing its original waits for it here
             JobInstanceSelection selection = repository.selectOrCreateJobInstance(parameters.keyFor(definition.name()));
             Optional<OperatorRecord> recorded = audit.recorded(OperatorAction.START, call, request);
@@ -111,11 +115,16 @@ public class KernelJobOperator implements JobOperator {
             return launched(OperatorAction.START, call, request, selection.instance(), selection.created(), definition,
                     parameters);
         });
-        return submit(launch);
     }
 
     @Override
     public JobExecution runAndWait(String jobName, JobParameters parameters, OperatorCall call) {
+        if (caller.joins()) {
+            // its launch would start only once the transaction this thread holds open committed
+            throw new IllegalStateException("runAndWait of job '" + jobName + "' in a transaction: the launch joins "
+                    + "the caller's transaction and starts only once it commits, so waiting for its end here would "
+                    + "wait forever; start it in the transaction and await it after the commit");
+        }
         return awaitEnd(start(jobName, parameters, call), Optional.empty());
     }
 
@@ -123,8 +132,7 @@ public class KernelJobOperator implements JobOperator {
     public JobExecutionId restart(JobExecutionId executionId, OperatorCall call) {
         Checks.notNull(executionId, "execution");
         Checks.notNull(call, "call");
-        return submit(QuarkusTransaction.requiringNew().call(
-                () -> restartInTransaction(executionId, Optional.empty(), call)));
+        return launch(() -> restartInTransaction(executionId, Optional.empty(), call));
     }
 
     @Override
@@ -132,8 +140,7 @@ public class KernelJobOperator implements JobOperator {
         Checks.notNull(executionId, "execution");
         Checks.notNull(nonIdentifying, "nonIdentifying");
         Checks.notNull(call, "call");
-        return submit(QuarkusTransaction.requiringNew().call(
-                () -> restartInTransaction(executionId, Optional.of(nonIdentifying), call)));
+        return launch(() -> restartInTransaction(executionId, Optional.of(nonIdentifying), call));
     }
 
     /**
@@ -224,6 +231,21 @@ public class KernelJobOperator implements JobOperator {
         }
     }
 
+    /**
+     * Records a launch in the caller's transaction and runs it once that committed, or, without one,
+     * in a transaction of its own and runs it at once.
+     */
+    private JobExecutionId launch(Supplier<Launch> inTransaction) {
+        if (!caller.joins()) {
+            return submit(QuarkusTransaction.requiringNew().call(inTransaction::get));
+        }
+        Launch launch = inTransaction.get();
+        if (!launch.replayed()) {
+            caller.submitAfterCommit(launch, this::submit);
+        }
+        return launch.execution().id();
+    }
+
     /** Runs a launched attempt here, once the transaction that created it committed. */
     JobExecutionId submit(Launch launch) {
         if (!launch.replayed()) {
@@ -243,7 +265,7 @@ public class KernelJobOperator implements JobOperator {
         Checks.notNull(execution, "execution");
         Checks.notNull(call, "call");
         String request = "stop|execution=" + execution;
-        QuarkusTransaction.requiringNew().run(() -> {
+        caller.run(() -> {
             Optional<JobExecution> locked = repository.lockJobExecutionForDecision(execution);
             boolean recorded = audit.recorded(OperatorAction.STOP, call, request).isPresent();
             if (!recorded) {
@@ -254,7 +276,7 @@ public class KernelJobOperator implements JobOperator {
             }
         });
         // Here the signal is immediate; an owner elsewhere sees the request at its next chunk commit.
-        running.find(execution).ifPresent(ExecutionHandle::requestStop);
+        caller.afterCommit(() -> running.find(execution).ifPresent(ExecutionHandle::requestStop));
     }
 
     @Override
@@ -262,7 +284,7 @@ public class KernelJobOperator implements JobOperator {
         Checks.notNull(execution, "execution");
         Checks.notNull(call, "call");
         String request = "abandon|execution=" + execution;
-        return QuarkusTransaction.requiringNew().call(() -> {
+        return caller.call(() -> {
             JobExecution current = locked(execution);
             if (audit.recorded(OperatorAction.ABANDON, call, request).isPresent()) {
                 return current;
@@ -294,7 +316,7 @@ public class KernelJobOperator implements JobOperator {
             throw new RepositoryException(RepositoryError.EXECUTION_LEASE_LIVE, "job execution " + execution
                     + " runs in this process, which is alive: stop it instead of recovering it");
         }
-        return QuarkusTransaction.requiringNew().call(() -> audit.recover(execution, recovery,
+        return caller.call(() -> audit.recover(execution, recovery,
                 "RECOVERED as " + resolution));
     }
 
@@ -327,6 +349,11 @@ public class KernelJobOperator implements JobOperator {
     }
 
     private JobExecution awaitEnd(JobExecutionId id, Optional<Duration> timeout) {
+        if (caller.launchedUncommitted(id)) {
+            throw new IllegalStateException("job execution " + id + " was launched in the caller's transaction, "
+                    + "which has not committed: it starts only once that transaction commits, so waiting for it here "
+                    + "would wait forever; await it after the commit");
+        }
         Instant deadline = timeout.map(Instant.now()::plus).orElse(Instant.MAX);
         try {
             Optional<ExecutionHandle> local = running.find(id);
