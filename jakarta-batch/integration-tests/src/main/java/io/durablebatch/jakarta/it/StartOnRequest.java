@@ -9,6 +9,7 @@ import java.util.Properties;
 import javax.sql.DataSource;
 
 import jakarta.batch.operations.JobOperator;
+import jakarta.batch.operations.JobRestartException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
@@ -20,7 +21,9 @@ import io.quarkus.runtime.StartupEvent;
 
 /**
  * Creates the table and, when {@code numbers.count} is set, starts the job once at startup. A process
- * started without it only serves as the live node that restarts an execution whose owner died.
+ * started without it only serves as the live node that restarts an execution whose owner died: by
+ * itself (the owner-loss restart policy), or, when {@code numbers.restart} names the execution, by
+ * {@code JobOperator.restart}, asked every half second until it is accepted, each refusal logged.
  */
 @ApplicationScoped
 public class StartOnRequest {
@@ -36,6 +39,9 @@ public class StartOnRequest {
     @ConfigProperty(name = "numbers.count")
     Optional<Long> count;
 
+    @ConfigProperty(name = "numbers.restart")
+    Optional<Long> restart;
+
     void onStart(@Observes StartupEvent event) throws SQLException {
         try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE IF NOT EXISTS numbers (n bigint PRIMARY KEY)");
@@ -44,6 +50,28 @@ public class StartOnRequest {
             Properties parameters = new Properties();
             parameters.setProperty("count", count.get().toString());
             LOG.infof("started execution %d of job numbers", jobOperator.start("numbers", parameters));
+        }
+        restart.ifPresent(id -> {
+            Thread restarter = new Thread(() -> restartOnceAccepted(id), "numbers-restart");
+            restarter.setDaemon(true);
+            restarter.start();
+        });
+    }
+
+    private void restartOnceAccepted(long id) {
+        while (true) {
+            try {
+                LOG.infof("restarted execution %d as execution %d", id, jobOperator.restart(id, new Properties()));
+                return;
+            } catch (JobRestartException e) {
+                LOG.infof("restart refused: %s", e.getMessage());
+            }
+            try {
+                Thread.sleep(500);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.durablebatch.jakarta.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -17,8 +18,10 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,8 +43,8 @@ class JslCrashAndRestartIT {
     private static final String DB_USER = System.getProperty("it.db.username", "postgres");
     private static final String DB_PASSWORD = System.getProperty("it.db.password", "postgres");
 
-    @BeforeAll
-    static void freshDatabase() throws SQLException {
+    @BeforeEach
+    void freshDatabase() throws SQLException {
         try (Connection connection = DriverManager.getConnection(SERVER + "postgres", DB_USER, DB_PASSWORD);
                 Statement statement = connection.createStatement()) {
             statement.execute("DROP DATABASE IF EXISTS " + DATABASE + " WITH (FORCE)");
@@ -75,6 +78,51 @@ class JslCrashAndRestartIT {
             assertEquals(NUMBERS, count(connection, "SELECT count(*) FROM numbers"));
             assertEquals(NUMBERS, count(connection, "SELECT count(DISTINCT n) FROM numbers"));
             assertEquals(NUMBERS * (NUMBERS + 1) / 2, count(connection, "SELECT sum(n) FROM numbers"));
+        }
+    }
+
+    /**
+     * Without the owner-loss restart, the next process restarts the killed execution with the Jakarta
+     * {@code JobOperator.restart}: refused, naming the owner's lease and when it runs out, while the
+     * lease is live; accepted once it ran out and the sweeper recovered the execution (FAILED), and
+     * resumed from the last checkpoint.
+     */
+    @Test
+    void aKilledJslJobIsRestartedByJobOperatorRestartOnceItsLeaseRanOut() throws Exception {
+        long committed;
+        long killed;
+        // a lease longer than the next process takes to start, so that its first restart meets it live
+        try (Connection connection = DriverManager.getConnection(DB_URL, DB_USER, DB_PASSWORD);
+                Application first = Application.start("manual-first", "-Dnumbers.count=" + NUMBERS,
+                        "-Dquarkus.durable-batch.lease.restart-on-owner-loss=0",
+                        "-Dquarkus.durable-batch.lease.duration=15s")) {
+            await(Duration.ofSeconds(60), () -> first.log().contains("started execution"), first::log);
+            await(Duration.ofSeconds(60), () -> count(connection, "SELECT count(*) FROM numbers") >= 10_000, first::log);
+            first.kill();
+            committed = count(connection, "SELECT count(*) FROM numbers");
+            Matcher started = Pattern.compile("started execution (\\d+) of job numbers").matcher(first.log());
+            assertTrue(started.find(), first::log);
+            killed = Long.parseLong(started.group(1));
+        }
+        assertTrue(committed >= 10_000 && committed < NUMBERS, "killed in the middle of the job: " + committed + " rows");
+
+        try (Connection connection = DriverManager.getConnection(DB_URL, DB_USER, DB_PASSWORD);
+                Application second = Application.start("manual-second", "-Dnumbers.restart=" + killed,
+                        "-Dquarkus.durable-batch.lease.restart-on-owner-loss=0")) {
+            await(Duration.ofSeconds(120), () -> statuses(connection).equals(List.of("FAILED", "COMPLETED")),
+                    () -> statuses(connection) + "\n" + second.log());
+            String log = second.log();
+            assertTrue(log.contains("restart refused: execution " + killed + " cannot be restarted: "), log);
+            assertTrue(Pattern.compile("its owner \\S+ holds its lease until \\S+ on the database clock \\(in \\d+ s\\)")
+                    .matcher(log).find(), log);
+            assertTrue(log.contains("restarted execution " + killed + " as execution "), log);
+            assertFalse(log.contains("lost its owner: restarted automatically"), log);
+            assertEquals(NUMBERS - committed, count(connection, """
+                    SELECT s.read_count FROM dbatch_step_execution s
+                    JOIN dbatch_job_execution e ON e.id = s.job_execution_id
+                    WHERE e.attempt = 2"""));
+            assertEquals(NUMBERS, count(connection, "SELECT count(DISTINCT n) FROM numbers"));
+            assertEquals(NUMBERS, count(connection, "SELECT count(*) FROM numbers"));
         }
     }
 
