@@ -35,13 +35,13 @@ import io.durablebatch.execution.JobInstanceKey;
 import io.durablebatch.execution.JobName;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
-import io.durablebatch.job.JobOperator;
-import io.durablebatch.job.OperatorCall;
 import io.durablebatch.job.RepeatStatus;
-import io.durablebatch.operator.OwnerToken;
+import io.durablebatch.operator.JobOperator;
+import io.durablebatch.operator.OperatorCall;
 import io.durablebatch.repository.JobExecutionRequest;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.repository.control.OwnerToken;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.quarkus.test.QuarkusUnitTest;
 
