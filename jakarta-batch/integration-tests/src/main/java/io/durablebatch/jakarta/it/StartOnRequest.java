@@ -3,6 +3,7 @@ package io.durablebatch.jakarta.it;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 
@@ -10,6 +11,8 @@ import javax.sql.DataSource;
 
 import jakarta.batch.operations.JobOperator;
 import jakarta.batch.operations.JobRestartException;
+import jakarta.batch.runtime.JobExecution;
+import jakarta.batch.runtime.JobInstance;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
@@ -22,8 +25,9 @@ import io.quarkus.runtime.StartupEvent;
 /**
  * Creates the table and, when {@code numbers.count} is set, starts the job once at startup. A process
  * started without it only serves as the live node that restarts an execution whose owner died: by
- * itself (the owner-loss restart policy), or, when {@code numbers.restart} names the execution, by
- * {@code JobOperator.restart}, asked every half second until it is accepted, each refusal logged.
+ * itself (the owner-loss restart policy), or, with {@code numbers.restart-latest=true}, by
+ * {@code JobOperator.restart} of the job's latest execution, asked every half second until it is
+ * accepted, each refusal logged.
  */
 @ApplicationScoped
 public class StartOnRequest {
@@ -39,8 +43,8 @@ public class StartOnRequest {
     @ConfigProperty(name = "numbers.count")
     Optional<Long> count;
 
-    @ConfigProperty(name = "numbers.restart")
-    Optional<Long> restart;
+    @ConfigProperty(name = "numbers.restart-latest", defaultValue = "false")
+    boolean restartLatest;
 
     void onStart(@Observes StartupEvent event) throws SQLException {
         try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
@@ -51,20 +55,24 @@ public class StartOnRequest {
             parameters.setProperty("count", count.get().toString());
             LOG.infof("started execution %d of job numbers", jobOperator.start("numbers", parameters));
         }
-        restart.ifPresent(id -> {
-            Thread restarter = new Thread(() -> restartOnceAccepted(id), "numbers-restart");
+        if (restartLatest) {
+            Thread restarter = new Thread(this::restartLatestOnceAccepted, "numbers-restart");
             restarter.setDaemon(true);
             restarter.start();
-        });
+        }
     }
 
-    private void restartOnceAccepted(long id) {
+    private void restartLatestOnceAccepted() {
         while (true) {
-            try {
-                LOG.infof("restarted execution %d as execution %d", id, jobOperator.restart(id, new Properties()));
-                return;
-            } catch (JobRestartException e) {
-                LOG.infof("restart refused: %s", e.getMessage());
+            Optional<Long> latest = latestExecution();
+            if (latest.isPresent()) {
+                try {
+                    LOG.infof("restarted execution %d as execution %d", latest.get(),
+                            jobOperator.restart(latest.get(), new Properties()));
+                    return;
+                } catch (JobRestartException e) {
+                    LOG.infof("restart refused: %s", e.getMessage());
+                }
             }
             try {
                 Thread.sleep(500);
@@ -73,5 +81,16 @@ public class StartOnRequest {
                 return;
             }
         }
+    }
+
+    /** The latest execution of the latest instance of job numbers, if it has one. */
+    private Optional<Long> latestExecution() {
+        if (!jobOperator.getJobNames().contains("numbers")) {
+            return Optional.empty();
+        }
+        List<JobInstance> instances = jobOperator.getJobInstances("numbers", 0, 1);
+        return instances.isEmpty() ? Optional.empty()
+                : jobOperator.getJobExecutions(instances.get(0)).stream().map(JobExecution::getExecutionId)
+                        .max(Long::compare);
     }
 }

@@ -82,39 +82,42 @@ class JslCrashAndRestartIT {
     }
 
     /**
-     * Without the owner-loss restart, the next process restarts the killed execution with the Jakarta
-     * {@code JobOperator.restart}: refused, naming the owner's lease and when it runs out, while the
-     * lease is live; accepted once it ran out and the sweeper recovered the execution (FAILED), and
-     * resumed from the last checkpoint.
+     * Without the owner-loss restart, another process restarts the killed execution with the Jakarta
+     * {@code JobOperator.restart}, which it asks every half second: refused while the owner lives,
+     * naming the owner's lease and when it runs out; accepted once the owner was killed, its lease ran
+     * out and the sweeper recovered the execution (FAILED); resumed from the last checkpoint.
      */
     @Test
     void aKilledJslJobIsRestartedByJobOperatorRestartOnceItsLeaseRanOut() throws Exception {
         long committed;
         long killed;
-        // a lease longer than the next process takes to start, so that its first restart meets it live
         try (Connection connection = DriverManager.getConnection(DB_URL, DB_USER, DB_PASSWORD);
-                Application first = Application.start("manual-first", "-Dnumbers.count=" + NUMBERS,
-                        "-Dquarkus.durable-batch.lease.restart-on-owner-loss=0",
-                        "-Dquarkus.durable-batch.lease.duration=15s")) {
-            await(Duration.ofSeconds(60), () -> first.log().contains("started execution"), first::log);
-            await(Duration.ofSeconds(60), () -> count(connection, "SELECT count(*) FROM numbers") >= 10_000, first::log);
-            first.kill();
-            committed = count(connection, "SELECT count(*) FROM numbers");
-            Matcher started = Pattern.compile("started execution (\\d+) of job numbers").matcher(first.log());
-            assertTrue(started.find(), first::log);
-            killed = Long.parseLong(started.group(1));
-        }
-        assertTrue(committed >= 10_000 && committed < NUMBERS, "killed in the middle of the job: " + committed + " rows");
-
-        try (Connection connection = DriverManager.getConnection(DB_URL, DB_USER, DB_PASSWORD);
-                Application second = Application.start("manual-second", "-Dnumbers.restart=" + killed,
+                Application restarter = Application.start("manual-restarter", "-Dnumbers.restart-latest=true",
                         "-Dquarkus.durable-batch.lease.restart-on-owner-loss=0")) {
+            // the restarter is up before the job starts, so that it meets the owner alive
+            await(Duration.ofSeconds(90), () -> restarter.log().contains("Profile prod activated"), restarter::log);
+            try (Application owner = Application.start("manual-owner", "-Dnumbers.count=" + NUMBERS,
+                    "-Dquarkus.durable-batch.lease.restart-on-owner-loss=0")) {
+                await(Duration.ofSeconds(90), () -> owner.log().contains("started execution"), owner::log);
+                Matcher started = Pattern.compile("started execution (\\d+) of job numbers").matcher(owner.log());
+                assertTrue(started.find(), owner::log);
+                killed = Long.parseLong(started.group(1));
+                // a restart refused while the owner is alive, as the Jakarta operator words it
+                Pattern liveLease = Pattern.compile("restart refused: execution " + killed + " cannot be restarted: "
+                        + "EXECUTION_ACTIVE: .* is STARTED: its owner \\S+ holds its lease until \\S+ on the "
+                        + "database clock \\(in \\d+ s\\)");
+                await(Duration.ofSeconds(60), () -> liveLease.matcher(restarter.log()).find(), restarter::log);
+                await(Duration.ofSeconds(60), () -> count(connection, "SELECT count(*) FROM numbers") >= 10_000,
+                        owner::log);
+                owner.kill();
+                committed = count(connection, "SELECT count(*) FROM numbers");
+            }
+            assertTrue(committed >= 10_000 && committed < NUMBERS,
+                    "killed in the middle of the job: " + committed + " rows");
+
             await(Duration.ofSeconds(120), () -> statuses(connection).equals(List.of("FAILED", "COMPLETED")),
-                    () -> statuses(connection) + "\n" + second.log());
-            String log = second.log();
-            assertTrue(log.contains("restart refused: execution " + killed + " cannot be restarted: "), log);
-            assertTrue(Pattern.compile("its owner \\S+ holds its lease until \\S+ on the database clock \\(in \\d+ s\\)")
-                    .matcher(log).find(), log);
+                    () -> statuses(connection) + "\n" + restarter.log());
+            String log = restarter.log();
             assertTrue(log.contains("restarted execution " + killed + " as execution "), log);
             assertFalse(log.contains("lost its owner: restarted automatically"), log);
             assertEquals(NUMBERS - committed, count(connection, """
