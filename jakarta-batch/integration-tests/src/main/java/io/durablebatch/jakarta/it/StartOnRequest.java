@@ -67,8 +67,9 @@ public class StartOnRequest {
             Optional<Long> latest = latestExecution();
             if (latest.isPresent()) {
                 try {
+                    // a restart's parameters replace the execution's: the same ones again
                     LOG.infof("restarted execution %d as execution %d", latest.get(),
-                            jobOperator.restart(latest.get(), new Properties()));
+                            jobOperator.restart(latest.get(), jobOperator.getParameters(latest.get())));
                     return;
                 } catch (JobRestartException e) {
                     LOG.infof("restart refused: %s", e.getMessage());
