@@ -4,6 +4,7 @@ import static io.durablebatch.runtime.repository.ExecutionRows.JOB_EXECUTION_COL
 import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
 
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -43,6 +44,7 @@ public class JobExecutionStore {
     private final SqlStatement launch;
     private final SqlStatement definitionCompatible;
     private final SqlStatement lockForDecision;
+    private final SqlStatement leaseOf;
     private final EntityQuery<JobExecutionEntity> selectById;
     private final EntityQuery<JobExecutionEntity> selectLatest;
     private final EntityQuery<JobExecutionEntity> selectByInstance;
@@ -103,6 +105,11 @@ public class JobExecutionStore {
                 WHERE id = :id AND job_instance_id = (SELECT id FROM instance)
                 FOR NO KEY UPDATE""", Map.of("lockInstance", ExecutionRows.LOCK_INSTANCE_OF_EXECUTION, "columns",
                 JOB_EXECUTION_COLUMNS));
+        // Refusal path only: who holds an active attempt's lease, and for how long, on the database clock.
+        this.leaseOf = tables.statement("leaseOf", """
+                SELECT owner_token, lease_expires_at,
+                       CAST(ceil(EXTRACT(EPOCH FROM lease_expires_at - statement_timestamp())) AS bigint) AS seconds_left
+                FROM {p}job_execution WHERE id = :id""");
         this.selectById = tables.query("selectById", JobExecutionEntity.class, """
                 from DurableBatchJobExecution e where e.id = :id""");
         this.selectLatest = tables.query("selectLatest", JobExecutionEntity.class, """
@@ -196,7 +203,7 @@ public class JobExecutionStore {
                             + " is UNKNOWN: recover it first");
                 case STARTING, STARTED, STOPPING:
                     return new RepositoryException(RepositoryError.EXECUTION_ACTIVE, subject + " is "
-                            + execution.status());
+                            + execution.status() + leaseOf(execution.id()));
                 default:
                     break;
             }
@@ -208,6 +215,35 @@ public class JobExecutionStore {
         }
         return new RepositoryException(RepositoryError.EXECUTION_ACTIVE, "job instance " + instanceId
                 + " got a concurrent attempt");
+    }
+
+    /**
+     * Why an active attempt cannot be replaced yet, and when it can: its owner is presumed alive
+     * while its lease is live, and it ends, or is recovered once the lease has run out.
+     */
+    private String leaseOf(JobExecutionId id) {
+        return sql.queryOne(leaseOf, params -> params.bigint("id", id.value()),
+                row -> leaseWording(row.optionalText("owner_token"), row.optionalTime("lease_expires_at"),
+                        row.optionalBigint("seconds_left")))
+                .orElse("");
+    }
+
+    private static String leaseWording(Optional<String> owner, Optional<Instant> expiresAt, Optional<Long> secondsLeft) {
+        if (expiresAt.isEmpty() || secondsLeft.isEmpty()) {
+            return ": no process holds a lease on it yet; it can be restarted once it has ended";
+        }
+        String by = owner.map(token -> "its owner " + token).orElse("its owner");
+        String at = expiresAt.get().truncatedTo(ChronoUnit.MILLIS) + " on the database clock";
+        long seconds = secondsLeft.get();
+        if (seconds > 0) {
+            return ": " + by + " holds its lease until " + at + " (in " + seconds + " s) and is presumed alive while "
+                    + "it renews the lease. It can be restarted once it has ended, or, should its owner be gone, once "
+                    + "the lease has run out and a sweeper has recovered it (FAILED, at its next sweep); to restart it "
+                    + "sooner, recover it declaring its owner dead";
+        }
+        return ": the lease of " + by + " ran out at " + at + " (" + -seconds + " s ago), so its owner is presumed "
+                + "gone; it can be restarted once a sweeper has recovered it (FAILED, at its next sweep), or recover it "
+                + "now";
     }
 
     private boolean compatible(JobInstanceId instanceId, DefinitionIdentity definition) {

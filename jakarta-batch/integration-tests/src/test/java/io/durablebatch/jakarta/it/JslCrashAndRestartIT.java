@@ -1,6 +1,7 @@
 package io.durablebatch.jakarta.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -17,8 +18,10 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,8 +43,8 @@ class JslCrashAndRestartIT {
     private static final String DB_USER = System.getProperty("it.db.username", "postgres");
     private static final String DB_PASSWORD = System.getProperty("it.db.password", "postgres");
 
-    @BeforeAll
-    static void freshDatabase() throws SQLException {
+    @BeforeEach
+    void freshDatabase() throws SQLException {
         try (Connection connection = DriverManager.getConnection(SERVER + "postgres", DB_USER, DB_PASSWORD);
                 Statement statement = connection.createStatement()) {
             statement.execute("DROP DATABASE IF EXISTS " + DATABASE + " WITH (FORCE)");
@@ -75,6 +78,54 @@ class JslCrashAndRestartIT {
             assertEquals(NUMBERS, count(connection, "SELECT count(*) FROM numbers"));
             assertEquals(NUMBERS, count(connection, "SELECT count(DISTINCT n) FROM numbers"));
             assertEquals(NUMBERS * (NUMBERS + 1) / 2, count(connection, "SELECT sum(n) FROM numbers"));
+        }
+    }
+
+    /**
+     * Without the owner-loss restart, another process restarts the killed execution with the Jakarta
+     * {@code JobOperator.restart}, which it asks every half second: refused while the owner lives,
+     * naming the owner's lease and when it runs out; accepted once the owner was killed, its lease ran
+     * out and the sweeper recovered the execution (FAILED); resumed from the last checkpoint.
+     */
+    @Test
+    void aKilledJslJobIsRestartedByJobOperatorRestartOnceItsLeaseRanOut() throws Exception {
+        long committed;
+        long killed;
+        try (Connection connection = DriverManager.getConnection(DB_URL, DB_USER, DB_PASSWORD);
+                Application restarter = Application.start("manual-restarter", "-Dnumbers.restart-latest=true",
+                        "-Dquarkus.durable-batch.lease.restart-on-owner-loss=0")) {
+            // the restarter is up before the job starts, so that it meets the owner alive
+            await(Duration.ofSeconds(90), () -> restarter.log().contains("Profile prod activated"), restarter::log);
+            try (Application owner = Application.start("manual-owner", "-Dnumbers.count=" + NUMBERS,
+                    "-Dquarkus.durable-batch.lease.restart-on-owner-loss=0")) {
+                await(Duration.ofSeconds(90), () -> owner.log().contains("started execution"), owner::log);
+                Matcher started = Pattern.compile("started execution (\\d+) of job numbers").matcher(owner.log());
+                assertTrue(started.find(), owner::log);
+                killed = Long.parseLong(started.group(1));
+                // a restart refused while the owner is alive, as the Jakarta operator words it
+                Pattern liveLease = Pattern.compile("restart refused: execution " + killed + " cannot be restarted: "
+                        + "EXECUTION_ACTIVE: .* is STARTED: its owner \\S+ holds its lease until \\S+ on the "
+                        + "database clock \\(in \\d+ s\\)");
+                await(Duration.ofSeconds(60), () -> liveLease.matcher(restarter.log()).find(), restarter::log);
+                await(Duration.ofSeconds(60), () -> count(connection, "SELECT count(*) FROM numbers") >= 10_000,
+                        owner::log);
+                owner.kill();
+                committed = count(connection, "SELECT count(*) FROM numbers");
+            }
+            assertTrue(committed >= 10_000 && committed < NUMBERS,
+                    "killed in the middle of the job: " + committed + " rows");
+
+            await(Duration.ofSeconds(120), () -> statuses(connection).equals(List.of("FAILED", "COMPLETED")),
+                    () -> statuses(connection) + "\n" + restarter.log());
+            String log = restarter.log();
+            assertTrue(log.contains("restarted execution " + killed + " as execution "), log);
+            assertFalse(log.contains("lost its owner: restarted automatically"), log);
+            assertEquals(NUMBERS - committed, count(connection, """
+                    SELECT s.read_count FROM dbatch_step_execution s
+                    JOIN dbatch_job_execution e ON e.id = s.job_execution_id
+                    WHERE e.attempt = 2"""));
+            assertEquals(NUMBERS, count(connection, "SELECT count(DISTINCT n) FROM numbers"));
+            assertEquals(NUMBERS, count(connection, "SELECT count(*) FROM numbers"));
         }
     }
 

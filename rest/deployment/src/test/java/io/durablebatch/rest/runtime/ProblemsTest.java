@@ -57,6 +57,11 @@ class ProblemsTest {
     @Test
     void aRefusalsOwnDetailIsKept() {
         for (String detail : List.of("EXECUTION_ACTIVE: job instance 7 has an active execution 42 (STARTED)",
+                "job instance 7: its latest execution 42 (attempt 1) is STARTED: its owner node-a.example.com/4f1c "
+                        + "holds its lease until 2026-12-05T23:20:14.518Z on the database clock (in 11 s) and is "
+                        + "presumed alive while it renews the lease. It can be restarted once it has ended, or, should "
+                        + "its owner be gone, once the lease has run out and a sweeper has recovered it (FAILED, at its "
+                        + "next sweep); to restart it sooner, recover it declaring its owner dead",
                 "createdFrom must be between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z, got '+300000-01-01T00:00:00Z'",
                 "resolution: must be one of [FAILED, ABANDONED]", "job execution 5 was never recovered",
                 "a request with the same key as another one is refused")) {

@@ -117,11 +117,12 @@ public class JakartaJobOperator implements JobOperator {
         switch (execution.status()) {
             case COMPLETED -> throw new JobExecutionAlreadyCompleteException("execution " + executionId
                     + " of job " + name + " COMPLETED; its instance runs no more");
-            case STOPPED, FAILED -> {
-                // restartable
+            case ABANDONED -> throw new JobRestartException("execution " + executionId + " of job " + name
+                    + " is ABANDONED: only a STOPPED or FAILED execution restarts");
+            default -> {
+                // STOPPED and FAILED restart; the kernel refuses an active or UNKNOWN one, naming its
+                // owner's lease and when it runs out
             }
-            default -> throw new JobRestartException("execution " + executionId + " of job " + name + " is "
-                    + BatchStatuses.of(execution.status()) + ": only a STOPPED or FAILED execution restarts");
         }
         ExecutionParameters parameters;
         try {

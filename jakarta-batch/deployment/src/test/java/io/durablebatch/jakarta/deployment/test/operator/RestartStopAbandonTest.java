@@ -251,6 +251,24 @@ class RestartStopAbandonTest {
     }
 
     @Test
+    void aRunningExecutionsRestartIsRefusedNamingItsOwnersLeaseAndWhenItRunsOut() throws InterruptedException {
+        waiting = new CountDownLatch(1);
+        long id = operator().start("waiting", properties("run", "leased"));
+        assertTrue(waiting.await(30, TimeUnit.SECONDS), "the batchlet runs");
+
+        JobRestartException refusal = assertThrows(JobRestartException.class,
+                () -> operator().restart(id, properties("run", "leased")));
+        String message = refusal.getMessage();
+        assertTrue(message.startsWith("execution " + id + " cannot be restarted: "), message);
+        assertTrue(message.matches("(?s).* is STARTED: its owner \\S+ holds its lease until \\S+ on the database "
+                + "clock \\(in \\d+ s\\).*"), message);
+        assertTrue(message.contains("once the lease has run out and a sweeper has recovered it"), message);
+
+        operator().stop(id);
+        assertEquals(BatchStatus.STOPPED, ended(id).getBatchStatus());
+    }
+
+    @Test
     void anAbandonedExecutionIsNeverRestarted() throws InterruptedException {
         waiting = new CountDownLatch(1);
         long id = operator().start("waiting", properties("run", "abandoned"));
