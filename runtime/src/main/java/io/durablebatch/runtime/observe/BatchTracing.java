@@ -6,12 +6,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 
+import io.durablebatch.context.StepContext;
 import io.durablebatch.execution.ExecutionFailure;
 import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.StepCounters;
 import io.durablebatch.execution.StepExecution;
-import io.durablebatch.job.StepContext;
 import io.durablebatch.runtime.metrics.KernelMetrics;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;

@@ -1,9 +1,9 @@
 package io.durablebatch.runtime.observe;
 
+import io.durablebatch.context.StepContext;
 import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.JobName;
 import io.durablebatch.execution.StepExecution;
-import io.durablebatch.job.StepContext;
 import io.durablebatch.runtime.metrics.KernelMetrics;
 
 /**

@@ -4,10 +4,10 @@ import jakarta.inject.Singleton;
 
 import org.jboss.logging.MDC;
 
+import io.durablebatch.context.PartitionContext;
+import io.durablebatch.context.StepContext;
 import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.StepExecution;
-import io.durablebatch.job.PartitionContext;
-import io.durablebatch.job.StepContext;
 
 /**
  * The log context of an execution: while the kernel runs a job execution or a step attempt on a
