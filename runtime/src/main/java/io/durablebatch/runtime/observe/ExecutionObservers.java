@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
 import io.durablebatch.execution.JobExecution;
@@ -22,6 +23,7 @@ public class ExecutionObservers {
 
     private final ExecutionObserver[] observers;
 
+    @Inject
     ExecutionObservers(Instance<ExecutionObserver> observers) {
         this(observers.stream().toList());
     }
