@@ -25,11 +25,17 @@ import io.durablebatch.runtime.job.StepLeases;
 import io.durablebatch.runtime.job.StepRunners;
 import io.durablebatch.runtime.lease.LeaseLiveness;
 import io.durablebatch.runtime.lease.LeaseStore;
+import io.durablebatch.runtime.metrics.MicrometerExecutionMeters;
 import io.durablebatch.runtime.metrics.MicrometerKernelMetrics;
+import io.durablebatch.runtime.observe.BatchTracing;
+import io.durablebatch.runtime.observe.ExecutionObservers;
+import io.durablebatch.runtime.observe.LogContext;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.UnremovableBeanBuildItem;
 import io.quarkus.arc.processor.DotNames;
 import io.quarkus.bootstrap.classloading.QuarkusClassLoader;
+import io.quarkus.deployment.Capabilities;
+import io.quarkus.deployment.Capability;
 import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.annotations.BuildSteps;
@@ -69,6 +75,8 @@ class DurableBatchKernelProcessor {
             OwnerLossRestarts.class,
             RemotePartitionWorkers.class,
             CallerTransaction.class,
+            ExecutionObservers.class,
+            LogContext.class,
             KernelJobOperator.class);
 
     @BuildStep
@@ -111,7 +119,21 @@ class DurableBatchKernelProcessor {
     @BuildStep
     void metrics(Optional<MetricsCapabilityBuildItem> metrics, BuildProducer<AdditionalBeanBuildItem> beans) {
         if (metrics.isPresent() && metrics.get().metricsSupported(MetricsFactory.MICROMETER)) {
-            beans.produce(AdditionalBeanBuildItem.builder().addBeanClasses(MicrometerKernelMetrics.class)
+            beans.produce(AdditionalBeanBuildItem.builder()
+                    .addBeanClasses(MicrometerKernelMetrics.class, MicrometerExecutionMeters.class)
+                    .setDefaultScope(DotNames.SINGLETON).setUnremovable().build());
+        }
+    }
+
+    /**
+     * The kernel's spans, where the application has OpenTelemetry's tracer
+     * ({@code quarkus-opentelemetry}): the bean that opens them names OpenTelemetry's types, so it
+     * exists only then, as the Micrometer meters do.
+     */
+    @BuildStep
+    void tracing(Capabilities capabilities, BuildProducer<AdditionalBeanBuildItem> beans) {
+        if (capabilities.isPresent(Capability.OPENTELEMETRY_TRACER)) {
+            beans.produce(AdditionalBeanBuildItem.builder().addBeanClasses(BatchTracing.class)
                     .setDefaultScope(DotNames.SINGLETON).setUnremovable().build());
         }
     }

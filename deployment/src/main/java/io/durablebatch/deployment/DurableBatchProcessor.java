@@ -1,6 +1,7 @@
 package io.durablebatch.deployment;
 
 import java.util.List;
+import java.util.Optional;
 
 import javax.sql.DataSource;
 
@@ -16,6 +17,7 @@ import io.durablebatch.repository.JobRepository;
 import io.durablebatch.runtime.DurableBatchBuildTimeConfig;
 import io.durablebatch.runtime.flow.FlowDecisionStore;
 import io.durablebatch.runtime.flow.FlowStore;
+import io.durablebatch.runtime.metrics.MicrometerStatementTimer;
 import io.durablebatch.runtime.operator.ExecutionControlStore;
 import io.durablebatch.runtime.operator.OperatorAuditStore;
 import io.durablebatch.runtime.partition.PartitionAggregationStore;
@@ -44,6 +46,7 @@ import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.AnnotationsTransformerBuildItem;
 import io.quarkus.arc.deployment.SyntheticBeanBuildItem;
 import io.quarkus.arc.deployment.UnremovableBeanBuildItem;
+import io.quarkus.arc.processor.DotNames;
 import io.quarkus.datasource.common.runtime.DataSourceUtil;
 import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
@@ -52,7 +55,9 @@ import io.quarkus.deployment.annotations.Record;
 import io.quarkus.deployment.builditem.FeatureBuildItem;
 import io.quarkus.deployment.builditem.RunTimeConfigurationDefaultBuildItem;
 import io.quarkus.deployment.builditem.nativeimage.RuntimeInitializedClassBuildItem;
+import io.quarkus.deployment.metrics.MetricsCapabilityBuildItem;
 import io.quarkus.runtime.configuration.ConfigurationException;
+import io.quarkus.runtime.metrics.MetricsFactory;
 
 /** Registers the job repository: the feature, its beans and the datasource it needs at runtime. */
 public class DurableBatchProcessor {
@@ -176,6 +181,18 @@ public class DurableBatchProcessor {
      * The boot id is drawn by the bean when the process starts; the class is initialised at run time
      * too, so a native image never bakes one id into every replica, whatever touches it at build time.
      */
+    /**
+     * The repository statements' timer, where the application has Micrometer: the bean names
+     * Micrometer's types, so it exists only then, and without it no statement reads a clock.
+     */
+    @BuildStep
+    void statementTimer(Optional<MetricsCapabilityBuildItem> metrics, BuildProducer<AdditionalBeanBuildItem> beans) {
+        if (metrics.isPresent() && metrics.get().metricsSupported(MetricsFactory.MICROMETER)) {
+            beans.produce(AdditionalBeanBuildItem.builder().addBeanClasses(MicrometerStatementTimer.class)
+                    .setDefaultScope(DotNames.SINGLETON).setUnremovable().build());
+        }
+    }
+
     @BuildStep
     RuntimeInitializedClassBuildItem bootIdAtRunTime() {
         return new RuntimeInitializedClassBuildItem(ProcessSessions.class.getName());

@@ -21,6 +21,7 @@ import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.repository.partition.PartitionPlanEntry;
 import io.durablebatch.repository.partition.StepPartition;
 import io.durablebatch.repository.spi.KernelRepository;
+import io.durablebatch.runtime.observe.ExecutionObservers;
 import io.durablebatch.runtime.partition.PartitionLeaseStore;
 import io.durablebatch.runtime.partition.PlanSummary;
 import io.durablebatch.runtime.sql.TransientFailures;
@@ -49,9 +50,11 @@ final class PartitionedStepRunner {
     private final int defaultWorkers;
     private final long pollMillis;
     private final PartitionLeaseStore leases;
+    private final ExecutionObservers observers;
 
     PartitionedStepRunner(KernelRepository repository, PartitionLeaseStore leases, PartitionWorker workers,
-            int defaultWorkers, Duration aggregatePoll) {
+            int defaultWorkers, Duration aggregatePoll, ExecutionObservers observers) {
+        this.observers = observers;
         this.repository = repository;
         this.leases = leases;
         this.workers = workers;
@@ -158,6 +161,7 @@ final class PartitionedStepRunner {
                 }
             }
         } finally {
+            observers.partitionsEnded(parent.context().jobName(), parent.snapshot());
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
@@ -168,6 +172,7 @@ final class PartitionedStepRunner {
     private PlanSummary poll(StepAttempt parent) {
         StepExecution current = parent.snapshot();
         PlanSummary plan = QuarkusTransaction.requiringNew().call(() -> leases.poll(current.id(), Instant.now()));
+        observers.partitionsPolled(parent.context().jobName(), current, plan.unassigned(), plan.running());
         if (plan.released() > 0) {
             LOG.warnf("Step '%s' (step execution %s) released %d partition(s) whose worker's lease ran out: they are "
                     + "handed out again and resume the dead worker's checkpoint", parent.step().name(), current.id(),

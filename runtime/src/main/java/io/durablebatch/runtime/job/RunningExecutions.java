@@ -34,6 +34,8 @@ import io.durablebatch.runtime.lease.LeaseLiveness;
 import io.durablebatch.runtime.lease.LeaseStore;
 import io.durablebatch.runtime.lease.RateLimitedWarning;
 import io.durablebatch.runtime.metrics.KernelMetrics;
+import io.durablebatch.runtime.observe.ExecutionObserver;
+import io.durablebatch.runtime.observe.ExecutionObservers;
 import io.durablebatch.runtime.sql.BatchThread;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.ManagedContext;
@@ -63,13 +65,15 @@ public class RunningExecutions {
     private final Duration shutdownTimeout;
     private final KernelMetrics metrics;
     private final LeaseLiveness liveness;
+    private final ExecutionObservers observers;
     private final RateLimitedWarning renewalFailures = new RateLimitedWarning(LOG, "Renewing this process's leases",
             Duration.ofMinutes(1));
 
     RunningExecutions(KernelRepository repository, StepRunners steps, FlowRoutes routes, KernelIdentity identity,
             LeaseStore leases, StepLeases stepLeases, OwnerLossRestarts restarts, DurableBatchConfig config,
-            Instance<KernelMetrics> metrics, LeaseLiveness liveness) {
+            Instance<KernelMetrics> metrics, LeaseLiveness liveness, ExecutionObservers observers) {
         this.liveness = liveness;
+        this.observers = observers;
         this.restarts = restarts;
         this.metrics = KernelMetrics.of(metrics);
         this.repository = repository;
@@ -158,8 +162,10 @@ public class RunningExecutions {
         if (already != null) {
             return already; // two retries of one request: one runner per execution
         }
-        executor.execute(() -> run(handle, launch.definition().name().value(), new ExecutionRunner(repository, steps,
-                routes, launch, handle, identity.owner(), restarts)));
+        // captured on the launching thread (a request's, a schedule's): the execution's trace links to it
+        Object launching = observers.launching(launch.execution());
+        executor.execute(() -> run(handle, launch, launching, new ExecutionRunner(repository, steps, routes, launch,
+                handle, identity.owner(), restarts)));
         return handle;
     }
 
@@ -179,20 +185,26 @@ public class RunningExecutions {
         return List.copyOf(running.values());
     }
 
-    private void run(ExecutionHandle handle, String job, ExecutionRunner runner) {
+    private void run(ExecutionHandle handle, KernelJobOperator.Launch launch, Object launching, ExecutionRunner runner) {
+        String job = launch.definition().name().value();
         ManagedContext requestContext = Arc.container().requestContext();
         requestContext.activate();
         metrics.executionStarted(job);
+        ExecutionObserver.Observation<JobExecution> observed = observers.job(launch.execution(), launching);
         try {
             JobExecution ended = runner.run();
             // counted before the end is handed to whoever awaits it, so that what they read next counts it
             metrics.executionEnded(job, ended.status());
+            observed.ended(ended);
+            observed.close();
             handle.ended(ended);
         } catch (Throwable e) {
             // the heartbeat no longer renews its lease: once it runs out, any node recovers it
             LOG.errorf(e, "Job execution %s could not record its end: it is left to recovery once its lease runs out",
                     handle.id());
             metrics.executionEnded(job, ExecutionStatus.UNKNOWN);
+            observed.failed(e);
+            observed.close();
             handle.crashed(e);
         } finally {
             requestContext.terminate();

@@ -26,6 +26,8 @@ import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.DurableBatchConfig;
 import io.durablebatch.runtime.metrics.KernelMetrics;
+import io.durablebatch.runtime.observe.ExecutionObserver;
+import io.durablebatch.runtime.observe.ExecutionObservers;
 import io.durablebatch.runtime.partition.PartitionLeaseStore;
 
 /**
@@ -49,20 +51,22 @@ public class StepRunners {
     private final PartitionWorker partitionWorker;
     private final PartitionedStepRunner partitions;
     private final KernelListeners listeners;
+    private final ExecutionObservers observers;
 
     StepRunners(KernelRepository repository, FlowStepHistory history, StepLeases leases, PartitionLeaseStore partitionLeases,
             DurableBatchConfig config, RunningStepInputs inputs, Instance<ChunkFaults> faults,
-            Instance<KernelMetrics> metrics, KernelListeners listeners) {
+            Instance<KernelMetrics> metrics, KernelListeners listeners, ExecutionObservers observers) {
         this.repository = repository;
+        this.observers = observers;
         this.listeners = listeners;
         this.leases = leases;
         this.bookkeeping = new Bookkeeping(config.lease().duration());
         this.history = history;
         this.chunks = new ChunkStepRunner(new ProgressLog.Factory(config.progress().logInterval()), inputs,
-                faults.isResolvable() ? faults.get() : null, KernelMetrics.of(metrics));
+                faults.isResolvable() ? faults.get() : null, observers.withChunks(KernelMetrics.of(metrics)));
         this.partitionWorker = new PartitionWorker(repository, partitionLeases, this);
         this.partitions = new PartitionedStepRunner(repository, partitionLeases, partitionWorker,
-                config.partitions().localWorkers(), config.control().pollInterval());
+                config.partitions().localWorkers(), config.control().pollInterval(), observers);
     }
 
     /** How the kernel retries its own records: for as long as a lease lasts. */
@@ -142,6 +146,8 @@ public class StepRunners {
         StepCallbacks callbacks = listeners.forStep(attempt.context().jobName(), attempt.step());
         attempt.listenedBy(callbacks);
         leases.hold(id, attempt);
+        ExecutionObserver.Observation<StepExecution> observed = observers
+                .step(new ExecutionObserver.ObservedStep(attempt.context(), attempt.snapshot()));
         try {
             StepOutcome outcome;
             try {
@@ -149,12 +155,18 @@ public class StepRunners {
             } catch (RuntimeException | Error e) {
                 outcome = attempt.fail(e, attempt.counters());
                 callbacks.afterStep(new StepEvent(attempt.context(), outcome.execution()));
+                observed.ended(outcome.execution());
                 return outcome;
             }
             outcome = runListened(attempt);
             callbacks.afterStep(new StepEvent(attempt.context(), outcome.execution()));
+            observed.ended(outcome.execution());
             return outcome;
+        } catch (RuntimeException | Error e) {
+            observed.failed(e);
+            throw e;
         } finally {
+            observed.close();
             leases.release(id);
         }
     }

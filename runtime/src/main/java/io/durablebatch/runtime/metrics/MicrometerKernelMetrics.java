@@ -23,12 +23,18 @@ public class MicrometerKernelMetrics implements KernelMetrics {
     public MicrometerKernelMetrics(MeterRegistry registry) {
         this.registry = registry;
         registry.gauge(PREFIX + "executions.active", active);
+        // at zero from the start, so that a graph of their rate has a series before the first failure
+        registry.counter(PREFIX + "lease.renewal.failures");
+        registry.counter(PREFIX + "lease.sweep.failures");
     }
 
     @Override
     public void executionStarted(String job) {
         active.incrementAndGet();
         registry.counter(PREFIX + "executions.started", "job", job).increment();
+        // the job's recovery counters at zero once it ran here (the registry keeps one meter per name and tags)
+        registry.counter(PREFIX + "lease.recoveries", "job", job);
+        registry.counter(PREFIX + "lease.restarts", "job", job);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.durablebatch.runtime.repository;
 
 import java.time.Duration;
 
+import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import jakarta.transaction.TransactionManager;
@@ -15,6 +16,7 @@ import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.durablebatch.runtime.sql.RepositoryDataSource;
 import io.durablebatch.runtime.sql.RepositoryPersistenceUnit;
+import io.durablebatch.runtime.sql.StatementTimer;
 import io.durablebatch.runtime.sql.TransactionGuard;
 
 /**
@@ -40,8 +42,10 @@ public class RepositoryProducers {
     @Produces
     @Singleton
     MetadataSql metadataSql(@RepositoryPersistenceUnit StatelessSession session,
-            @RepositoryDataSource AgroalDataSource dataSource, TransactionGuard transactions, DurableBatchConfig config) {
-        return new MetadataSql(session, dataSource, transactions, statementTimeout(config));
+            @RepositoryDataSource AgroalDataSource dataSource, TransactionGuard transactions, DurableBatchConfig config,
+            Instance<StatementTimer> timer) {
+        return new MetadataSql(session, dataSource, transactions, statementTimeout(config),
+                timer.isResolvable() ? timer.get() : StatementTimer.NONE);
     }
 
     /**

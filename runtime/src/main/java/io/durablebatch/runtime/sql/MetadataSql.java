@@ -73,6 +73,8 @@ public final class MetadataSql {
     private static final ThreadLocal<long[]> STATEMENTS_OF_THREAD = ThreadLocal.withInitial(() -> new long[1]);
 
     private final LongAdder statements = new LongAdder();
+    private final StatementTimer timer;
+    private final boolean timed;
 
     /**
      * @param session the transaction-scoped stateless session of the repository's persistence unit
@@ -82,6 +84,14 @@ public final class MetadataSql {
      */
     public MetadataSql(StatelessSession session, DataSource dataSource, TransactionGuard transactions,
             Duration statementTimeout) {
+        this(session, dataSource, transactions, statementTimeout, StatementTimer.NONE);
+    }
+
+    /** As above, each statement timed by {@code timer}. */
+    public MetadataSql(StatelessSession session, DataSource dataSource, TransactionGuard transactions,
+            Duration statementTimeout, StatementTimer timer) {
+        this.timer = timer;
+        this.timed = timer != StatementTimer.NONE;
         this.session = session;
         this.dataSource = dataSource;
         this.transactions = transactions;
@@ -108,6 +118,7 @@ public final class MetadataSql {
         binder.bind(params);
         params.requireAllBound();
         count();
+        long began = timed ? System.nanoTime() : 0;
         List<T> rows = new ArrayList<>(1);
         try (Connection connection = dataSource.getConnection();
                 PreparedStatement statement = connection.prepareStatement(sql.jdbcText())) {
@@ -125,12 +136,16 @@ public final class MetadataSql {
             }
         } catch (SQLException e) {
             throw failure(e, sql.text());
+        } finally {
+            if (timed) {
+                timer.record(sql.toString(), System.nanoTime() - began);
+            }
         }
         return atMostOne(rows, sql.text());
     }
 
     public <T> List<T> query(SqlStatement sql, Binder binder, RowMapper<T> mapper) {
-        return run(sql.text(), () -> {
+        return run(sql.toString(), sql.text(), () -> {
             NativeQuery<Tuple> query = prepare(sql, session.createNativeQuery(sql.jdbcText(), Tuple.class), binder);
             List<T> rows = new ArrayList<>();
             for (Tuple tuple : query.getResultList()) {
@@ -145,7 +160,7 @@ public final class MetadataSql {
      * Hibernate to the entity and by {@code mapper} to what the caller returns.
      */
     public <E, T> List<T> query(SqlStatement sql, Binder binder, Class<E> entity, Function<E, T> mapper) {
-        return run(sql.text(), () -> prepare(sql, session.createNativeQuery(sql.jdbcText(), entity), binder)
+        return run(sql.toString(), sql.text(), () -> prepare(sql, session.createNativeQuery(sql.jdbcText(), entity), binder)
                 .getResultList().stream().map(mapper).toList());
     }
 
@@ -156,7 +171,7 @@ public final class MetadataSql {
     /** As {@link #queryOne(SqlStatement, Binder, Class, Function)}, with one more column beside the entity's. */
     public <E, C, T> Optional<T> queryOne(SqlStatement sql, Binder binder, Class<E> entity, String column,
             Class<C> columnType, BiFunction<E, C, T> mapper) {
-        return atMostOne(run(sql.text(), () -> {
+        return atMostOne(run(sql.toString(), sql.text(), () -> {
             NativeQuery<?> query = session.createNativeQuery(sql.jdbcText()).addEntity(entity)
                     .addScalar(column, columnType);
             List<T> rows = new ArrayList<>();
@@ -169,17 +184,18 @@ public final class MetadataSql {
     }
 
     public int update(SqlStatement sql, Binder binder) {
-        return run(sql.text(), () -> prepare(sql, session.createNativeMutationQuery(sql.jdbcText()), binder)
+        return run(sql.toString(), sql.text(), () -> prepare(sql, session.createNativeMutationQuery(sql.jdbcText()), binder)
                 .executeUpdate());
     }
 
     /** Inserts a new row of a repository entity: one {@code INSERT}, the generated id read back with it. */
     public <E> E insert(E entity) {
-        return run(entity.getClass().getSimpleName() + " insert", () -> RepositoryOwned.write(() -> {
-            count();
-            session.insert(entity);
-            return entity;
-        }));
+        return run(entity.getClass().getSimpleName() + ".insert", entity.getClass().getSimpleName() + " insert",
+                () -> RepositoryOwned.write(() -> {
+                    count();
+                    session.insert(entity);
+                    return entity;
+                }));
     }
 
     /**
@@ -188,16 +204,17 @@ public final class MetadataSql {
      * {@code VERSION_CONFLICT}, and nothing is written.
      */
     public <E> E update(E entity) {
-        return run(entity.getClass().getSimpleName() + " update", () -> RepositoryOwned.write(() -> {
-            count();
-            session.update(entity);
-            return entity;
-        }));
+        return run(entity.getClass().getSimpleName() + ".update", entity.getClass().getSimpleName() + " update",
+                () -> RepositoryOwned.write(() -> {
+                    count();
+                    session.update(entity);
+                    return entity;
+                }));
     }
 
     /** The results of an entity query, each parameter bound by name. */
     public <T> List<T> list(EntityQuery<T> query, Map<String, ?> parameters) {
-        return run(query.hql(), () -> {
+        return run(query.toString(), query.hql(), () -> {
             SelectionQuery<T> selection = session.createSelectionQuery(query.hql(), query.resultType());
             parameters.forEach(selection::setParameter);
             selection.setTimeout(timeoutSeconds);
@@ -213,7 +230,7 @@ public final class MetadataSql {
 
     /** Runs an entity mutation ({@code update versioned ...}), each parameter bound by name: the rows changed. */
     public int mutate(EntityQuery<Integer> mutation, Map<String, ?> parameters) {
-        return run(mutation.hql(), () -> {
+        return run(mutation.toString(), mutation.hql(), () -> {
             MutationQuery query = session.createMutationQuery(mutation.hql());
             parameters.forEach(query::setParameter);
             query.setTimeout(timeoutSeconds);
@@ -238,8 +255,9 @@ public final class MetadataSql {
         query.setParameter(position, value, (Class<Object>) type);
     }
 
-    /** Runs one statement, counted, its failure mapped to the repository's errors. */
-    private <T> T run(String what, Supplier<T> statement) {
+    /** Runs one statement ({@code name} in the catalogue), counted and timed, its failure mapped to the repository's errors. */
+    private <T> T run(String name, String what, Supplier<T> statement) {
+        long began = timed ? System.nanoTime() : 0;
         try {
             return statement.get();
         } catch (StaleStateException | OptimisticLockException e) {
@@ -249,6 +267,10 @@ public final class MetadataSql {
                     "the row changed since it was read (" + what + "): " + e.getMessage(), e);
         } catch (PersistenceException e) {
             throw failure(e, what);
+        } finally {
+            if (timed) {
+                timer.record(name, System.nanoTime() - began);
+            }
         }
     }
 

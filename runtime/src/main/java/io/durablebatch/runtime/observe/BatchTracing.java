@@ -1,0 +1,225 @@
+package io.durablebatch.runtime.observe;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.TimeUnit;
+
+import io.durablebatch.context.StepContext;
+import io.durablebatch.execution.ExecutionFailure;
+import io.durablebatch.execution.ExecutionStatus;
+import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.StepCounters;
+import io.durablebatch.execution.StepExecution;
+import io.durablebatch.runtime.metrics.KernelMetrics;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
+
+/**
+ * The kernel's spans: one per job execution (a trace of its own, linked to the span that launched it
+ * and to the execution it restarts, where this process saw that one run), one per step attempt and
+ * per partition worker (its child), one per committed chunk (the step's child, from the end of the
+ * previous chunk: its reads, then its transaction, whose start is the event
+ * {@value #CHUNK_TRANSACTION}). A bean only where the application has OpenTelemetry's tracer
+ * ({@code quarkus-opentelemetry}): the build adds it then, and no other class of the kernel names
+ * OpenTelemetry's types.
+ */
+public class BatchTracing implements ExecutionObserver {
+
+    static final String INSTRUMENTATION = "io.durablebatch";
+    static final String CHUNK_TRANSACTION = "chunk.transaction";
+
+    static final AttributeKey<String> JOB_NAME = AttributeKey.stringKey("durablebatch.job.name");
+    static final AttributeKey<Long> JOB_INSTANCE = AttributeKey.longKey("durablebatch.job.instance.id");
+    static final AttributeKey<Long> JOB_EXECUTION = AttributeKey.longKey("durablebatch.job.execution.id");
+    static final AttributeKey<Long> ATTEMPT = AttributeKey.longKey("durablebatch.job.attempt");
+    static final AttributeKey<String> STEP_NAME = AttributeKey.stringKey("durablebatch.step.name");
+    static final AttributeKey<Long> STEP_EXECUTION = AttributeKey.longKey("durablebatch.step.execution.id");
+    static final AttributeKey<String> PARTITION_KEY = AttributeKey.stringKey("durablebatch.partition.key");
+    static final AttributeKey<Long> PARTITION_ORDINAL = AttributeKey.longKey("durablebatch.partition.ordinal");
+    static final AttributeKey<String> STATUS = AttributeKey.stringKey("durablebatch.status");
+    static final AttributeKey<String> EXIT_CODE = AttributeKey.stringKey("durablebatch.exit_code");
+    static final AttributeKey<String> LINK = AttributeKey.stringKey("durablebatch.link");
+    static final AttributeKey<Long> READ = AttributeKey.longKey("durablebatch.items.read");
+    static final AttributeKey<Long> WRITTEN = AttributeKey.longKey("durablebatch.items.written");
+    static final AttributeKey<Long> FILTERED = AttributeKey.longKey("durablebatch.items.filtered");
+    static final AttributeKey<Long> SKIPPED = AttributeKey.longKey("durablebatch.items.skipped");
+    static final AttributeKey<Long> COMMITS = AttributeKey.longKey("durablebatch.commits");
+    static final AttributeKey<Long> ROLLBACKS = AttributeKey.longKey("durablebatch.rollbacks");
+    static final AttributeKey<Long> CHUNK = AttributeKey.longKey("durablebatch.chunk");
+    static final AttributeKey<String> FAILURE_TYPE = AttributeKey.stringKey("exception.type");
+    static final AttributeKey<String> FAILURE_MESSAGE = AttributeKey.stringKey("exception.message");
+
+    /** How many job instances' latest spans this process keeps to link their restarts to. */
+    private static final int REMEMBERED = 1024;
+
+    private final Tracer tracer;
+    /** The open spans of job executions and step attempts, by id: the parents of their steps and workers. */
+    private final ConcurrentMap<Long, Context> jobs = new ConcurrentHashMap<>();
+    private final ConcurrentMap<Long, Context> steps = new ConcurrentHashMap<>();
+    /** The span of each job instance's latest execution run here, which a restart of it links to. */
+    private final Map<Long, SpanContext> latest = new LinkedHashMap<>(16, 0.75f, true) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, SpanContext> eldest) {
+            return size() > REMEMBERED;
+        }
+    };
+
+    public BatchTracing(OpenTelemetry openTelemetry) {
+        this.tracer = openTelemetry.getTracer(INSTRUMENTATION);
+    }
+
+    @Override
+    public Object launching(JobExecution execution) {
+        SpanContext launcher = Span.current().getSpanContext();
+        return launcher.isValid() ? launcher : null;
+    }
+
+    @Override
+    public Observation<JobExecution> job(JobExecution execution, Object launch) {
+        var builder = tracer.spanBuilder("job " + execution.jobName().value()).setNoParent()
+                .setSpanKind(SpanKind.INTERNAL)
+                .setAttribute(JOB_NAME, execution.jobName().value())
+                .setAttribute(JOB_INSTANCE, execution.jobInstanceId().value())
+                .setAttribute(JOB_EXECUTION, execution.id().value())
+                .setAttribute(ATTEMPT, (long) execution.attempt());
+        if (launch instanceof SpanContext launcher) {
+            builder.addLink(launcher, Attributes.of(LINK, "launched-by"));
+        }
+        SpanContext replaced;
+        synchronized (latest) {
+            replaced = execution.isRestart() ? latest.get(execution.jobInstanceId().value()) : null;
+        }
+        if (replaced != null) {
+            builder.addLink(replaced, Attributes.of(LINK, "restarts"));
+        }
+        Span span = builder.startSpan();
+        synchronized (latest) {
+            latest.put(execution.jobInstanceId().value(), span.getSpanContext());
+        }
+        Context context = Context.root().with(span);
+        long id = execution.id().value();
+        jobs.put(id, context);
+        Scope scope = context.makeCurrent();
+        return new Observation<>() {
+            @Override
+            public void ended(JobExecution recorded) {
+                span.setAttribute(STATUS, recorded.status().name());
+                span.setAttribute(EXIT_CODE, recorded.exitStatus().code());
+                recorded.failure().ifPresent(failure -> recordFailure(span, failure));
+                if (recorded.status() == ExecutionStatus.FAILED && recorded.failure().isEmpty()) {
+                    span.setStatus(StatusCode.ERROR);
+                }
+            }
+
+            @Override
+            public void failed(Throwable failure) {
+                span.recordException(failure);
+                span.setStatus(StatusCode.ERROR, "its end could not be recorded: left to recovery");
+            }
+
+            @Override
+            public void close() {
+                jobs.remove(id, context);
+                scope.close();
+                span.end();
+            }
+        };
+    }
+
+    @Override
+    public Observation<StepExecution> step(ObservedStep step) {
+        StepContext context = step.context();
+        Context parent = context.partition().map(partition -> steps.get(partition.parent().value()))
+                .orElseGet(() -> jobs.get(context.jobExecutionId().value()));
+        var builder = tracer.spanBuilder((context.partition().isPresent() ? "partition " : "step ")
+                + context.stepName().value())
+                .setParent(parent != null ? parent : Context.current())
+                .setSpanKind(SpanKind.INTERNAL)
+                .setAttribute(JOB_NAME, context.jobName().value())
+                .setAttribute(JOB_EXECUTION, context.jobExecutionId().value())
+                .setAttribute(STEP_NAME, context.stepName().value())
+                .setAttribute(STEP_EXECUTION, context.stepExecutionId().value());
+        context.partition().ifPresent(partition -> builder.setAttribute(PARTITION_KEY, partition.key())
+                .setAttribute(PARTITION_ORDINAL, (long) partition.ordinal()));
+        Span span = builder.startSpan();
+        Context opened = (parent != null ? parent : Context.current()).with(span);
+        long id = context.stepExecutionId().value();
+        steps.put(id, opened);
+        Scope scope = opened.makeCurrent();
+        return new Observation<>() {
+            @Override
+            public void ended(StepExecution recorded) {
+                span.setAttribute(STATUS, recorded.status().name());
+                span.setAttribute(EXIT_CODE, recorded.exitStatus().code());
+                StepCounters counters = recorded.counters();
+                span.setAttribute(READ, counters.readCount());
+                span.setAttribute(WRITTEN, counters.writeCount());
+                span.setAttribute(FILTERED, counters.filterCount());
+                span.setAttribute(SKIPPED, counters.skipCount());
+                span.setAttribute(COMMITS, counters.commitCount());
+                span.setAttribute(ROLLBACKS, counters.rollbackCount());
+                recorded.failure().ifPresent(failure -> recordFailure(span, failure));
+            }
+
+            @Override
+            public void failed(Throwable failure) {
+                span.recordException(failure);
+                span.setStatus(StatusCode.ERROR);
+            }
+
+            @Override
+            public void close() {
+                steps.remove(id, opened);
+                scope.close();
+                span.end();
+            }
+        };
+    }
+
+    /**
+     * A span per committed chunk, made once it committed (the loop is not entered for it): it starts
+     * where the previous chunk ended (the first at the attempt's first read), so its reads, retried
+     * reads and rolled-back tries are in it, and its transaction starts at its event.
+     */
+    @Override
+    public KernelMetrics.ChunkMeter chunks(String job, String step) {
+        Context parent = Context.current();
+        if (!Span.fromContext(parent).getSpanContext().isValid()) {
+            return null;
+        }
+        long epochNanos = TimeUnit.MILLISECONDS.toNanos(System.currentTimeMillis());
+        long offset = epochNanos - System.nanoTime();
+        long[] previousEnd = { epochNanos };
+        long[] chunk = { 0 };
+        return (read, written, skipped, nanos) -> {
+            long end = System.nanoTime() + offset;
+            Span span = tracer.spanBuilder("chunk " + step).setParent(parent).setSpanKind(SpanKind.INTERNAL)
+                    .setStartTimestamp(previousEnd[0], TimeUnit.NANOSECONDS)
+                    .setAttribute(READ, read)
+                    .setAttribute(WRITTEN, written)
+                    .setAttribute(SKIPPED, skipped)
+                    .setAttribute(CHUNK, ++chunk[0])
+                    .startSpan();
+            span.addEvent(CHUNK_TRANSACTION, end - nanos, TimeUnit.NANOSECONDS);
+            span.end(end, TimeUnit.NANOSECONDS);
+            previousEnd[0] = end;
+        };
+    }
+
+    private static void recordFailure(Span span, ExecutionFailure failure) {
+        span.addEvent("exception", Attributes.of(FAILURE_TYPE, failure.type(), FAILURE_MESSAGE, failure.message()));
+        span.setStatus(StatusCode.ERROR, failure.message());
+    }
+}
