@@ -4,8 +4,8 @@ import static io.quarkus.devtools.codestarts.quarkus.QuarkusCodestartCatalog.Lan
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,13 +26,16 @@ import io.quarkus.devtools.testing.codestarts.QuarkusCodestartTest;
  * Creating an application with the core extension gives it the codestart's job and test: the
  * generated sources are the codestart's (which this module compiles and whose test it runs, on
  * PostgreSQL, against this build), in the application's package, and they compile against this
- * build's artifacts. The generated project depends on this build's version of the extension.
+ * build's artifacts; the generated project depends on this build's version of the extension.
  * <p>
- * {@code -Dcodestart.build=true} also builds the generated project with its own Maven wrapper, as a
- * user would: that resolves the extension from the local Maven repository, so it needs this build
- * installed there and the Maven distribution at hand (not done by default: CI and the developers'
- * machines share one local repository, which the build never installs into).
+ * Run with {@code -Dcodestart.generate=true}, after {@code ./mvnw install}: the Quarkus tools resolve
+ * the extension (its descriptor, with the codestart's name) and its codestarts jar from the local
+ * Maven repository, not from the reactor, so without this build installed they read whatever
+ * snapshot is there (on a machine whose local repository is shared, an older one without the
+ * codestart). {@code -Dcodestart.build=true} also builds the generated project with its own Maven
+ * wrapper, as a user would.
  */
+@EnabledIfSystemProperty(named = "codestart.generate", matches = "true")
 class CodestartTest {
 
     private static final Path CODESTART = Path.of(System.getProperty("codestart.dir",

@@ -79,7 +79,8 @@ class ExtensionDescriptorsTest {
         String name = text(codestart, "name", "runtime");
         assertEquals(List.of("java"), list(codestart, "languages", "runtime"));
         assertFalse(text(codestart, "artifact", "runtime").contains("${"), "the built descriptor has the version");
-        assertTrue(Files.isRegularFile(ROOT.resolve("runtime/src/main/codestarts/quarkus/" + name + "-codestart/codestart.yml")),
+        assertTrue(
+                Files.isRegularFile(ROOT.resolve("runtime/src/main/codestarts/quarkus/" + name + "-codestart/codestart.yml")),
                 "codestart " + name);
     }
 

@@ -25,7 +25,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durablebatch.execution.ExecutionParameters;
 import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.JobExecutionId;
-import io.durablebatch.job.JobParameters;
+import io.durablebatch.operator.JobParameters;
 import io.durablebatch.rest.BatchRoles;
 import io.durablebatch.rest.Problem;
 import io.quarkus.security.identity.SecurityIdentity;

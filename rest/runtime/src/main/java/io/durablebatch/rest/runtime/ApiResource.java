@@ -12,7 +12,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durablebatch.execution.ActorRef;
 import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.OperationId;
-import io.durablebatch.job.OperatorCall;
+import io.durablebatch.operator.OperatorCall;
 import io.durablebatch.rest.BatchRoles;
 import io.quarkus.arc.Arc;
 import io.quarkus.narayana.jta.QuarkusTransaction;

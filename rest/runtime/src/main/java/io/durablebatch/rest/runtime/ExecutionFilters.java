@@ -6,8 +6,8 @@ import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.jboss.resteasy.reactive.RestQuery;
 
 import io.durablebatch.execution.JobName;
-import io.durablebatch.operator.OwnerToken;
 import io.durablebatch.repository.ExecutionQuery;
+import io.durablebatch.repository.control.OwnerToken;
 
 /**
  * The filters of the executions listing ({@code @BeanParam}): every one optional, all given ones

@@ -33,7 +33,7 @@ import io.durablebatch.execution.JobInstanceId;
 import io.durablebatch.execution.JobInstanceKey;
 import io.durablebatch.execution.JobName;
 import io.durablebatch.execution.StepExecutionId;
-import io.durablebatch.job.JobOperator;
+import io.durablebatch.operator.JobOperator;
 import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;

@@ -34,11 +34,11 @@ import io.durablebatch.execution.ReasonCode;
 import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.repository.retention.PurgePlan;
+import io.durablebatch.repository.retention.PurgePlanRequest;
+import io.durablebatch.repository.retention.PurgeSurvey;
 import io.durablebatch.rest.BatchRoles;
 import io.durablebatch.rest.Problem;
-import io.durablebatch.retention.PurgePlan;
-import io.durablebatch.retention.PurgePlanRequest;
-import io.durablebatch.retention.PurgeSurvey;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.common.annotation.Blocking;
 
