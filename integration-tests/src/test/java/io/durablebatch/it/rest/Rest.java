@@ -27,8 +27,8 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 
-import io.durablebatch.rest.runtime.DurableBatchRestBuildTimeConfig;
 import io.durablebatch.rest.runtime.ApiResource;
+import io.durablebatch.rest.runtime.DurableBatchRestBuildTimeConfig;
 import io.restassured.specification.RequestSpecification;
 
 /** The REST tests' callers, endpoints (read from the resources by reflection) and database counts. */
