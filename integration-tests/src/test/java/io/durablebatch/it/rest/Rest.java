@@ -27,11 +27,11 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 
+import io.durablebatch.rest.runtime.ApiResource;
 import io.durablebatch.rest.runtime.DurableBatchRestBuildTimeConfig;
-import io.durablebatch.rest.runtime.OperatorResource;
 import io.restassured.specification.RequestSpecification;
 
-/** The REST tests' callers, endpoints (read from the resource by reflection) and database counts. */
+/** The REST tests' callers, endpoints (read from the resources by reflection) and database counts. */
 final class Rest {
 
     static final String VIEWER = "viewer";
@@ -62,7 +62,7 @@ final class Rest {
     static List<Endpoint> endpoints() {
         String root = DurableBatchRestBuildTimeConfig.DEFAULT_ROOT_PATH;
         List<Endpoint> endpoints = new ArrayList<>();
-        for (Method method : OperatorResource.class.getDeclaredMethods()) {
+        for (Method method : ApiResource.RESOURCES.stream().flatMap(r -> Arrays.stream(r.getDeclaredMethods())).toList()) {
             VERBS.forEach((annotation, verb) -> {
                 if (method.isAnnotationPresent(annotation)) {
                     Set<String> roles = Set.of(Arrays.stream(method.getAnnotation(RolesAllowed.class).value())

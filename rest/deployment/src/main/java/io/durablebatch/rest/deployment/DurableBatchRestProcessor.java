@@ -11,8 +11,9 @@ import org.jboss.jandex.MethodInfo;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 import io.durablebatch.rest.Problem;
+import io.durablebatch.rest.runtime.ApiResource;
 import io.durablebatch.rest.runtime.DurableBatchRestBuildTimeConfig;
-import io.durablebatch.rest.runtime.OperatorResource;
+import io.durablebatch.rest.runtime.ProblemContentFilter;
 import io.durablebatch.rest.runtime.ProblemMapper;
 import io.durablebatch.rest.runtime.ProblemResponses;
 import io.quarkus.deployment.annotations.BuildProducer;
@@ -28,14 +29,15 @@ import io.quarkus.gizmo.ResultHandle;
 import io.quarkus.resteasy.reactive.spi.GeneratedJaxRsResourceBuildItem;
 import io.quarkus.resteasy.reactive.spi.GeneratedJaxRsResourceGizmoAdaptor;
 import io.quarkus.runtime.configuration.ConfigurationException;
+import io.quarkus.smallrye.openapi.deployment.spi.AddToOpenAPIDefinitionBuildItem;
 
 /** The operator REST API: its resource and actions, and the problem document it writes itself. */
 class DurableBatchRestProcessor {
 
     private static final String FEATURE = "durable-batch-rest";
 
-    /** The generated subclass of {@link OperatorResource} that Quarkus REST serves. */
-    static final String ROOTED_RESOURCE = "io.durablebatch.rest.runtime.RootedOperatorResource";
+    /** The prefix of the name of the generated subclass of each resource, the class Quarkus REST serves. */
+    static final String ROOTED = "Rooted";
 
     private static final DotName PROBLEM_MAPPER = DotName.createSimple(ProblemMapper.class);
 
@@ -54,35 +56,43 @@ class DurableBatchRestProcessor {
     }
 
     /**
-     * The resource Quarkus REST serves: a subclass of {@link OperatorResource} generated with the
-     * configured root as its class-level {@code @Path}, so that the {@link ProblemMapper} methods it
-     * overrides as {@code @ServerExceptionMapper} are class-level mappers, for the API's requests only.
-     * (A path-less resource registered with {@code AdditionalResourceClassBuildItem} moves too, but
-     * Quarkus REST then takes its mappers as global ones.) The mappers are declared in
-     * {@link ProblemResponses}, the resource's superclass.
+     * The resources Quarkus REST serves: for each of {@link ApiResource#RESOURCES} a subclass
+     * generated with the configured root as its class-level {@code @Path}, so that the
+     * {@link ProblemMapper} methods it overrides as {@code @ServerExceptionMapper} are class-level
+     * mappers, for the API's requests only. (A path-less resource registered with
+     * {@code AdditionalResourceClassBuildItem} moves too, but Quarkus REST then takes its mappers as
+     * global ones.) The mappers are declared in {@link ProblemResponses}, the resources' superclass;
+     * Quarkus REST merges the resources that share the root into one set of paths.
      */
     @BuildStep
-    void operatorResource(CombinedIndexBuildItem index, DurableBatchRestBuildTimeConfig config,
+    void operatorResources(CombinedIndexBuildItem index, DurableBatchRestBuildTimeConfig config,
             BuildProducer<GeneratedJaxRsResourceBuildItem> resources) {
         String root = config.rootPath();
         if (!root.startsWith("/") || root.length() < 2 || root.endsWith("/")) {
             throw new ConfigurationException("quarkus.durable-batch.rest.root-path must start with / and must not end "
                     + "with one, e.g. /batch: " + root);
         }
-        ClassInfo resource = index.getIndex().getClassByName(DotName.createSimple(OperatorResource.class));
+        ClassInfo mappers = index.getIndex().getClassByName(DotName.createSimple(ProblemResponses.class));
+        for (Class<? extends ApiResource> resource : ApiResource.RESOURCES) {
+            rooted(index.getIndex().getClassByName(DotName.createSimple(resource)), mappers, root, resources);
+        }
+    }
+
+    private static void rooted(ClassInfo resource, ClassInfo mappers, String root,
+            BuildProducer<GeneratedJaxRsResourceBuildItem> resources) {
+        String name = resource.name().packagePrefix() + "." + ROOTED + resource.simpleName();
         try (ClassCreator subclass = ClassCreator.builder().classOutput(new GeneratedJaxRsResourceGizmoAdaptor(resources))
-                .className(ROOTED_RESOURCE).superClass(OperatorResource.class).build()) {
+                .className(name).superClass(resource.name().toString()).build()) {
             subclass.addAnnotation(Path.class).addValue("value", root);
             // Quarkus REST reads @Blocking and @Produces from the class it serves, not from its superclass.
             resource.declaredAnnotations().forEach(subclass::addAnnotation);
             MethodInfo constructor = resource.constructors().get(0);
-            MethodCreator creator = subclass.getMethodCreator(MethodDescriptor.ofConstructor(ROOTED_RESOURCE,
+            MethodCreator creator = subclass.getMethodCreator(MethodDescriptor.ofConstructor(name,
                     constructor.parameterTypes().stream().map(type -> type.name().toString()).toArray()));
             creator.setModifiers(Modifier.PUBLIC);
             creator.addAnnotation(Inject.class);
             creator.invokeSpecialMethod(MethodDescriptor.of(constructor), creator.getThis(), parameters(creator, constructor));
             creator.returnValue(null);
-            ClassInfo mappers = index.getIndex().getClassByName(DotName.createSimple(ProblemResponses.class));
             for (MethodInfo mapper : mappers.methods()) {
                 if (mapper.hasDeclaredAnnotation(PROBLEM_MAPPER)) {
                     MethodCreator override = subclass.getMethodCreator(mapper.name(), mapper.returnType().name().toString(),
@@ -97,6 +107,15 @@ class DurableBatchRestProcessor {
                 }
             }
         }
+    }
+
+    /**
+     * The media type and schema of every problem response in the OpenAPI document, written once
+     * ({@link ProblemContentFilter}); used only where the application has SmallRye OpenAPI.
+     */
+    @BuildStep
+    AddToOpenAPIDefinitionBuildItem problemContent() {
+        return new AddToOpenAPIDefinitionBuildItem(new ProblemContentFilter());
     }
 
     private static ResultHandle[] parameters(MethodCreator creator, MethodInfo method) {

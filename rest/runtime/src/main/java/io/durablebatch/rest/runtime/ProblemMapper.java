@@ -6,11 +6,11 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Marks a method of {@link ProblemResponses} (the superclass of {@link OperatorResource}) that maps an exception to a problem.
- * It is not a
+ * Marks a method of {@link ProblemResponses} (the superclass of every {@link ApiResource}) that maps
+ * an exception to a problem. It is not a
  * {@code @ServerExceptionMapper} itself: on a class without a class-level {@code @Path} Quarkus REST
  * would take that as a global mapper, for the application's resources too. The extension generates
- * the resource at the configured root as a subclass that overrides each marked method with a
+ * each resource at the configured root as a subclass that overrides each marked method with a
  * {@code @ServerExceptionMapper}, so the mapping stays the API's alone.
  */
 @Retention(RetentionPolicy.CLASS)

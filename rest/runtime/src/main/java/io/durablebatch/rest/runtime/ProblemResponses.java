@@ -30,8 +30,8 @@ import io.vertx.ext.web.RoutingContext;
 /**
  * The exception mappers of the operator REST API: every exception an endpoint throws is answered as
  * a problem document ({@link Problems}), the unexpected ones as a 500 that names only the correlation
- * id of the log entry. {@link OperatorResource} extends this class; the extension overrides each
- * {@link ProblemMapper} method in the resource it generates, so these mappers apply to the API's
+ * id of the log entry. Every {@link ApiResource} extends this class; the extension overrides each
+ * {@link ProblemMapper} method in the resources it generates, so these mappers apply to the API's
  * requests only. (Public: Quarkus REST calls them from generated classes.)
  */
 public abstract class ProblemResponses {

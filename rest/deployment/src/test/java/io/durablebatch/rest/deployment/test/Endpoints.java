@@ -13,11 +13,11 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 
+import io.durablebatch.rest.runtime.ApiResource;
 import io.durablebatch.rest.runtime.DurableBatchRestBuildTimeConfig;
-import io.durablebatch.rest.runtime.OperatorResource;
 
 /**
- * Every endpoint of the REST API, read from the resource class by reflection, so that a rule
+ * Every endpoint of the REST API, read from its resource classes by reflection, so that a rule
  * tested over "every endpoint" covers an endpoint added later without the test changing.
  */
 public record Endpoints(String httpMethod, String path, Method method) {
@@ -32,7 +32,7 @@ public record Endpoints(String httpMethod, String path, Method method) {
 
     /** Every endpoint under the given root path. */
     public static List<Endpoints> under(String root) {
-        return Arrays.stream(OperatorResource.class.getDeclaredMethods())
+        return ApiResource.RESOURCES.stream().flatMap(resource -> Arrays.stream(resource.getDeclaredMethods()))
                 .filter(m -> VERBS.keySet().stream().anyMatch(m::isAnnotationPresent))
                 .map(m -> new Endpoints(VERBS.entrySet().stream().filter(e -> m.isAnnotationPresent(e.getKey()))
                         .findFirst().orElseThrow().getValue(), root + m.getAnnotation(Path.class).value(), m))
