@@ -43,7 +43,7 @@ public class JobExecutionStore {
     private final SqlStatement launch;
     private final SqlStatement definitionCompatible;
     private final SqlStatement lockForDecision;
-    private final EntityQuery<JobExecutionEntity> selectById;
+    private final SqlStatement selectById;
     private final EntityQuery<JobExecutionEntity> selectLatest;
     private final EntityQuery<JobExecutionEntity> selectByInstance;
 
@@ -103,8 +103,11 @@ public class JobExecutionStore {
                 WHERE id = :id AND job_instance_id = (SELECT id FROM instance)
                 FOR NO KEY UPDATE""", Map.of("lockInstance", ExecutionRows.LOCK_INSTANCE_OF_EXECUTION, "columns",
                 JOB_EXECUTION_COLUMNS));
-        this.selectById = tables.query("selectById", JobExecutionEntity.class, """
-                from DurableBatchJobExecution e where e.id = :id""");
+        // the read an operator polls while it awaits an execution (Jakarta Batch's getJobExecution):
+        // plain JDBC by primary key, none of Hibernate's query machinery (issue 29: it was a fifth of
+        // the CPU of a launch awaited by polling)
+        this.selectById = tables.statement("selectById", """
+                SELECT {columns} FROM {p}job_execution WHERE id = :id""", Map.of("columns", JOB_EXECUTION_COLUMNS));
         this.selectLatest = tables.query("selectLatest", JobExecutionEntity.class, """
                 from DurableBatchJobExecution e where e.jobInstanceId = :instanceId
                 order by e.attempt desc limit 1""");
@@ -127,7 +130,7 @@ public class JobExecutionStore {
             ExecutionParameters parameters, Optional<OwnerToken> owner, Instant at) {
         ParameterDomainCheck.require(parameters.values());
         Instant now = storedTime(at);
-        Optional<JobExecution> created = sql.queryOne(statement, params -> {
+        Optional<JobExecution> created = sql.queryOneByJdbc(statement, params -> {
             bindDefinition(params
                     .bigint("instanceId", instanceId.value())
                     .bytes("parameters", parameters.isEmpty() ? null : parameters.canonicalBytes())
@@ -135,7 +138,7 @@ public class JobExecutionStore {
                     .bool("bound", definition.isPresent())
                     .text("jobName", definition.map(d -> d.jobName().value()).orElse(null)), definition.orElse(null));
             owner.ifPresent(token -> params.text("owner", token.value()));
-        }, JobExecutionEntity.class, ExecutionRows::jobExecution);
+        }, ExecutionRows::jobExecution);
         return created.orElseThrow(() -> refusal(instanceId, definition));
     }
 
@@ -148,7 +151,7 @@ public class JobExecutionStore {
     }
 
     public Optional<JobExecution> get(JobExecutionId id) {
-        return sql.one(selectById, Map.of("id", id.value())).map(ExecutionRows::jobExecution);
+        return sql.queryOneByJdbc(selectById, params -> params.bigint("id", id.value()), ExecutionRows::jobExecution);
     }
 
     /**
@@ -156,8 +159,7 @@ public class JobExecutionStore {
      * the execution as it is once both are held: an operator's decision on the instance.
      */
     public Optional<JobExecution> lockForDecision(JobExecutionId id) {
-        return sql.queryOne(lockForDecision, params -> params.bigint("id", id.value()), JobExecutionEntity.class,
-                ExecutionRows::jobExecution);
+        return sql.queryOneByJdbc(lockForDecision, params -> params.bigint("id", id.value()), ExecutionRows::jobExecution);
     }
 
     public Optional<JobExecution> latest(JobInstanceId instanceId) {
