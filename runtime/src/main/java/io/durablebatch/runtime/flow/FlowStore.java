@@ -21,7 +21,6 @@ import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.repository.flow.FlowStepState;
 import io.durablebatch.repository.flow.NodeId;
 import io.durablebatch.repository.flow.StartLimit;
-import io.durablebatch.runtime.entity.StepExecutionEntity;
 import io.durablebatch.runtime.repository.ExecutionRows;
 import io.durablebatch.runtime.repository.JobExecutionStore;
 import io.durablebatch.runtime.schema.RepositoryTables;
@@ -99,21 +98,19 @@ public class FlowStore {
     private StepExecution insert(SqlStatement statement, JobExecutionId jobExecutionId, StepName stepName, NodeId nodeId,
             StartLimit limit, Optional<Checkpoint> resumeFrom, Instant at) {
         Instant now = storedTime(at);
-        return sql.queryOne(statement, params -> {
+        return sql.queryOneByJdbc(statement, params -> {
             params.bigint("jobExecutionId", jobExecutionId.value()).text("nodeId", nodeId.value())
                     .integer("startLimit", limit.value()).text("stepName", stepName.value()).time("now", now);
             if (statement == startRunning) {
                 params.bytes("checkpoint", resumeFrom.map(Checkpoint::bytes).orElse(null));
             }
-        }, StepExecutionEntity.class, ExecutionRows::stepExecution)
-                .orElseThrow(() -> refusal(jobExecutionId, nodeId, limit));
+        }, ExecutionRows::stepExecution).orElseThrow(() -> refusal(jobExecutionId, nodeId, limit));
     }
 
     public Optional<FlowStepState> latest(JobInstanceId jobInstanceId, NodeId nodeId) {
-        return sql.queryOne(latest,
+        return sql.queryOneByJdbc(latest,
                 params -> params.bigint("jobInstanceId", jobInstanceId.value()).text("nodeId", nodeId.value()),
-                StepExecutionEntity.class, "starts", Integer.class,
-                (step, starts) -> new FlowStepState(jobInstanceId, nodeId, ExecutionRows.stepExecution(step), starts));
+                row -> new FlowStepState(jobInstanceId, nodeId, ExecutionRows.stepExecution(row), row.integer("starts")));
     }
 
     /** Names the rule that refused a start. Runs only on the refusal path. */

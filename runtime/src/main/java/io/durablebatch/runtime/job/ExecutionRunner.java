@@ -106,7 +106,10 @@ final class ExecutionRunner {
             LOG.infof("Job '%s' execution %s was asked to stop before it started", definition.name(), execution.id());
             return execution;
         }
-        LOG.infof("Job '%s' execution %s (attempt %d) started", definition.name(), execution.id(), execution.attempt());
+        // a first attempt's start is routine (DEBUG); a restart's is news (INFO): see operating.adoc, "What a run logs"
+        LOG.logf(execution.attempt() == 1 ? Logger.Level.DEBUG : Logger.Level.INFO,
+                "Job '%s' execution %s (attempt %d) started",
+                definition.name(), execution.id(), execution.attempt());
         JobCallbacks callbacks = steps.listeners().forJob(definition);
         JobContextImpl job = JobContextImpl.running(definition.name(), parameters, execution);
         if (unresolved.isPresent()) {
@@ -142,7 +145,9 @@ final class ExecutionRunner {
         if (ended.status().isActive() || control.lostBecause().isPresent() && ended.status() != end.status()) {
             return ended;
         }
-        LOG.infof("Job '%s' execution %s ended %s (exit %s)%s", definition.name(), ended.id(), ended.status(),
+        // a completion is routine (DEBUG); any other end is what an operator looks for (INFO)
+        LOG.logf(ended.status() == ExecutionStatus.COMPLETED ? Logger.Level.DEBUG : Logger.Level.INFO,
+                "Job '%s' execution %s ended %s (exit %s)%s", definition.name(), ended.id(), ended.status(),
                 ended.exitStatus().code(), ended.failure().map(f -> ": " + f.message()).orElse(""));
         return ended;
     }

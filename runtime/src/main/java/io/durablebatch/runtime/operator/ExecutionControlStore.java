@@ -28,7 +28,6 @@ import io.durablebatch.repository.control.ExecutionControl;
 import io.durablebatch.repository.control.ExecutionControl.Signal;
 import io.durablebatch.repository.control.ExecutionOwnership;
 import io.durablebatch.repository.control.OwnerToken;
-import io.durablebatch.runtime.entity.JobExecutionEntity;
 import io.durablebatch.runtime.repository.ExecutionRows;
 import io.durablebatch.runtime.repository.JobExecutionStore;
 import io.durablebatch.runtime.schema.RepositoryTables;
@@ -128,18 +127,18 @@ public class ExecutionControlStore {
     public JobExecution requestStop(JobExecutionId id, ExecutionVersion expectedVersion, ActorRef actor,
             Instant requestedAt) {
         Instant at = storedTime(requestedAt);
-        return sql.queryOne(requestStop, params -> params.bigint("id", id.value())
+        return sql.queryOneByJdbc(requestStop, params -> params.bigint("id", id.value())
                 .bigint("expectedVersion", expectedVersion.value()).time("requestedAt", at).text("actor", actor.value()),
-                JobExecutionEntity.class, ExecutionRows::jobExecution)
+                ExecutionRows::jobExecution)
                 .orElseThrow(() -> stopRefusal(id, expectedVersion));
     }
 
     public JobExecution claimOwner(JobExecutionId id, ExecutionVersion expectedVersion, OwnerToken owner,
             Instant claimedAt) {
         Instant at = storedTime(claimedAt);
-        Optional<JobExecution> claimed = sql.queryOne(claim, params -> params.bigint("id", id.value())
+        Optional<JobExecution> claimed = sql.queryOneByJdbc(claim, params -> params.bigint("id", id.value())
                 .bigint("expectedVersion", expectedVersion.value()).text("owner", owner.value()).time("claimedAt", at),
-                JobExecutionEntity.class, ExecutionRows::jobExecution);
+                ExecutionRows::jobExecution);
         if (claimed.isPresent()) {
             return claimed.get();
         }
@@ -187,13 +186,12 @@ public class ExecutionControlStore {
         }
         Instant at = storedTime(end.at());
         Optional<ExitStatus> exitStatus = end.effectiveExitStatus();
-        return sql.queryOne(statement, params -> params.text("status", end.target().name())
+        return sql.queryOneByJdbc(statement, params -> params.text("status", end.target().name())
                 .text("exitCode", exitStatus.map(ExitStatus::code).orElseThrow())
                 .text("exitDescription", exitStatus.map(ExitStatus::description).orElseThrow())
                 .text("failureType", end.failure().map(ExecutionFailure::type).orElse(null))
                 .text("failureMessage", end.failure().map(ExecutionFailure::message).orElse(null))
-                .time("at", at).bigint("id", id.value()).text("owner", owner.value()),
-                JobExecutionEntity.class, ExecutionRows::jobExecution)
+                .time("at", at).bigint("id", id.value()).text("owner", owner.value()), ExecutionRows::jobExecution)
                 .orElseThrow(() -> endRefusal(id, owner, end.target()));
     }
 

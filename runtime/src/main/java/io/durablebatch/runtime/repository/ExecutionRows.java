@@ -28,6 +28,7 @@ import io.durablebatch.runtime.entity.JobExecutionEntity;
 import io.durablebatch.runtime.entity.StepCountersColumns;
 import io.durablebatch.runtime.entity.StepExecutionEntity;
 import io.durablebatch.runtime.entity.VersionedColumns;
+import io.durablebatch.runtime.sql.SqlRow;
 
 /** Column lists of the execution tables, and their entities as SPEC values: one place that knows their shape. */
 public final class ExecutionRows {
@@ -94,6 +95,27 @@ public final class ExecutionRows {
                 new ExecutionVersion(row.version));
     }
 
+    /**
+     * A row of {@link #JOB_EXECUTION_COLUMNS} as the driver read it, mapped as {@link #jobExecution(JobExecutionEntity)}
+     * maps the entity: for reads that go around Hibernate's query machinery.
+     */
+    public static JobExecution jobExecution(SqlRow row) {
+        JobName jobName = new JobName(row.text("job_name"));
+        Optional<String> revision = row.optionalText("definition_revision");
+        Optional<DefinitionIdentity> definition = revision.map(value -> new DefinitionIdentity(jobName, value,
+                PlanFingerprint.of(row.bytes("definition_fingerprint"))));
+        String failureType = row.text("failure_type");
+        Optional<ExecutionFailure> failure = failureType == null ? Optional.empty()
+                : Optional.of(new ExecutionFailure(failureType, row.optionalText("failure_message").orElse("")));
+        return new JobExecution(new JobExecutionId(row.bigint("id")), new JobInstanceId(row.bigint("job_instance_id")),
+                jobName, row.integer("attempt"), row.enumValue("status", ExecutionStatus.class),
+                new ExitStatus(row.text("exit_code"), row.text("exit_description")), failure, definition,
+                row.optionalBytes("parameters").map(ExecutionParameters::fromCanonicalBytes)
+                        .orElse(ExecutionParameters.NONE),
+                row.time("created_at"), row.optionalTime("started_at"), row.optionalTime("ended_at"),
+                row.time("last_updated"), new ExecutionVersion(row.bigint("version")));
+    }
+
     public static StepExecution stepExecution(StepExecutionEntity row) {
         return new StepExecution(new StepExecutionId(row.id), new JobExecutionId(row.jobExecutionId),
                 new JobInstanceId(row.jobInstanceId), new StepName(row.stepName), row.status,
@@ -101,6 +123,23 @@ public final class ExecutionRows {
                 Optional.ofNullable(row.checkpoint).map(Checkpoint::of), counters(row.counters), row.createdAt,
                 Optional.ofNullable(row.startedAt), Optional.ofNullable(row.endedAt), row.lastUpdated,
                 new ExecutionVersion(row.version));
+    }
+
+    /** A row of {@link #STEP_EXECUTION_COLUMNS} as the driver read it, mapped as the entity is. */
+    public static StepExecution stepExecution(SqlRow row) {
+        String failureType = row.text("failure_type");
+        Optional<ExecutionFailure> failure = failureType == null ? Optional.empty()
+                : Optional.of(new ExecutionFailure(failureType, row.optionalText("failure_message").orElse("")));
+        return new StepExecution(new StepExecutionId(row.bigint("id")), new JobExecutionId(row.bigint("job_execution_id")),
+                new JobInstanceId(row.bigint("job_instance_id")), new StepName(row.text("step_name")),
+                row.enumValue("status", ExecutionStatus.class),
+                new ExitStatus(row.text("exit_code"), row.text("exit_description")), failure,
+                row.optionalBytes("checkpoint").map(Checkpoint::of),
+                new StepCounters(row.bigint("read_count"), row.bigint("write_count"), row.bigint("filter_count"),
+                        row.bigint("read_skip_count"), row.bigint("process_skip_count"), row.bigint("write_skip_count"),
+                        row.bigint("commit_count"), row.bigint("rollback_count")),
+                row.time("created_at"), row.optionalTime("started_at"), row.optionalTime("ended_at"),
+                row.time("last_updated"), new ExecutionVersion(row.bigint("version")));
     }
 
     /** The eight counter columns, which step executions and partitions share. */

@@ -45,7 +45,7 @@ public class JobExecutionStore {
     private final SqlStatement definitionCompatible;
     private final SqlStatement lockForDecision;
     private final SqlStatement leaseOf;
-    private final EntityQuery<JobExecutionEntity> selectById;
+    private final SqlStatement selectById;
     private final EntityQuery<JobExecutionEntity> selectLatest;
     private final EntityQuery<JobExecutionEntity> selectByInstance;
 
@@ -110,8 +110,11 @@ public class JobExecutionStore {
                 SELECT owner_token, lease_expires_at,
                        CAST(ceil(EXTRACT(EPOCH FROM lease_expires_at - statement_timestamp())) AS bigint) AS seconds_left
                 FROM {p}job_execution WHERE id = :id""");
-        this.selectById = tables.query("selectById", JobExecutionEntity.class, """
-                from DurableBatchJobExecution e where e.id = :id""");
+        // the read an operator polls while it awaits an execution (Jakarta Batch's getJobExecution):
+        // plain JDBC by primary key, none of Hibernate's query machinery (issue 29: it was a fifth of
+        // the CPU of a launch awaited by polling)
+        this.selectById = tables.statement("selectById", """
+                SELECT {columns} FROM {p}job_execution WHERE id = :id""", Map.of("columns", JOB_EXECUTION_COLUMNS));
         this.selectLatest = tables.query("selectLatest", JobExecutionEntity.class, """
                 from DurableBatchJobExecution e where e.jobInstanceId = :instanceId
                 order by e.attempt desc limit 1""");
@@ -134,7 +137,7 @@ public class JobExecutionStore {
             ExecutionParameters parameters, Optional<OwnerToken> owner, Instant at) {
         ParameterDomainCheck.require(parameters.values());
         Instant now = storedTime(at);
-        Optional<JobExecution> created = sql.queryOne(statement, params -> {
+        Optional<JobExecution> created = sql.queryOneByJdbc(statement, params -> {
             bindDefinition(params
                     .bigint("instanceId", instanceId.value())
                     .bytes("parameters", parameters.isEmpty() ? null : parameters.canonicalBytes())
@@ -142,7 +145,7 @@ public class JobExecutionStore {
                     .bool("bound", definition.isPresent())
                     .text("jobName", definition.map(d -> d.jobName().value()).orElse(null)), definition.orElse(null));
             owner.ifPresent(token -> params.text("owner", token.value()));
-        }, JobExecutionEntity.class, ExecutionRows::jobExecution);
+        }, ExecutionRows::jobExecution);
         return created.orElseThrow(() -> refusal(instanceId, definition));
     }
 
@@ -155,7 +158,7 @@ public class JobExecutionStore {
     }
 
     public Optional<JobExecution> get(JobExecutionId id) {
-        return sql.one(selectById, Map.of("id", id.value())).map(ExecutionRows::jobExecution);
+        return sql.queryOneByJdbc(selectById, params -> params.bigint("id", id.value()), ExecutionRows::jobExecution);
     }
 
     /**
@@ -163,8 +166,7 @@ public class JobExecutionStore {
      * the execution as it is once both are held: an operator's decision on the instance.
      */
     public Optional<JobExecution> lockForDecision(JobExecutionId id) {
-        return sql.queryOne(lockForDecision, params -> params.bigint("id", id.value()), JobExecutionEntity.class,
-                ExecutionRows::jobExecution);
+        return sql.queryOneByJdbc(lockForDecision, params -> params.bigint("id", id.value()), ExecutionRows::jobExecution);
     }
 
     public Optional<JobExecution> latest(JobInstanceId instanceId) {

@@ -7,7 +7,6 @@ import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
 
 import jakarta.persistence.Entity;
 
@@ -51,7 +50,7 @@ final class LifecycleUpdates<E, T> {
 
     private final MetadataSql sql;
     private final Class<E> entity;
-    private final Function<E, T> mapper;
+    private final MetadataSql.RowMapper<T> mapper;
     private final boolean stepTable;
     private final String kind;
     private final RepositoryError notFound;
@@ -65,7 +64,7 @@ final class LifecycleUpdates<E, T> {
      * each statement's name carries the table (and a transition's, its target) as well.
      */
     LifecycleUpdates(MetadataSql sql, RepositoryTables tables, String table, String columns, Class<E> entity,
-            Function<E, T> mapper, boolean stepTable, String kind, RepositoryError notFound) {
+            MetadataSql.RowMapper<T> mapper, boolean stepTable, String kind, RepositoryError notFound) {
         this.sql = sql;
         this.entity = entity;
         this.mapper = mapper;
@@ -154,7 +153,8 @@ final class LifecycleUpdates<E, T> {
             Instant at = storedTime(transition.at());
             Optional<ExitStatus> exitStatus = transition.effectiveExitStatus();
             Optional<StepCounters> counters = transition.counters();
-            Optional<T> updated = sql.queryOne(update, params -> {
+            // a launch's and a step boundary's transitions: plain JDBC, as the chunk's statement (MetadataSql)
+            Optional<T> updated = sql.queryOneByJdbc(update, params -> {
                 params.text("status", target.name())
                         .text("exitCode", exitStatus.map(ExitStatus::code).orElse(null))
                         .text("exitDescription", exitStatus.map(ExitStatus::description).orElse(null))
@@ -168,7 +168,7 @@ final class LifecycleUpdates<E, T> {
                             transition.checkpoint().map(c -> c.bytes()).orElse(null));
                 }
                 params.bigint("id", id).bigint("expectedVersion", expectedVersion.value());
-            }, entity, mapper);
+            }, mapper);
             if (updated.isPresent()) {
                 return updated.get();
             }
@@ -177,11 +177,11 @@ final class LifecycleUpdates<E, T> {
     }
 
     T enrichExitStatus(long id, ExecutionVersion expectedVersion, ExitStatus exitStatus, Instant now) {
-        return sql.queryOne(enrichExitStatus, params -> params.text("exitCode", exitStatus.code())
+        return sql.queryOneByJdbc(enrichExitStatus, params -> params.text("exitCode", exitStatus.code())
                 .text("exitDescription", exitStatus.description())
                 .time("now", storedTime(now))
                 .bigint("id", id)
-                .bigint("expectedVersion", expectedVersion.value()), entity, mapper)
+                .bigint("expectedVersion", expectedVersion.value()), mapper)
                 .orElseThrow(() -> refusal(id, expectedVersion, null));
     }
 

@@ -64,8 +64,8 @@ public class StepExecutionStore {
 
     public StepExecution create(JobExecutionId jobExecutionId, StepName stepName) {
         Instant now = storedTime(Instant.now());
-        return sql.queryOne(create, params -> params.text("stepName", stepName.value()).time("now", now)
-                .bigint("jobExecutionId", jobExecutionId.value()), StepExecutionEntity.class, ExecutionRows::stepExecution)
+        return sql.queryOneByJdbc(create, params -> params.text("stepName", stepName.value()).time("now", now)
+                .bigint("jobExecutionId", jobExecutionId.value()), ExecutionRows::stepExecution)
                 .orElseThrow(() -> notActive(jobExecutionId));
     }
 

@@ -47,10 +47,13 @@ import io.durablebatch.runtime.entity.RepositoryOwned;
  * as {@code STORAGE_TRANSIENT} so a caller can retry the unit of work, the rest as
  * {@code STORAGE_FAILURE}. Every statement is counted, so hot paths can state their cost.
  * <p>
- * The chunk's one statement is the exception ({@link #queryOneByJdbc}): it runs as a plain
- * prepared statement on the same enlisted connection, taken from the repository's datasource, because
- * a Hibernate native query (opening the session, building the query, mapping its one row) cost about
- * three times the statement's own driver time per chunk ({@code benchmarks.adoc}).
+ * The hot paths' statements are the exception ({@link #queryOneByJdbc}): the chunk's one statement,
+ * and the launch's and step boundaries' reads and writes of execution rows (the launch, the
+ * transitions, the owner's end, {@code getJobExecution}, which an awaiting caller polls) run as plain
+ * prepared statements on the same enlisted connection, taken from the repository's datasource, and
+ * their rows are mapped by hand ({@code ExecutionRows}), because a Hibernate native query (opening
+ * the session, building the query, mapping its one row) cost about three times the statement's own
+ * driver time per chunk, and 42% of a launch's CPU (issue 29, {@code benchmarks.adoc}).
  */
 public final class MetadataSql {
 
@@ -109,8 +112,8 @@ public final class MetadataSql {
     /**
      * As {@link #queryOne(SqlStatement, Binder, RowMapper)}, but with JDBC itself on the connection the
      * transaction enlisted (the one Hibernate uses too): no session, no query object, the row read
-     * as the driver returns it. For a statement of the per-chunk path, whose scalar parameters and
-     * columns need none of Hibernate's mapping.
+     * as the driver returns it. For a statement of a hot path (a chunk, a launch, a step boundary),
+     * whose scalar parameters and columns need none of Hibernate's mapping.
      */
     public <T> Optional<T> queryOneByJdbc(SqlStatement sql, Binder binder, RowMapper<T> mapper) {
         JdbcBindings bindings = new JdbcBindings(sql.placeholders());
@@ -126,10 +129,14 @@ public final class MetadataSql {
             statement.setQueryTimeout(timeoutSeconds);
             try (ResultSet result = statement.executeQuery()) {
                 ResultSetMetaData columns = result.getMetaData();
+                String[] labels = new String[columns.getColumnCount()];
+                for (int i = 0; i < labels.length; i++) {
+                    labels[i] = columns.getColumnLabel(i + 1).toLowerCase(Locale.ROOT);
+                }
                 while (result.next()) {
-                    Map<String, Object> row = new HashMap<>();
-                    for (int i = 1; i <= columns.getColumnCount(); i++) {
-                        row.put(columns.getColumnLabel(i).toLowerCase(Locale.ROOT), result.getObject(i));
+                    Map<String, Object> row = new HashMap<>(labels.length * 2);
+                    for (int i = 0; i < labels.length; i++) {
+                        row.put(labels[i], result.getObject(i + 1));
                     }
                     rows.add(mapper.map(new SqlRow(column -> row.get(column.toLowerCase(Locale.ROOT)))));
                 }
