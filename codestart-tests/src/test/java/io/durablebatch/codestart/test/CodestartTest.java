@@ -28,14 +28,12 @@ import io.quarkus.devtools.testing.codestarts.QuarkusCodestartTest;
  * PostgreSQL, against this build), in the application's package, and they compile against this
  * build's artifacts; the generated project depends on this build's version of the extension.
  * <p>
- * Run with {@code -Dcodestart.generate=true}, after {@code ./mvnw install}: the Quarkus tools resolve
- * the extension (its descriptor, with the codestart's name) and its codestarts jar from the local
- * Maven repository, not from the reactor, so without this build installed they read whatever
- * snapshot is there (on a machine whose local repository is shared, an older one without the
- * codestart). {@code -Dcodestart.build=true} also builds the generated project with its own Maven
- * wrapper, as a user would.
+ * The Quarkus tools resolve the extension (its descriptor, with the codestart's name) and its
+ * codestarts jar from the local Maven repository, not from the reactor: the build runs it as
+ * {@code ./mvnw install}, which installs the runtime before this module's tests. With {@code verify}
+ * alone they would read whatever snapshot is installed. {@code -Dcodestart.build=true} also builds
+ * the generated project with its own Maven wrapper, as a user would.
  */
-@EnabledIfSystemProperty(named = "codestart.generate", matches = "true")
 class CodestartTest {
 
     private static final Path CODESTART = Path.of(System.getProperty("codestart.dir",
