@@ -30,7 +30,8 @@ public final class SchemaMigrations {
             "V8__leases.sql",
             "V9__listings.sql",
             "V10__long_exit_codes.sql",
-            "V11__operations_per_actor.sql");
+            "V11__operations_per_actor.sql",
+            "V12__schedules.sql");
 
     /** The one placeholder the scripts use: the configured table prefix. */
     static final String PREFIX_PLACEHOLDER = "${prefix}";
