@@ -12,13 +12,13 @@ import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
 import io.agroal.api.AgroalDataSource;
+import io.durablebatch.context.StepContext;
 import io.durablebatch.item.jdbc.JdbcBatchItemWriter;
 import io.durablebatch.job.ChunkStep;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.RepeatStatus;
-import io.durablebatch.job.StepContext;
-import io.durablebatch.partition.PartitionPlanEntry;
+import io.durablebatch.repository.partition.PartitionPlanEntry;
 import io.durablebatch.runtime.sql.RepositoryDataSource;
 
 /**

@@ -12,7 +12,7 @@ import org.eclipse.microprofile.config.Config;
 import org.jboss.logging.Logger;
 
 import io.agroal.api.AgroalDataSource;
-import io.durablebatch.job.JobOperator;
+import io.durablebatch.operator.JobOperator;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.durablebatch.runtime.sql.RepositoryDataSource;

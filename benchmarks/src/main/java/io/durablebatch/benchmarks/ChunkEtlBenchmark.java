@@ -18,9 +18,9 @@ import org.jboss.logging.Logger;
 
 import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.execution.JobExecution;
-import io.durablebatch.job.JobOperator;
-import io.durablebatch.job.JobParameters;
-import io.durablebatch.job.OperatorCall;
+import io.durablebatch.operator.JobOperator;
+import io.durablebatch.operator.JobParameters;
+import io.durablebatch.operator.OperatorCall;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 

@@ -3,9 +3,9 @@ package io.durablebatch.benchmarks;
 import java.util.UUID;
 
 import io.durablebatch.execution.ExecutionStatus;
-import io.durablebatch.job.JobOperator;
-import io.durablebatch.job.JobParameters;
-import io.durablebatch.job.OperatorCall;
+import io.durablebatch.operator.JobOperator;
+import io.durablebatch.operator.JobParameters;
+import io.durablebatch.operator.OperatorCall;
 import io.durablebatch.runtime.sql.MetadataSql;
 
 /**

@@ -6,7 +6,7 @@ import java.util.List;
 
 import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.execution.StepExecution;
-import io.durablebatch.partition.StepPartition;
+import io.durablebatch.repository.partition.StepPartition;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.quarkus.narayana.jta.QuarkusTransaction;

@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 import org.jboss.logging.Logger;
 
-import io.durablebatch.partition.StepPartition;
+import io.durablebatch.repository.partition.StepPartition;
 import io.durablebatch.runtime.sql.MetadataSql;
 
 /**

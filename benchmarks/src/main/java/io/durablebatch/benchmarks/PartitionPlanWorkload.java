@@ -3,7 +3,7 @@ package io.durablebatch.benchmarks;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.durablebatch.partition.PartitionPlanEntry;
+import io.durablebatch.repository.partition.PartitionPlanEntry;
 import io.durablebatch.runtime.sql.MetadataSql;
 
 /**

@@ -18,10 +18,10 @@ import io.durablebatch.execution.StepCounters;
 import io.durablebatch.execution.StepExecution;
 import io.durablebatch.execution.StepExecutionId;
 import io.durablebatch.execution.StepName;
-import io.durablebatch.partition.PartitionPlanEntry;
-import io.durablebatch.partition.StepPartition;
 import io.durablebatch.repository.JobExecutionRequest;
 import io.durablebatch.repository.LifecycleTransition;
+import io.durablebatch.repository.partition.PartitionPlanEntry;
+import io.durablebatch.repository.partition.StepPartition;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 

@@ -20,9 +20,9 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 import io.durablebatch.execution.ExecutionFailure;
 import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.JobExecutionId;
-import io.durablebatch.job.JobOperator;
-import io.durablebatch.job.JobParameters;
-import io.durablebatch.job.OperatorCall;
+import io.durablebatch.operator.JobOperator;
+import io.durablebatch.operator.JobParameters;
+import io.durablebatch.operator.OperatorCall;
 import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.RepositoryException;
 

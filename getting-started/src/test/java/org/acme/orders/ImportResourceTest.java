@@ -22,7 +22,7 @@ import io.agroal.api.AgroalDataSource;
 import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.JobExecutionId;
-import io.durablebatch.job.JobOperator;
+import io.durablebatch.operator.JobOperator;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 

@@ -22,16 +22,16 @@ import jakarta.persistence.EntityManager;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import io.agroal.api.AgroalDataSource;
+import io.durablebatch.context.DecisionContext;
+import io.durablebatch.context.StepContext;
 import io.durablebatch.item.file.DelimitedFileItemReader;
 import io.durablebatch.item.file.SizeMode;
 import io.durablebatch.item.jpa.JpaItemWriter;
-import io.durablebatch.job.DecisionContext;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
-import io.durablebatch.job.JobParameters;
 import io.durablebatch.job.RepeatStatus;
-import io.durablebatch.job.StepContext;
-import io.durablebatch.partition.PartitionPlanEntry;
+import io.durablebatch.operator.JobParameters;
+import io.durablebatch.repository.partition.PartitionPlanEntry;
 
 /**
  * The demo job {@code importOrders}: a day's orders arrive as {@code files} CSV files. The job

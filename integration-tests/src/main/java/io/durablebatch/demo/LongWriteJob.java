@@ -13,11 +13,11 @@ import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
 import io.agroal.api.AgroalDataSource;
+import io.durablebatch.context.StepContext;
 import io.durablebatch.item.support.ListItemReader;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.RepeatStatus;
-import io.durablebatch.job.StepContext;
 
 /**
  * The job {@code longWrite}, for the tests of an application's own long statement inside a chunk:

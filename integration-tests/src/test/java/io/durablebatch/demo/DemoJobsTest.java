@@ -18,7 +18,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.agroal.api.AgroalDataSource;
-import io.durablebatch.job.JobParameters;
+import io.durablebatch.operator.JobParameters;
 import io.durablebatch.test.InjectedFailure;
 import io.durablebatch.test.JobRun;
 import io.durablebatch.test.JobTester;

@@ -11,6 +11,7 @@ import java.util.function.Function;
 import java.util.function.ToIntFunction;
 
 import io.durablebatch.Checks;
+import io.durablebatch.context.StepContext;
 import io.durablebatch.item.ItemProcessor;
 import io.durablebatch.item.ItemReader;
 import io.durablebatch.item.ItemWriter;

@@ -1,5 +1,7 @@
 package io.durablebatch.job;
 
+import io.durablebatch.context.DecisionContext;
+
 /**
  * Chooses the route of a flow at a {@link Decision} node: returns an exit code that the node's
  * transitions match. Its choice is recorded before the chosen node starts, and a restart with the

@@ -19,6 +19,7 @@ import io.durablebatch.execution.DefinitionIdentity;
 import io.durablebatch.execution.JobName;
 import io.durablebatch.execution.StepName;
 import io.durablebatch.listener.Listeners;
+import io.durablebatch.operator.JobParameters;
 import io.durablebatch.repository.DefinitionUpgrade;
 import io.durablebatch.schedule.Schedule;
 

@@ -7,6 +7,7 @@ import java.util.function.UnaryOperator;
 
 import io.durablebatch.Checks;
 import io.durablebatch.execution.ParameterValue;
+import io.durablebatch.operator.JobParameters;
 
 /**
  * A value of the plan that each execution resolves from its own job parameters: a transition's

@@ -1,5 +1,7 @@
 package io.durablebatch.job;
 
+import io.durablebatch.context.PartitionContext;
+import io.durablebatch.context.StepContext;
 import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.execution.ExitStatus;
 

@@ -4,6 +4,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 import io.durablebatch.Checks;
+import io.durablebatch.context.StepContext;
 import io.durablebatch.listener.BatchListener;
 import io.durablebatch.listener.Listeners;
 

@@ -2,7 +2,8 @@ package io.durablebatch.job;
 
 import java.util.List;
 
-import io.durablebatch.partition.PartitionPlanEntry;
+import io.durablebatch.context.StepContext;
+import io.durablebatch.repository.partition.PartitionPlanEntry;
 
 /**
  * Splits the work of a partitioned step into partitions: each entry's key names it (unique within

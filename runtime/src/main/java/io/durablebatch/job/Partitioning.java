@@ -5,7 +5,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 import io.durablebatch.Checks;
-import io.durablebatch.partition.PartitionPlanEntry;
+import io.durablebatch.repository.partition.PartitionPlanEntry;
 
 /**
  * What a {@link Partitioner} decides for one attempt of a partitioned step: resume the plan stored by

@@ -3,6 +3,7 @@ package io.durablebatch.job;
 import java.util.List;
 
 import io.durablebatch.Checks;
+import io.durablebatch.context.DecisionContext;
 
 /**
  * A node that runs its flows in parallel, each on a thread of its own, and ends when all of them

@@ -5,6 +5,7 @@ import java.util.Optional;
 
 import io.durablebatch.Checks;
 import io.durablebatch.execution.StepName;
+import io.durablebatch.operator.JobParameters;
 
 /**
  * What every step kind shares: its display name, its node id (by default derived from the name), how many times

@@ -3,7 +3,9 @@ package io.durablebatch.job;
 import java.util.Optional;
 
 import io.durablebatch.Checks;
+import io.durablebatch.context.JobContext;
 import io.durablebatch.execution.ExitStatus;
+import io.durablebatch.operator.JobParameters;
 
 /**
  * One edge of a job's flow: when the node {@code from} ends with an exit code matching {@code on},

@@ -1,8 +1,8 @@
 package io.durablebatch.listener;
 
 import io.durablebatch.Checks;
+import io.durablebatch.context.StepContext;
 import io.durablebatch.execution.StepCounters;
-import io.durablebatch.job.StepContext;
 
 /**
  * One chunk of a step attempt, as a {@link ChunkListener} sees it: the step's context, the

@@ -3,12 +3,12 @@ package io.durablebatch.listener;
 import java.util.Optional;
 
 import io.durablebatch.Checks;
+import io.durablebatch.context.JobContext;
 import io.durablebatch.execution.ExecutionFailure;
 import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.JobName;
-import io.durablebatch.job.JobContext;
-import io.durablebatch.job.JobParameters;
+import io.durablebatch.operator.JobParameters;
 
 /**
  * An attempt whose flow has ended, as a {@link JobEndListener} sees it before the end is recorded:

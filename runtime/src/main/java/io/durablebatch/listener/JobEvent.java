@@ -1,10 +1,10 @@
 package io.durablebatch.listener;
 
 import io.durablebatch.Checks;
+import io.durablebatch.context.JobContext;
 import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.JobName;
-import io.durablebatch.job.JobContext;
-import io.durablebatch.job.JobParameters;
+import io.durablebatch.operator.JobParameters;
 
 /**
  * One attempt to run a job, as a {@link JobListener} sees it: the job, the parameters of the

@@ -2,7 +2,7 @@ package io.durablebatch.listener;
 
 import java.util.List;
 
-import io.durablebatch.job.StepContext;
+import io.durablebatch.context.StepContext;
 
 /**
  * Told of each exception a chunk step retries ({@code chunk(..).retryable(..)}), before the retry,

@@ -2,7 +2,7 @@ package io.durablebatch.listener;
 
 import java.util.List;
 
-import io.durablebatch.job.StepContext;
+import io.durablebatch.context.StepContext;
 
 /**
  * Told of each skipped item, with the exception that caused the skip. Every callback runs inside

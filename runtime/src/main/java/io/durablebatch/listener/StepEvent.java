@@ -1,8 +1,8 @@
 package io.durablebatch.listener;
 
 import io.durablebatch.Checks;
+import io.durablebatch.context.StepContext;
 import io.durablebatch.execution.StepExecution;
-import io.durablebatch.job.StepContext;
 
 /**
  * One step attempt, as a {@link StepListener} sees it: its context (the job, its parameters, the

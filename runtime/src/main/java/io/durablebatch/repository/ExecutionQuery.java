@@ -8,7 +8,7 @@ import java.util.Set;
 import io.durablebatch.Checks;
 import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.execution.JobName;
-import io.durablebatch.operator.OwnerToken;
+import io.durablebatch.repository.control.OwnerToken;
 
 /**
  * The filters of an execution listing ({@link JobRepository#findJobExecutions}): each is optional

@@ -15,19 +15,19 @@ import io.durablebatch.execution.OperationId;
 import io.durablebatch.execution.ReasonCode;
 import io.durablebatch.execution.StepExecution;
 import io.durablebatch.execution.StepExecutionId;
-import io.durablebatch.flow.FlowDecision;
-import io.durablebatch.operator.ExecutionOwnership;
-import io.durablebatch.operator.OperatorAction;
-import io.durablebatch.operator.OperatorRecord;
-import io.durablebatch.partition.StepPartition;
-import io.durablebatch.retention.PurgeCounts;
-import io.durablebatch.retention.PurgePlan;
-import io.durablebatch.retention.PurgePlanRequest;
-import io.durablebatch.retention.PurgeSurvey;
-import io.durablebatch.retention.RetentionAction;
-import io.durablebatch.retention.RetentionHold;
-import io.durablebatch.retention.RetentionRecord;
-import io.durablebatch.retention.RetentionRecordDraft;
+import io.durablebatch.repository.control.ExecutionOwnership;
+import io.durablebatch.repository.control.OperatorAction;
+import io.durablebatch.repository.control.OperatorRecord;
+import io.durablebatch.repository.flow.FlowDecision;
+import io.durablebatch.repository.partition.StepPartition;
+import io.durablebatch.repository.retention.PurgeCounts;
+import io.durablebatch.repository.retention.PurgePlan;
+import io.durablebatch.repository.retention.PurgePlanRequest;
+import io.durablebatch.repository.retention.PurgeSurvey;
+import io.durablebatch.repository.retention.RetentionAction;
+import io.durablebatch.repository.retention.RetentionHold;
+import io.durablebatch.repository.retention.RetentionRecord;
+import io.durablebatch.repository.retention.RetentionRecordDraft;
 
 /**
  * The durable job repository: transaction-scoped metadata operations of the batch kernel.

@@ -18,13 +18,13 @@ import io.durablebatch.execution.JobExecutionId;
 import io.durablebatch.job.ChunkStep;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
-import io.durablebatch.job.JobOperator;
-import io.durablebatch.job.JobParameters;
-import io.durablebatch.job.OperatorCall;
 import io.durablebatch.job.PartitionedStep;
 import io.durablebatch.job.Step;
-import io.durablebatch.job.spi.TestHooks;
+import io.durablebatch.operator.JobOperator;
+import io.durablebatch.operator.JobParameters;
+import io.durablebatch.operator.OperatorCall;
 import io.durablebatch.repository.JobRepository;
+import io.durablebatch.runtime.testing.TestHooks;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**

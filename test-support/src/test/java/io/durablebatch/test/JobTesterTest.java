@@ -20,7 +20,7 @@ import org.opentest4j.AssertionFailedError;
 import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.execution.JobExecutionId;
 import io.durablebatch.execution.StepExecution;
-import io.durablebatch.job.JobParameters;
+import io.durablebatch.operator.JobParameters;
 import io.durablebatch.repository.JobRepository;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.junit.QuarkusTest;

@@ -22,8 +22,8 @@ import io.durablebatch.item.support.ListItemReader;
 import io.durablebatch.job.ChunkStep;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
-import io.durablebatch.job.JobParameters;
 import io.durablebatch.job.RepeatStatus;
+import io.durablebatch.operator.JobParameters;
 import io.quarkus.runtime.StartupEvent;
 
 /**

@@ -2,7 +2,7 @@ package io.durablebatch.deployment.test;
 
 import jakarta.inject.Inject;
 
-import io.durablebatch.job.JobOperator;
+import io.durablebatch.operator.JobOperator;
 import io.durablebatch.repository.spi.KernelRepository;
 
 /**

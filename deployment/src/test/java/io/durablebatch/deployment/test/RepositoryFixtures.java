@@ -24,9 +24,9 @@ import io.durablebatch.execution.JobName;
 import io.durablebatch.execution.StepCounters;
 import io.durablebatch.execution.StepExecution;
 import io.durablebatch.execution.StepName;
-import io.durablebatch.operator.OwnerToken;
 import io.durablebatch.repository.JobExecutionRequest;
 import io.durablebatch.repository.LifecycleTransition;
+import io.durablebatch.repository.control.OwnerToken;
 import io.durablebatch.repository.spi.KernelRepository;
 
 /**

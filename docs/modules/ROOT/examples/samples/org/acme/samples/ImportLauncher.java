@@ -9,9 +9,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 import io.durablebatch.execution.ExecutionParameters;
 import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.JobExecutionId;
-import io.durablebatch.job.JobOperator;
-import io.durablebatch.job.JobParameters;
-import io.durablebatch.job.OperatorCall;
+import io.durablebatch.operator.JobOperator;
+import io.durablebatch.operator.JobParameters;
+import io.durablebatch.operator.OperatorCall;
 
 /** Launches the import of a day's file, and restarts a failed one with smaller chunks. */
 @ApplicationScoped

@@ -17,7 +17,7 @@ import io.durablebatch.item.jdbc.JdbcBatchItemWriter;
 import io.durablebatch.job.ExceptionFilter;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
-import io.durablebatch.job.JobParameters;
+import io.durablebatch.operator.JobParameters;
 
 /**
  * A chunk step: reads the CSV file named by the identifying parameter {@code file}, drops the orders

@@ -10,7 +10,7 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.durablebatch.job.JobParameters;
+import io.durablebatch.operator.JobParameters;
 import io.durablebatch.test.JobTester;
 import io.quarkus.test.junit.QuarkusTest;
 

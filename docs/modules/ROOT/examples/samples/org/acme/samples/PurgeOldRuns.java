@@ -13,11 +13,11 @@ import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.execution.OperationId;
 import io.durablebatch.execution.RequestDigest;
 import io.durablebatch.repository.JobRepository;
-import io.durablebatch.retention.PurgeCounts;
-import io.durablebatch.retention.PurgePlanRequest;
-import io.durablebatch.retention.PurgeSurvey;
-import io.durablebatch.retention.RetentionAction;
-import io.durablebatch.retention.RetentionRecordDraft;
+import io.durablebatch.repository.retention.PurgeCounts;
+import io.durablebatch.repository.retention.PurgePlanRequest;
+import io.durablebatch.repository.retention.PurgeSurvey;
+import io.durablebatch.repository.retention.RetentionAction;
+import io.durablebatch.repository.retention.RetentionRecordDraft;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /** Purges the job instances that completed or were abandoned more than 90 days ago, 1,000 per transaction. */

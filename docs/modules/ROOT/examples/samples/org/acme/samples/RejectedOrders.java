@@ -4,8 +4,8 @@ import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 
+import io.durablebatch.context.StepContext;
 import io.durablebatch.execution.JobName;
-import io.durablebatch.job.StepContext;
 import io.durablebatch.listener.SkipListener;
 
 /** Keeps every order the import skipped, with the reason, in the chunk's own transaction. */

@@ -10,11 +10,11 @@ import java.util.Map;
 import io.durablebatch.execution.JobExecutionId;
 import io.durablebatch.execution.StepCounters;
 import io.durablebatch.execution.StepExecution;
-import io.durablebatch.flow.FlowDecision;
-import io.durablebatch.operator.ExecutionOwnership;
-import io.durablebatch.operator.OperatorRecord;
-import io.durablebatch.partition.StepPartition;
 import io.durablebatch.repository.RecoveryDecision;
+import io.durablebatch.repository.control.ExecutionOwnership;
+import io.durablebatch.repository.control.OperatorRecord;
+import io.durablebatch.repository.flow.FlowDecision;
+import io.durablebatch.repository.partition.StepPartition;
 
 /**
  * The Dev UI's drill-down into one job execution: its parameters, who owns it (owner token, stop

@@ -13,7 +13,7 @@ import jakarta.persistence.Id;
 import jakarta.persistence.IdClass;
 import jakarta.persistence.Table;
 
-import io.durablebatch.flow.FlowTransitionKind;
+import io.durablebatch.repository.flow.FlowTransitionKind;
 
 /** One routing decision of a flow, in the order the execution made them. */
 @Entity(name = "DurableBatchFlowDecision")

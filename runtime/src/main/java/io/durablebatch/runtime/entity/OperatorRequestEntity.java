@@ -6,7 +6,7 @@ import jakarta.persistence.EnumType;
 import jakarta.persistence.Enumerated;
 import jakarta.persistence.Table;
 
-import io.durablebatch.operator.OperatorAction;
+import io.durablebatch.repository.control.OperatorAction;
 
 /** The audit record of an operator's request, unique per action and operation id (idempotent replays). */
 @Entity(name = "DurableBatchOperatorRequest")

@@ -6,7 +6,7 @@ import jakarta.persistence.EnumType;
 import jakarta.persistence.Enumerated;
 import jakarta.persistence.Table;
 
-import io.durablebatch.retention.RetentionAction;
+import io.durablebatch.repository.retention.RetentionAction;
 
 /** The audit record of a retention request (hold, release, purge), unique per action and operation id. */
 @Entity(name = "DurableBatchRetentionAction")

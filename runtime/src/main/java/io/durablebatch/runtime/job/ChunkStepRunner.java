@@ -11,6 +11,7 @@ import java.util.concurrent.Callable;
 
 import org.jboss.logging.Logger;
 
+import io.durablebatch.context.StepContext;
 import io.durablebatch.execution.Checkpoint;
 import io.durablebatch.execution.StepCounters;
 import io.durablebatch.execution.StepExecution;
@@ -18,7 +19,6 @@ import io.durablebatch.item.ItemProcessor;
 import io.durablebatch.item.ItemReader;
 import io.durablebatch.job.CheckpointAlgorithm;
 import io.durablebatch.job.ChunkStep;
-import io.durablebatch.job.StepContext;
 import io.durablebatch.listener.ChunkEvent;
 import io.durablebatch.runtime.metrics.KernelMetrics;
 import io.durablebatch.runtime.sql.TransientFailures;

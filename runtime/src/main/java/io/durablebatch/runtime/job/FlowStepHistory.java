@@ -8,10 +8,10 @@ import jakarta.inject.Singleton;
 import io.durablebatch.execution.Checkpoint;
 import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.StepExecution;
-import io.durablebatch.flow.FlowStepState;
-import io.durablebatch.flow.NodeId;
-import io.durablebatch.flow.StartLimit;
 import io.durablebatch.job.Step;
+import io.durablebatch.repository.flow.FlowStepState;
+import io.durablebatch.repository.flow.NodeId;
+import io.durablebatch.repository.flow.StartLimit;
 import io.durablebatch.repository.spi.KernelRepository;
 
 /**

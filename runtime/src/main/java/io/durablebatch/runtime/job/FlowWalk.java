@@ -12,7 +12,7 @@ import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.Node;
 import io.durablebatch.job.Split;
 import io.durablebatch.job.Step;
-import io.durablebatch.operator.OwnerToken;
+import io.durablebatch.repository.control.OwnerToken;
 import io.durablebatch.repository.spi.KernelRepository;
 
 /**

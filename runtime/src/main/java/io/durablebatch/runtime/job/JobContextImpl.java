@@ -3,13 +3,13 @@ package io.durablebatch.runtime.job;
 import java.util.Optional;
 
 import io.durablebatch.Checks;
+import io.durablebatch.context.JobContext;
 import io.durablebatch.execution.ExitStatus;
 import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.JobExecutionId;
 import io.durablebatch.execution.JobInstanceId;
 import io.durablebatch.execution.JobName;
-import io.durablebatch.job.JobContext;
-import io.durablebatch.job.JobParameters;
+import io.durablebatch.operator.JobParameters;
 
 /**
  * The context of one job execution run here: the exit status set for its end, which the runner

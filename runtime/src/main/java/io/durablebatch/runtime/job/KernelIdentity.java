@@ -5,7 +5,7 @@ import java.net.UnknownHostException;
 
 import jakarta.inject.Singleton;
 
-import io.durablebatch.operator.OwnerToken;
+import io.durablebatch.repository.control.OwnerToken;
 import io.durablebatch.runtime.DurableBatchConfig;
 import io.durablebatch.runtime.sql.ProcessSessions;
 

@@ -17,11 +17,11 @@ import io.agroal.api.AgroalDataSource;
 import io.durablebatch.Checks;
 import io.durablebatch.execution.JobExecutionId;
 import io.durablebatch.job.JobDefinition;
-import io.durablebatch.job.spi.TestHooks;
 import io.durablebatch.runtime.entity.RepositoryEntities;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.schema.TablePrefix;
 import io.durablebatch.runtime.sql.RepositoryDataSource;
+import io.durablebatch.runtime.testing.TestHooks;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**

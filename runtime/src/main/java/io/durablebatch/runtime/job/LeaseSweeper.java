@@ -17,7 +17,7 @@ import org.jboss.logging.Logger;
 import io.durablebatch.execution.JobName;
 import io.durablebatch.execution.ReasonCode;
 import io.durablebatch.job.JobDefinition;
-import io.durablebatch.job.OperatorCall;
+import io.durablebatch.operator.OperatorCall;
 import io.durablebatch.repository.RecoveryRequest;
 import io.durablebatch.repository.RecoveryResolution;
 import io.durablebatch.repository.RecoveryResult;

@@ -8,15 +8,15 @@ import jakarta.inject.Singleton;
 import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.JobExecutionId;
 import io.durablebatch.execution.RequestDigest;
-import io.durablebatch.job.OperatorCall;
-import io.durablebatch.operator.OperatorAction;
-import io.durablebatch.operator.OperatorRecord;
-import io.durablebatch.operator.OperatorRecordDraft;
-import io.durablebatch.operator.OperatorTarget;
+import io.durablebatch.operator.OperatorCall;
 import io.durablebatch.repository.RecoveryRequest;
 import io.durablebatch.repository.RecoveryResult;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.repository.control.OperatorAction;
+import io.durablebatch.repository.control.OperatorRecord;
+import io.durablebatch.repository.control.OperatorRecordDraft;
+import io.durablebatch.repository.control.OperatorTarget;
 import io.durablebatch.repository.spi.KernelRepository;
 
 /**

@@ -11,7 +11,7 @@ import org.jboss.logging.Logger;
 import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.JobName;
 import io.durablebatch.job.JobDefinition;
-import io.durablebatch.job.OperatorCall;
+import io.durablebatch.operator.OperatorCall;
 import io.durablebatch.runtime.DurableBatchConfig;
 import io.durablebatch.runtime.lease.LeaseStore;
 import io.durablebatch.runtime.metrics.KernelMetrics;

@@ -3,11 +3,11 @@ package io.durablebatch.runtime.job;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
+import io.durablebatch.context.PartitionContext;
+import io.durablebatch.context.StepContext;
 import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.execution.ExitStatus;
 import io.durablebatch.job.PartitionAnalyzer;
-import io.durablebatch.job.PartitionContext;
-import io.durablebatch.job.StepContext;
 
 /**
  * What the local workers of a partitioned step with a {@link PartitionAnalyzer} tell its parent: the

@@ -11,6 +11,7 @@ import java.util.function.Supplier;
 
 import org.jboss.logging.Logger;
 
+import io.durablebatch.context.PartitionContext;
 import io.durablebatch.execution.Checkpoint;
 import io.durablebatch.execution.ExecutionFailure;
 import io.durablebatch.execution.ExecutionStatus;
@@ -18,13 +19,12 @@ import io.durablebatch.execution.ExitStatus;
 import io.durablebatch.execution.JobExecutionId;
 import io.durablebatch.execution.StepExecution;
 import io.durablebatch.execution.StepExecutionId;
-import io.durablebatch.job.PartitionContext;
 import io.durablebatch.job.Step;
-import io.durablebatch.partition.PartitionPlanEntry;
-import io.durablebatch.partition.StepPartition;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.repository.partition.PartitionPlanEntry;
+import io.durablebatch.repository.partition.StepPartition;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.partition.PartitionLeaseStore;
 import io.durablebatch.runtime.sql.TransientFailures;

@@ -5,11 +5,11 @@ import java.util.Optional;
 
 import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.execution.JobExecution;
-import io.durablebatch.flow.FlowDecision;
-import io.durablebatch.flow.FlowTransitionKind;
-import io.durablebatch.flow.NodeId;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.Node;
+import io.durablebatch.repository.flow.FlowDecision;
+import io.durablebatch.repository.flow.FlowTransitionKind;
+import io.durablebatch.repository.flow.NodeId;
 import io.durablebatch.repository.spi.KernelRepository;
 
 /**

@@ -2,7 +2,7 @@ package io.durablebatch.runtime.job;
 
 import java.util.Optional;
 
-import io.durablebatch.flow.FlowTransitionKind;
+import io.durablebatch.repository.flow.FlowTransitionKind;
 
 /**
  * The route a flow takes after a node, as recorded: continue with a target node, or end the job

@@ -9,7 +9,7 @@ import jakarta.transaction.TransactionSynchronizationRegistry;
 
 import org.jboss.logging.Logger;
 
-import io.durablebatch.job.StepContext;
+import io.durablebatch.context.StepContext;
 import io.durablebatch.listener.SkipListener;
 
 /**

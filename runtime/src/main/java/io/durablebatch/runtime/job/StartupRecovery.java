@@ -11,7 +11,7 @@ import org.jboss.logging.Logger;
 import io.durablebatch.execution.ExecutionVersion;
 import io.durablebatch.execution.JobExecutionId;
 import io.durablebatch.execution.ReasonCode;
-import io.durablebatch.job.OperatorCall;
+import io.durablebatch.operator.OperatorCall;
 import io.durablebatch.repository.RecoveryRequest;
 import io.durablebatch.repository.RecoveryResolution;
 import io.durablebatch.repository.RecoveryResult;

@@ -13,9 +13,9 @@ import io.durablebatch.execution.StepExecutionId;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.Node;
 import io.durablebatch.job.Step;
-import io.durablebatch.operator.OwnerToken;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.repository.control.OwnerToken;
 import io.durablebatch.repository.spi.KernelRepository;
 
 /**

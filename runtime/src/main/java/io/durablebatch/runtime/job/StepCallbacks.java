@@ -5,8 +5,8 @@ import java.util.List;
 
 import org.jboss.logging.Logger;
 
+import io.durablebatch.context.StepContext;
 import io.durablebatch.execution.StepCounters;
-import io.durablebatch.job.StepContext;
 import io.durablebatch.listener.ChunkEvent;
 import io.durablebatch.listener.ChunkListener;
 import io.durablebatch.listener.RetryListener;

@@ -3,6 +3,9 @@ package io.durablebatch.runtime.job;
 import java.util.Optional;
 
 import io.durablebatch.Checks;
+import io.durablebatch.context.JobContext;
+import io.durablebatch.context.PartitionContext;
+import io.durablebatch.context.StepContext;
 import io.durablebatch.execution.Checkpoint;
 import io.durablebatch.execution.ExitStatus;
 import io.durablebatch.execution.JobExecutionId;
@@ -11,11 +14,8 @@ import io.durablebatch.execution.JobName;
 import io.durablebatch.execution.StepExecution;
 import io.durablebatch.execution.StepExecutionId;
 import io.durablebatch.execution.StepName;
-import io.durablebatch.job.JobContext;
-import io.durablebatch.job.JobParameters;
-import io.durablebatch.job.PartitionContext;
 import io.durablebatch.job.Step;
-import io.durablebatch.job.StepContext;
+import io.durablebatch.operator.JobParameters;
 
 /** The context of one step attempt. */
 final class StepContextImpl implements StepContext {

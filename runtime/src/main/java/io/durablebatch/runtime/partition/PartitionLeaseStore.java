@@ -11,7 +11,7 @@ import java.util.Map;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.durablebatch.execution.StepExecutionId;
-import io.durablebatch.partition.StepPartitionId;
+import io.durablebatch.repository.partition.StepPartitionId;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.durablebatch.runtime.sql.SqlStatement;

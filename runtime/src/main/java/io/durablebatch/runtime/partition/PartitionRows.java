@@ -7,9 +7,9 @@ import java.util.stream.Collectors;
 
 import io.durablebatch.execution.ExecutionVersion;
 import io.durablebatch.execution.StepExecutionId;
-import io.durablebatch.partition.PartitionPlanEntry;
-import io.durablebatch.partition.StepPartition;
-import io.durablebatch.partition.StepPartitionId;
+import io.durablebatch.repository.partition.PartitionPlanEntry;
+import io.durablebatch.repository.partition.StepPartition;
+import io.durablebatch.repository.partition.StepPartitionId;
 import io.durablebatch.runtime.entity.StepPartitionEntity;
 import io.durablebatch.runtime.repository.ExecutionRows;
 

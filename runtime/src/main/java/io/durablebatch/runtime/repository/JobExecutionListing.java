@@ -11,10 +11,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.execution.JobExecution;
-import io.durablebatch.operator.OwnerToken;
 import io.durablebatch.repository.ExecutionQuery;
 import io.durablebatch.repository.Page;
 import io.durablebatch.repository.PageRequest;
+import io.durablebatch.repository.control.OwnerToken;
 import io.durablebatch.runtime.entity.JobExecutionEntity;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.MetadataSql;

@@ -15,7 +15,7 @@ import io.durablebatch.repository.Page;
 import io.durablebatch.repository.PageRequest;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
-import io.durablebatch.retention.RetentionHold;
+import io.durablebatch.repository.retention.RetentionHold;
 import io.durablebatch.runtime.entity.RetentionHoldEntity;
 import io.durablebatch.runtime.repository.Keyset;
 import io.durablebatch.runtime.schema.RepositoryTables;

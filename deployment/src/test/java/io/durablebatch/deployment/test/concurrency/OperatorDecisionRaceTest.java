@@ -22,8 +22,8 @@ import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.JobInstanceId;
 import io.durablebatch.execution.ReasonCode;
-import io.durablebatch.job.JobParameters;
-import io.durablebatch.job.OperatorCall;
+import io.durablebatch.operator.JobParameters;
+import io.durablebatch.operator.OperatorCall;
 import io.durablebatch.repository.RecoveryResolution;
 import io.quarkus.test.QuarkusUnitTest;
 

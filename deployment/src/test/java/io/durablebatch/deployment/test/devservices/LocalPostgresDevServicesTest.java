@@ -26,10 +26,10 @@ import io.agroal.api.AgroalDataSource;
 import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
-import io.durablebatch.job.JobOperator;
-import io.durablebatch.job.JobParameters;
-import io.durablebatch.job.OperatorCall;
 import io.durablebatch.job.RepeatStatus;
+import io.durablebatch.operator.JobOperator;
+import io.durablebatch.operator.JobParameters;
+import io.durablebatch.operator.OperatorCall;
 import io.quarkus.agroal.DataSource;
 import io.quarkus.test.QuarkusUnitTest;
 

@@ -15,14 +15,14 @@ import java.util.stream.LongStream;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
+import io.durablebatch.context.StepContext;
 import io.durablebatch.item.ItemWriter;
 import io.durablebatch.item.support.ListItemReader;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
-import io.durablebatch.job.JobParameters;
 import io.durablebatch.job.RepeatStatus;
-import io.durablebatch.job.StepContext;
-import io.durablebatch.partition.PartitionPlanEntry;
+import io.durablebatch.operator.JobParameters;
+import io.durablebatch.repository.partition.PartitionPlanEntry;
 
 /**
  * The jobs of the Dev UI tests, driven only by their parameters (the test talks to the dev-mode

@@ -16,13 +16,13 @@ import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
 import io.agroal.api.AgroalDataSource;
+import io.durablebatch.context.StepContext;
 import io.durablebatch.deployment.test.kernel.KernelTestSupport.RangeReader;
 import io.durablebatch.deployment.test.kernel.KernelTestSupport.Row;
 import io.durablebatch.item.ItemWriter;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.RepeatStatus;
-import io.durablebatch.job.StepContext;
 
 /**
  * The small jobs the fault sweeps run, writing into {@code fault_rows}, keyed by run and item as a

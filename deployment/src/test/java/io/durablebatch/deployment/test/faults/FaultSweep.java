@@ -33,12 +33,12 @@ import io.durablebatch.execution.JobExecutionId;
 import io.durablebatch.execution.JobInstanceId;
 import io.durablebatch.execution.ReasonCode;
 import io.durablebatch.execution.StepExecution;
-import io.durablebatch.job.JobOperator;
-import io.durablebatch.job.JobParameters;
-import io.durablebatch.job.OperatorCall;
-import io.durablebatch.partition.StepPartition;
+import io.durablebatch.operator.JobOperator;
+import io.durablebatch.operator.JobParameters;
+import io.durablebatch.operator.OperatorCall;
 import io.durablebatch.repository.RecoveryDecision;
 import io.durablebatch.repository.RecoveryResolution;
+import io.durablebatch.repository.partition.StepPartition;
 import io.durablebatch.repository.spi.KernelRepository;
 
 /**

@@ -25,7 +25,7 @@ import io.durablebatch.deployment.test.faults.FaultSweep.Case;
 import io.durablebatch.deployment.test.faults.FaultSweep.Outcome;
 import io.durablebatch.deployment.test.faults.FaultSweep.Resolution;
 import io.durablebatch.deployment.test.kernel.KernelTestSupport;
-import io.durablebatch.job.JobOperator;
+import io.durablebatch.operator.JobOperator;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.quarkus.test.QuarkusUnitTest;
 

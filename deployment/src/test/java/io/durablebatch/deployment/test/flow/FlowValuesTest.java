@@ -14,11 +14,11 @@ import org.junit.jupiter.api.Test;
 import io.durablebatch.execution.ExitStatus;
 import io.durablebatch.execution.JobExecutionId;
 import io.durablebatch.execution.PlanFingerprint;
-import io.durablebatch.flow.FlowDecisionRequest;
-import io.durablebatch.flow.FlowTransitionKind;
-import io.durablebatch.flow.InputDigest;
-import io.durablebatch.flow.NodeId;
-import io.durablebatch.flow.StartLimit;
+import io.durablebatch.repository.flow.FlowDecisionRequest;
+import io.durablebatch.repository.flow.FlowTransitionKind;
+import io.durablebatch.repository.flow.InputDigest;
+import io.durablebatch.repository.flow.NodeId;
+import io.durablebatch.repository.flow.StartLimit;
 
 /** The flow value types validate on construction, naming the field they refuse. */
 class FlowValuesTest {

@@ -33,9 +33,9 @@ import io.durablebatch.job.ChunkStep;
 import io.durablebatch.job.ExceptionFilter;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
-import io.durablebatch.job.JobParameters;
 import io.durablebatch.job.RetryLimitExceededException;
 import io.durablebatch.job.SkipLimitExceededException;
+import io.durablebatch.operator.JobParameters;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**

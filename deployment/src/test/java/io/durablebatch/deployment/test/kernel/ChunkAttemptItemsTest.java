@@ -21,6 +21,7 @@ import jakarta.inject.Singleton;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.durablebatch.context.StepContext;
 import io.durablebatch.deployment.test.RepositoryTestSupport;
 import io.durablebatch.execution.Checkpoint;
 import io.durablebatch.execution.ExecutionStatus;
@@ -29,8 +30,7 @@ import io.durablebatch.item.ItemProcessor;
 import io.durablebatch.item.ItemReader;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
-import io.durablebatch.job.JobParameters;
-import io.durablebatch.job.StepContext;
+import io.durablebatch.operator.JobParameters;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**

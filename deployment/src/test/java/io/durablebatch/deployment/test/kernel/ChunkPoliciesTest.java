@@ -29,6 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.agroal.api.AgroalDataSource;
+import io.durablebatch.context.StepContext;
 import io.durablebatch.deployment.test.RepositoryTestSupport;
 import io.durablebatch.deployment.test.kernel.KernelTestSupport.RangeReader;
 import io.durablebatch.deployment.test.kernel.KernelTestSupport.Row;
@@ -47,7 +48,6 @@ import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.RetryLimitExceededException;
 import io.durablebatch.job.SkipLimitExceededException;
-import io.durablebatch.job.StepContext;
 import io.durablebatch.listener.RetryListener;
 import io.durablebatch.listener.SkipListener;
 import io.quarkus.test.QuarkusUnitTest;

@@ -34,7 +34,7 @@ import io.durablebatch.execution.StepCounters;
 import io.durablebatch.execution.StepExecution;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
-import io.durablebatch.job.JobParameters;
+import io.durablebatch.operator.JobParameters;
 import io.durablebatch.runtime.sql.MetadataSql;
 import io.quarkus.test.QuarkusUnitTest;
 

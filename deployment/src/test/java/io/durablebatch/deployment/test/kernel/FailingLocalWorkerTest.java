@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.agroal.api.AgroalDataSource;
+import io.durablebatch.context.StepContext;
 import io.durablebatch.deployment.test.RepositoryTestSupport;
 import io.durablebatch.deployment.test.kernel.KernelTestSupport.RangeReader;
 import io.durablebatch.deployment.test.kernel.KernelTestSupport.Row;
@@ -40,8 +41,7 @@ import io.durablebatch.execution.StepExecution;
 import io.durablebatch.item.ItemReader;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
-import io.durablebatch.job.StepContext;
-import io.durablebatch.partition.StepPartition;
+import io.durablebatch.repository.partition.StepPartition;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**

@@ -26,8 +26,8 @@ import io.durablebatch.deployment.test.kernel.KernelTestSupport.RangeReader;
 import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
-import io.durablebatch.job.JobOperator;
 import io.durablebatch.job.RepeatStatus;
+import io.durablebatch.operator.JobOperator;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**

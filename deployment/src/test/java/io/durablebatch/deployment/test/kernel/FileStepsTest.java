@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.agroal.api.AgroalDataSource;
+import io.durablebatch.context.StepContext;
 import io.durablebatch.deployment.test.RepositoryTestSupport;
 import io.durablebatch.deployment.test.kernel.KernelTestSupport.RangeReader;
 import io.durablebatch.deployment.test.kernel.KernelTestSupport.Row;
@@ -41,7 +42,6 @@ import io.durablebatch.item.file.DelimitedFileItemWriter;
 import io.durablebatch.item.file.FlatFileParseException;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
-import io.durablebatch.job.StepContext;
 import io.quarkus.test.QuarkusUnitTest;
 
 /** Steps over files: a malformed CSV line, and a restartable file writer whose output is exactly once. */

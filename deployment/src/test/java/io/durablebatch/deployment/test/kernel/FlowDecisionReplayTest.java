@@ -29,14 +29,14 @@ import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.execution.ExitStatus;
 import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.StepExecution;
-import io.durablebatch.flow.FlowDecision;
-import io.durablebatch.flow.FlowTransitionKind;
-import io.durablebatch.flow.NodeId;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
-import io.durablebatch.job.JobOperator;
 import io.durablebatch.job.RepeatStatus;
 import io.durablebatch.job.Tasklet;
+import io.durablebatch.operator.JobOperator;
+import io.durablebatch.repository.flow.FlowDecision;
+import io.durablebatch.repository.flow.FlowTransitionKind;
+import io.durablebatch.repository.flow.NodeId;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.quarkus.test.QuarkusUnitTest;
 

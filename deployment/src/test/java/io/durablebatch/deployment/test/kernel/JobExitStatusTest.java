@@ -19,6 +19,7 @@ import jakarta.inject.Singleton;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.durablebatch.context.StepContext;
 import io.durablebatch.deployment.test.RepositoryTestSupport;
 import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.execution.ExitStatus;
@@ -27,10 +28,7 @@ import io.durablebatch.execution.JobName;
 import io.durablebatch.execution.StepExecution;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
-import io.durablebatch.job.JobOperator;
-import io.durablebatch.job.JobParameters;
 import io.durablebatch.job.RepeatStatus;
-import io.durablebatch.job.StepContext;
 import io.durablebatch.job.Tasklet;
 import io.durablebatch.listener.JobEndListener;
 import io.durablebatch.listener.JobEnding;
@@ -38,12 +36,14 @@ import io.durablebatch.listener.JobEvent;
 import io.durablebatch.listener.JobListener;
 import io.durablebatch.listener.StepEvent;
 import io.durablebatch.listener.StepListener;
+import io.durablebatch.operator.JobOperator;
+import io.durablebatch.operator.JobParameters;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**
- * The exit status a job's own code sets ({@link io.durablebatch.job.JobContext#setExitStatus}) is the
+ * The exit status a job's own code sets ({@link io.durablebatch.context.JobContext#setExitStatus}) is the
  * one its end records, in the end's transaction: the last one set, by a step, a listener or the end
  * transition taken, else the flow's. A listener's {@code afterJob}, which runs once the end committed,
  * reads it back from the repository in a transaction of its own: no reader ever sees the end without it.

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.durablebatch.deployment.test.RepositoryTestSupport;
 import io.durablebatch.execution.JobInstanceKey;
-import io.durablebatch.job.JobOperator;
+import io.durablebatch.operator.JobOperator;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.quarkus.arc.Arc;
 import io.quarkus.test.QuarkusUnitTest;

@@ -7,7 +7,7 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
 
 import io.agroal.api.AgroalDataSource;
-import io.durablebatch.job.JobOperator;
+import io.durablebatch.operator.JobOperator;
 import io.durablebatch.repository.spi.KernelRepository;
 
 /**

@@ -31,6 +31,8 @@ import javax.sql.DataSource;
 
 import org.jboss.logmanager.ExtLogRecord;
 
+import io.durablebatch.context.PartitionContext;
+import io.durablebatch.context.StepContext;
 import io.durablebatch.execution.Checkpoint;
 import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.execution.JobExecutionId;
@@ -38,14 +40,12 @@ import io.durablebatch.execution.StepExecution;
 import io.durablebatch.execution.StepName;
 import io.durablebatch.item.ItemReader;
 import io.durablebatch.item.ItemWriter;
-import io.durablebatch.job.JobParameters;
-import io.durablebatch.job.OperatorCall;
-import io.durablebatch.job.PartitionContext;
 import io.durablebatch.job.PartitionedStep;
-import io.durablebatch.job.StepContext;
-import io.durablebatch.partition.PartitionPlanEntry;
-import io.durablebatch.partition.StepPartition;
+import io.durablebatch.operator.JobParameters;
+import io.durablebatch.operator.OperatorCall;
 import io.durablebatch.repository.LifecycleTransition;
+import io.durablebatch.repository.partition.PartitionPlanEntry;
+import io.durablebatch.repository.partition.StepPartition;
 import io.durablebatch.repository.spi.KernelRepository;
 
 /**

@@ -24,9 +24,9 @@ import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.JobExecutionId;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
-import io.durablebatch.job.JobParameters;
-import io.durablebatch.job.OperatorCall;
 import io.durablebatch.job.RepeatStatus;
+import io.durablebatch.operator.JobParameters;
+import io.durablebatch.operator.OperatorCall;
 import io.durablebatch.repository.RepositoryError;
 import io.quarkus.test.QuarkusUnitTest;
 

@@ -33,7 +33,7 @@ import io.durablebatch.execution.ReasonCode;
 import io.durablebatch.execution.StepExecution;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
-import io.durablebatch.job.JobParameters;
+import io.durablebatch.operator.JobParameters;
 import io.durablebatch.repository.JobExecutionRequest;
 import io.durablebatch.repository.RecoveryResolution;
 import io.durablebatch.repository.RecoveryResult;

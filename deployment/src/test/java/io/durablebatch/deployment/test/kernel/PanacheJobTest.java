@@ -29,7 +29,7 @@ import io.durablebatch.item.jpa.JpaItemWriter;
 import io.durablebatch.item.jpa.JpaKeysetItemReader;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
-import io.durablebatch.job.JobParameters;
+import io.durablebatch.operator.JobParameters;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.QuarkusUnitTest;
 

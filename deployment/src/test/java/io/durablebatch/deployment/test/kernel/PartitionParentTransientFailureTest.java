@@ -32,7 +32,7 @@ import io.durablebatch.execution.JobExecutionId;
 import io.durablebatch.execution.StepExecution;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
-import io.durablebatch.partition.StepPartition;
+import io.durablebatch.repository.partition.StepPartition;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.quarkus.test.QuarkusUnitTest;
 

@@ -21,6 +21,8 @@ import jakarta.inject.Singleton;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.durablebatch.context.PartitionContext;
+import io.durablebatch.context.StepContext;
 import io.durablebatch.deployment.test.RepositoryTestSupport;
 import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.execution.ExitStatus;
@@ -29,14 +31,12 @@ import io.durablebatch.execution.StepExecution;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.PartitionAnalyzer;
-import io.durablebatch.job.PartitionContext;
 import io.durablebatch.job.Partitioner;
 import io.durablebatch.job.Partitioning;
 import io.durablebatch.job.RepeatStatus;
-import io.durablebatch.job.StepContext;
 import io.durablebatch.job.Steps;
-import io.durablebatch.partition.PartitionPlanEntry;
-import io.durablebatch.partition.StepPartition;
+import io.durablebatch.repository.partition.PartitionPlanEntry;
+import io.durablebatch.repository.partition.StepPartition;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**

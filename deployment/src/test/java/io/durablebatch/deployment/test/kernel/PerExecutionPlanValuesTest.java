@@ -28,10 +28,10 @@ import io.durablebatch.execution.JobExecutionId;
 import io.durablebatch.execution.StepExecution;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
-import io.durablebatch.job.JobParameters;
 import io.durablebatch.job.ParameterizedValue;
 import io.durablebatch.job.RepeatStatus;
 import io.durablebatch.job.Tasklet;
+import io.durablebatch.operator.JobParameters;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**

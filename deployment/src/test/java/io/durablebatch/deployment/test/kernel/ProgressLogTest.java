@@ -21,7 +21,7 @@ import io.durablebatch.deployment.test.kernel.KernelTestSupport.RangeReader;
 import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
-import io.durablebatch.job.JobOperator;
+import io.durablebatch.operator.JobOperator;
 import io.quarkus.test.QuarkusUnitTest;
 
 /** A running step logs items, rate and ETA at the configured interval, and a summary at its end. */

@@ -16,11 +16,11 @@ import jakarta.inject.Singleton;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.durablebatch.context.StepContext;
 import io.durablebatch.deployment.test.RepositoryTestSupport;
 import io.durablebatch.execution.ExecutionStatus;
-import io.durablebatch.job.JobOperator;
-import io.durablebatch.job.StepContext;
 import io.durablebatch.listener.SkipListener;
+import io.durablebatch.operator.JobOperator;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**

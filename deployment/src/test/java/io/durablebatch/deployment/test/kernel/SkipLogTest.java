@@ -26,7 +26,7 @@ import io.durablebatch.item.ItemReader;
 import io.durablebatch.item.support.ListItemReader;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
-import io.durablebatch.job.JobOperator;
+import io.durablebatch.operator.JobOperator;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**

@@ -37,11 +37,11 @@ import io.durablebatch.execution.StepExecution;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.JobDefinitionException;
-import io.durablebatch.job.JobOperator;
-import io.durablebatch.job.JobParameters;
 import io.durablebatch.job.ParameterizedValue;
 import io.durablebatch.job.RepeatStatus;
 import io.durablebatch.job.Tasklet;
+import io.durablebatch.operator.JobOperator;
+import io.durablebatch.operator.JobParameters;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.quarkus.test.QuarkusUnitTest;
 

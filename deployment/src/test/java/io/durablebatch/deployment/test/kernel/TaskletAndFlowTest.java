@@ -25,6 +25,7 @@ import jakarta.inject.Singleton;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.durablebatch.context.StepContext;
 import io.durablebatch.deployment.test.RepositoryTestSupport;
 import io.durablebatch.execution.Checkpoint;
 import io.durablebatch.execution.ExecutionStatus;
@@ -34,10 +35,9 @@ import io.durablebatch.execution.StepExecution;
 import io.durablebatch.item.ItemReader;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
-import io.durablebatch.job.JobOperator;
 import io.durablebatch.job.RepeatStatus;
-import io.durablebatch.job.StepContext;
 import io.durablebatch.job.Tasklet;
+import io.durablebatch.operator.JobOperator;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.quarkus.test.QuarkusUnitTest;
 

@@ -6,9 +6,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.durablebatch.deployment.test.RepositoryTestSupport;
-import io.durablebatch.job.JobOperator;
-import io.durablebatch.job.spi.TestHooks;
+import io.durablebatch.operator.JobOperator;
 import io.durablebatch.runtime.job.ChunkFaults;
+import io.durablebatch.runtime.testing.TestHooks;
 import io.quarkus.arc.Arc;
 import io.quarkus.test.QuarkusUnitTest;
 

@@ -49,17 +49,17 @@ import io.durablebatch.execution.StepName;
 import io.durablebatch.item.ItemReader;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
-import io.durablebatch.job.JobOperator;
-import io.durablebatch.job.JobParameters;
-import io.durablebatch.job.OperatorCall;
 import io.durablebatch.job.RepeatStatus;
-import io.durablebatch.operator.OperatorAction;
-import io.durablebatch.operator.OwnerToken;
+import io.durablebatch.operator.JobOperator;
+import io.durablebatch.operator.JobParameters;
+import io.durablebatch.operator.OperatorCall;
 import io.durablebatch.repository.JobExecutionRequest;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.RecoveryDecision;
 import io.durablebatch.repository.RecoveryResolution;
 import io.durablebatch.repository.RepositoryError;
+import io.durablebatch.repository.control.OperatorAction;
+import io.durablebatch.repository.control.OwnerToken;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.job.JobRegistry;
 import io.durablebatch.runtime.job.KernelIdentity;
@@ -411,7 +411,7 @@ class LeaseRecoveryTest {
         JobExecution started = repository.transitionJobExecution(claimed.id(), claimed.version(),
                 LifecycleTransition.to(ExecutionStatus.STARTED, Instant.now()));
         StepExecution step = repository.createFlowStepExecution(started.id(), StepName.of("import"),
-                io.durablebatch.flow.NodeId.of("import"), io.durablebatch.flow.StartLimit.UNLIMITED);
+                io.durablebatch.repository.flow.NodeId.of("import"), io.durablebatch.repository.flow.StartLimit.UNLIMITED);
         StepExecution running = repository.transitionStepExecution(step.id(), step.version(),
                 LifecycleTransition.to(ExecutionStatus.STARTED, Instant.now()));
         if (committed > 0) {

@@ -21,9 +21,9 @@ import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.execution.ExecutionVersion;
 import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.JobExecutionId;
-import io.durablebatch.operator.OwnerToken;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.RepositoryError;
+import io.durablebatch.repository.control.OwnerToken;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.quarkus.test.QuarkusUnitTest;
 

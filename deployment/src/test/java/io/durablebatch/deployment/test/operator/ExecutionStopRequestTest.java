@@ -24,12 +24,12 @@ import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.JobExecutionId;
 import io.durablebatch.execution.OperationId;
 import io.durablebatch.execution.ReasonCode;
-import io.durablebatch.operator.ExecutionControl;
-import io.durablebatch.operator.OwnerToken;
 import io.durablebatch.repository.RecoveryRequest;
 import io.durablebatch.repository.RecoveryResolution;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.repository.control.ExecutionControl;
+import io.durablebatch.repository.control.OwnerToken;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.quarkus.test.QuarkusUnitTest;
 

@@ -29,15 +29,15 @@ import io.durablebatch.execution.JobInstance;
 import io.durablebatch.execution.OperationId;
 import io.durablebatch.execution.ReasonCode;
 import io.durablebatch.execution.RequestDigest;
-import io.durablebatch.job.JobParameters;
-import io.durablebatch.job.OperatorCall;
-import io.durablebatch.operator.OperatorAction;
-import io.durablebatch.operator.OperatorRecord;
+import io.durablebatch.operator.JobParameters;
+import io.durablebatch.operator.OperatorCall;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
-import io.durablebatch.retention.RetentionAction;
-import io.durablebatch.retention.RetentionRecord;
-import io.durablebatch.retention.RetentionRecordDraft;
+import io.durablebatch.repository.control.OperatorAction;
+import io.durablebatch.repository.control.OperatorRecord;
+import io.durablebatch.repository.retention.RetentionAction;
+import io.durablebatch.repository.retention.RetentionRecord;
+import io.durablebatch.repository.retention.RetentionRecordDraft;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**

@@ -24,9 +24,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.durablebatch.deployment.test.RepositoryFixtures;
 import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.execution.StepExecution;
-import io.durablebatch.partition.StepPartition;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.RepositoryError;
+import io.durablebatch.repository.partition.StepPartition;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.quarkus.test.QuarkusUnitTest;
 

@@ -12,8 +12,8 @@ import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.JobInstanceId;
 import io.durablebatch.execution.StepCounters;
 import io.durablebatch.execution.StepExecution;
-import io.durablebatch.partition.PartitionPlanEntry;
-import io.durablebatch.partition.StepPartition;
+import io.durablebatch.repository.partition.PartitionPlanEntry;
+import io.durablebatch.repository.partition.StepPartition;
 import io.durablebatch.repository.spi.KernelRepository;
 
 /** A running job with a STARTED parent step, its plan, and workers that run partitions to an end. */

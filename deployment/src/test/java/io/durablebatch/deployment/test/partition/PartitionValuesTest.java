@@ -10,8 +10,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import io.durablebatch.partition.PartitionPlanEntry;
-import io.durablebatch.partition.StepPartitionId;
+import io.durablebatch.repository.partition.PartitionPlanEntry;
+import io.durablebatch.repository.partition.StepPartitionId;
 
 /** Partition plan entries are bounded and ordered by unsigned key bytes. */
 class PartitionValuesTest {

@@ -28,12 +28,12 @@ import io.durablebatch.execution.JobName;
 import io.durablebatch.execution.ReasonCode;
 import io.durablebatch.repository.JobExecutionRequest;
 import io.durablebatch.repository.LifecycleTransition;
+import io.durablebatch.repository.retention.PurgeCandidate;
+import io.durablebatch.repository.retention.PurgeCounts;
+import io.durablebatch.repository.retention.PurgePlan;
+import io.durablebatch.repository.retention.PurgePlanRequest;
+import io.durablebatch.repository.retention.PurgeSurvey;
 import io.durablebatch.repository.spi.KernelRepository;
-import io.durablebatch.retention.PurgeCandidate;
-import io.durablebatch.retention.PurgeCounts;
-import io.durablebatch.retention.PurgePlan;
-import io.durablebatch.retention.PurgePlanRequest;
-import io.durablebatch.retention.PurgeSurvey;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**

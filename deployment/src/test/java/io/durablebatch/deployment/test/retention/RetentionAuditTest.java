@@ -28,10 +28,10 @@ import io.durablebatch.execution.OperationId;
 import io.durablebatch.execution.ReasonCode;
 import io.durablebatch.execution.RequestDigest;
 import io.durablebatch.repository.RepositoryError;
+import io.durablebatch.repository.retention.RetentionAction;
+import io.durablebatch.repository.retention.RetentionRecord;
+import io.durablebatch.repository.retention.RetentionRecordDraft;
 import io.durablebatch.repository.spi.KernelRepository;
-import io.durablebatch.retention.RetentionAction;
-import io.durablebatch.retention.RetentionRecord;
-import io.durablebatch.retention.RetentionRecordDraft;
 import io.quarkus.test.QuarkusUnitTest;
 
 /** SPEC 9: the retention audit is written in the transaction it audits and is idempotent per operation id. */

@@ -27,8 +27,8 @@ import io.durablebatch.execution.JobInstanceId;
 import io.durablebatch.execution.ReasonCode;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.repository.retention.RetentionHold;
 import io.durablebatch.repository.spi.KernelRepository;
-import io.durablebatch.retention.RetentionHold;
 import io.quarkus.test.QuarkusUnitTest;
 
 /** SPEC 9: one retention hold per instance, enforced by the database. */

@@ -1,6 +1,6 @@
 package io.durablebatch.jakarta.deployment;
 
-import static io.durablebatch.runtime.jakarta.jsl.JslParser.JOB_XML_DIRECTORY;
+import static io.durablebatch.jakarta.runtime.jsl.JslParser.JOB_XML_DIRECTORY;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -14,14 +14,14 @@ import java.util.Map;
 
 import org.jboss.logging.Logger;
 
-import io.durablebatch.runtime.jakarta.JakartaBatchBuildTimeConfig;
-import io.durablebatch.runtime.jakarta.JakartaBatchBuildTimeConfig.InvalidJobXml;
-import io.durablebatch.runtime.jakarta.jsl.JslException;
-import io.durablebatch.runtime.jakarta.jsl.JslJob;
-import io.durablebatch.runtime.jakarta.jsl.JslLocation;
-import io.durablebatch.runtime.jakarta.jsl.JslParser;
-import io.durablebatch.runtime.jakarta.jsl.JslProblem;
-import io.durablebatch.runtime.jakarta.jsl.JslValidator;
+import io.durablebatch.jakarta.runtime.JakartaBatchBuildTimeConfig;
+import io.durablebatch.jakarta.runtime.JakartaBatchBuildTimeConfig.InvalidJobXml;
+import io.durablebatch.jakarta.runtime.jsl.JslException;
+import io.durablebatch.jakarta.runtime.jsl.JslJob;
+import io.durablebatch.jakarta.runtime.jsl.JslLocation;
+import io.durablebatch.jakarta.runtime.jsl.JslParser;
+import io.durablebatch.jakarta.runtime.jsl.JslProblem;
+import io.durablebatch.jakarta.runtime.jsl.JslValidator;
 import io.quarkus.deployment.ApplicationArchive;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.builditem.ApplicationArchivesBuildItem;

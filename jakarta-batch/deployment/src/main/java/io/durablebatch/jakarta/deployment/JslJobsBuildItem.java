@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import io.durablebatch.runtime.jakarta.jsl.JslJob;
-import io.durablebatch.runtime.jakarta.jsl.JslProblem;
+import io.durablebatch.jakarta.runtime.jsl.JslJob;
+import io.durablebatch.jakarta.runtime.jsl.JslProblem;
 import io.quarkus.builder.item.SimpleBuildItem;
 
 /**

@@ -8,13 +8,13 @@ import io.durablebatch.execution.ExecutionParameters;
 import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.JobExecutionId;
 import io.durablebatch.execution.ReasonCode;
-import io.durablebatch.job.JobOperator;
-import io.durablebatch.job.JobParameters;
-import io.durablebatch.job.OperatorCall;
-import io.durablebatch.operator.OperatorAction;
+import io.durablebatch.operator.JobOperator;
+import io.durablebatch.operator.JobParameters;
+import io.durablebatch.operator.OperatorCall;
 import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
+import io.durablebatch.repository.control.OperatorAction;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**

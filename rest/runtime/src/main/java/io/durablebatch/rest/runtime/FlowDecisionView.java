@@ -5,7 +5,7 @@ import java.util.Optional;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
-import io.durablebatch.flow.FlowDecision;
+import io.durablebatch.repository.flow.FlowDecision;
 
 /** One recorded flow decision of an execution: from which node to which, and on what outcome. */
 @JsonInclude(JsonInclude.Include.NON_ABSENT)

@@ -2,7 +2,7 @@ package io.durablebatch.rest.runtime;
 
 import java.time.Instant;
 
-import io.durablebatch.retention.RetentionHold;
+import io.durablebatch.repository.retention.RetentionHold;
 
 /** The retention hold of an instance: who placed it, why and when. */
 public record HoldView(long jobInstanceId, String actor, String reason, Instant placedAt) {

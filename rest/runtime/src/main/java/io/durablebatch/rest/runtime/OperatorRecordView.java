@@ -5,7 +5,7 @@ import java.util.Optional;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
-import io.durablebatch.operator.OperatorRecord;
+import io.durablebatch.repository.control.OperatorRecord;
 
 /** One operator audit record: what was asked, by whom, of which instance and execution, and the outcome. */
 @JsonInclude(JsonInclude.Include.NON_ABSENT)

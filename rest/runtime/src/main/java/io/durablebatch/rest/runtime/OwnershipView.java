@@ -5,7 +5,7 @@ import java.util.Optional;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
-import io.durablebatch.operator.ExecutionOwnership;
+import io.durablebatch.repository.control.ExecutionOwnership;
 
 /**
  * Who runs an execution: its owner token and claim, the stop request, and the lease its owner

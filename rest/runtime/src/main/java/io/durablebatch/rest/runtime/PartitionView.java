@@ -7,7 +7,7 @@ import java.util.Optional;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import io.durablebatch.execution.StepCounters;
-import io.durablebatch.partition.StepPartition;
+import io.durablebatch.repository.partition.StepPartition;
 
 /**
  * One partition of a partitioned step: its key (hexadecimal, as keys are bytes), status, worker step

@@ -9,7 +9,7 @@ import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.execution.ExecutionVersion;
 import io.durablebatch.execution.JobInstanceId;
 import io.durablebatch.execution.JobName;
-import io.durablebatch.retention.PurgeCandidate;
+import io.durablebatch.repository.retention.PurgeCandidate;
 
 /**
  * One purgeable instance as a survey observed it; a purge request sends the survey's candidates

@@ -10,16 +10,16 @@ import jakarta.enterprise.context.ApplicationScoped;
 import io.durablebatch.execution.JobInstanceId;
 import io.durablebatch.execution.ReasonCode;
 import io.durablebatch.execution.RequestDigest;
-import io.durablebatch.job.OperatorCall;
+import io.durablebatch.operator.OperatorCall;
 import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
-import io.durablebatch.retention.PurgeCandidate;
-import io.durablebatch.retention.PurgeCounts;
-import io.durablebatch.retention.PurgePlan;
-import io.durablebatch.retention.RetentionAction;
-import io.durablebatch.retention.RetentionRecord;
-import io.durablebatch.retention.RetentionRecordDraft;
+import io.durablebatch.repository.retention.PurgeCandidate;
+import io.durablebatch.repository.retention.PurgeCounts;
+import io.durablebatch.repository.retention.PurgePlan;
+import io.durablebatch.repository.retention.RetentionAction;
+import io.durablebatch.repository.retention.RetentionRecord;
+import io.durablebatch.repository.retention.RetentionRecordDraft;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**

@@ -5,7 +5,7 @@ import java.util.Optional;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
-import io.durablebatch.retention.RetentionRecord;
+import io.durablebatch.repository.retention.RetentionRecord;
 
 /**
  * The answer to a hold or purge request: its retention audit record. A retried request (same

@@ -22,10 +22,10 @@ import io.durablebatch.item.ItemReader;
 import io.durablebatch.item.jdbc.JdbcBatchItemWriter;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
-import io.durablebatch.job.JobOperator;
-import io.durablebatch.job.JobParameters;
-import io.durablebatch.job.OperatorCall;
 import io.durablebatch.job.RepeatStatus;
+import io.durablebatch.operator.JobOperator;
+import io.durablebatch.operator.JobParameters;
+import io.durablebatch.operator.OperatorCall;
 import io.durablebatch.repository.JobRepository;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.durablebatch.runtime.jakarta.jsl.JslException;
+import io.durablebatch.jakarta.runtime.jsl.JslException;
 import io.quarkus.test.QuarkusUnitTest;
 
 /** A job XML whose step goes to an element that does not exist stops the build, naming file, line and element. */

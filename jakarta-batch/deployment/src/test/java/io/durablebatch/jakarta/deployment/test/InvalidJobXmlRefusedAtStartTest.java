@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.durablebatch.jakarta.deployment.JslJobsBuildItem;
-import io.durablebatch.runtime.jakarta.jsl.JslProblem;
+import io.durablebatch.jakarta.runtime.jsl.JslProblem;
 import io.quarkus.builder.BuildChainBuilder;
 import io.quarkus.deployment.builditem.FeatureBuildItem;
 import io.quarkus.test.QuarkusUnitTest;

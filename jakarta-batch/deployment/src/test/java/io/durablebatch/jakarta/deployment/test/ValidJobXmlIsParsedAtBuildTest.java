@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.durablebatch.jakarta.deployment.JslJobsBuildItem;
-import io.durablebatch.runtime.jakarta.jsl.JslExecutionElement;
-import io.durablebatch.runtime.jakarta.jsl.JslJob;
+import io.durablebatch.jakarta.runtime.jsl.JslExecutionElement;
+import io.durablebatch.jakarta.runtime.jsl.JslJob;
 import io.quarkus.builder.BuildChainBuilder;
 import io.quarkus.deployment.builditem.FeatureBuildItem;
 import io.quarkus.test.QuarkusUnitTest;

@@ -74,7 +74,7 @@ class NativeRegistrationsTest {
             List<String> providers = context.consumeMulti(ServiceProviderBuildItem.class).stream()
                     .filter(item -> item.serviceDescriptorFile().endsWith("/jakarta.batch.operations.JobOperator"))
                     .flatMap(item -> item.providers().stream()).toList();
-            assertEquals(List.of("io.durablebatch.runtime.jakarta.operator.BatchRuntimeJobOperator"), providers);
+            assertEquals(List.of("io.durablebatch.jakarta.runtime.operator.BatchRuntimeJobOperator"), providers);
             context.produce(new FeatureBuildItem("jsl-reflection-inspection"));
         }).consumes(ReflectiveClassBuildItem.class).consumes(ServiceProviderBuildItem.class).produces(FeatureBuildItem.class)
                 .build();

@@ -1,5 +1,0 @@
-package io.durablebatch.runtime.jakarta.jsl;
-
-/** What a step does: a {@code <batchlet>} or a {@code <chunk>}. */
-public sealed interface JslStepWork permits JslBatchlet, JslChunk {
-}

@@ -1,5 +1,0 @@
-/**
- * JSL {@code <partition>}: the plan of a partitioned step (a static {@code <plan>} or a
- * {@code PartitionMapper}) as the kernel's durable partition plan, and the partitions' properties.
- */
-package io.durablebatch.runtime.jakarta.partition;

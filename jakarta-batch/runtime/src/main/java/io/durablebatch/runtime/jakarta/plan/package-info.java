@@ -1,4 +1,0 @@
-/**
- * The translation of a JSL job into a kernel job definition, and the rules of what this runtime can run as written.
- */
-package io.durablebatch.runtime.jakarta.plan;

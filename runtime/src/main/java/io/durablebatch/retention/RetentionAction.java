@@ -1,8 +1,0 @@
-package io.durablebatch.retention;
-
-/** What a retention operation did. Together with an operation id it names one audited request. */
-public enum RetentionAction {
-    PLACE_HOLD,
-    RELEASE_HOLD,
-    PURGE
-}
