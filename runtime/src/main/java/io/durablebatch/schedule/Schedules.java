@@ -3,7 +3,7 @@ package io.durablebatch.schedule;
 import java.util.List;
 import java.util.Optional;
 
-import io.durablebatch.job.OperatorCall;
+import io.durablebatch.operator.OperatorCall;
 
 /**
  * The schedules of this application's jobs, and their operation. Pausing and resuming are durable
