@@ -1,10 +1,14 @@
 package io.durablebatch.schedule;
 
+import java.time.Instant;
 import java.time.ZoneId;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+
+import io.durablebatch.execution.ParameterValue;
+import io.durablebatch.operator.JobParameters;
 
 /**
  * When a job runs by itself: a cron expression in the syntax of the Quarkus scheduler
@@ -55,6 +59,20 @@ public record Schedule(String cron, Optional<ZoneId> zone, Map<String, String> p
     public static Schedule cron(String cron) {
         return new Schedule(cron, Optional.empty(), Map.of(), Map.of(), MisfirePolicy.RUN_LATEST, DEFAULT_MISFIRE_LIMIT,
                 OverlapPolicy.SKIP, true);
+    }
+
+    /**
+     * The scheduled fire time that launched an execution with these parameters: {@code
+     * Schedule.fireTime(context.parameters())} in a step.
+     *
+     * @throws IllegalArgumentException if a schedule did not launch it
+     */
+    public static Instant fireTime(JobParameters parameters) {
+        if (parameters.get(FIRE_TIME_PARAMETER).orElse(null) instanceof ParameterValue.OfInstant fireTime) {
+            return fireTime.value();
+        }
+        throw new IllegalArgumentException("no schedule launched this execution: it has no Instant parameter '"
+                + FIRE_TIME_PARAMETER + "'");
     }
 
     /** This schedule evaluated in {@code zone}, daylight-saving changes included. */
