@@ -48,6 +48,7 @@ public class ScheduleStore {
     private final SqlStatement setPaused;
     private final SqlStatement appendEvent;
     private final SqlStatement events;
+    private final SqlStatement event;
 
     ScheduleStore(MetadataSql sql, RepositoryTables tables) {
         this.sql = sql;
@@ -95,6 +96,10 @@ public class ScheduleStore {
                 WHERE job_name = :job
                 ORDER BY id DESC
                 LIMIT :limit""", Map.of("events", EVENT_COLUMNS));
+        this.event = tables.statement("event", """
+                SELECT {events} FROM {p}schedule_event
+                WHERE action = :action AND actor = :actor AND operation_id = :operationId""",
+                Map.of("events", EVENT_COLUMNS));
     }
 
     /** Creates the job's row, its last fire time {@code now}, unless it exists. */
@@ -146,9 +151,18 @@ public class ScheduleStore {
 
     /** The job's latest events, newest first. */
     public List<Event> events(String job, int limit) {
-        return sql.query(events, params -> params.text("job", job).integer("limit", limit),
-                row -> new Event(row.text("job_name"), row.text("action"), row.text("operation_id"), row.text("actor"),
-                        row.optionalTime("fire_time"), row.text("detail"), row.time("recorded_at")));
+        return sql.query(events, params -> params.text("job", job).integer("limit", limit), ScheduleStore::event);
+    }
+
+    /** The actor's event of this action under this operation id. */
+    public Optional<Event> event(String action, ActorRef actor, OperationId operationId) {
+        return sql.queryOne(event, params -> params.text("action", action).text("actor", actor.value())
+                .text("operationId", operationId.value()), ScheduleStore::event);
+    }
+
+    private static Event event(SqlRow row) {
+        return new Event(row.text("job_name"), row.text("action"), row.text("operation_id"), row.text("actor"),
+                row.optionalTime("fire_time"), row.text("detail"), row.time("recorded_at"));
     }
 
     private static Row row(SqlRow row) {

@@ -37,6 +37,8 @@ import io.durablebatch.operator.JobOperator;
 import io.durablebatch.operator.JobParameters;
 import io.durablebatch.operator.OperatorCall;
 import io.durablebatch.repository.JobRepository;
+import io.durablebatch.repository.RepositoryError;
+import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.runtime.DurableBatchConfig;
 import io.durablebatch.runtime.DurableBatchConfig.ScheduleSettings;
 import io.durablebatch.runtime.job.JobRegistry;
@@ -428,9 +430,19 @@ public class ScheduledJobs implements Schedules {
             ScheduleStore.Row row = store.row(job).orElseThrow();
             String detail = paused == row.paused() ? (paused ? "already paused" : "already running")
                     : (paused ? "paused" : "resumed");
+            String action = paused ? "PAUSE" : "RESUME";
             // a retried request (same actor and operation id) finds its record and changes nothing
-            if (store.append(job, paused ? "PAUSE" : "RESUME", call.operationId(), call.actor(), Optional.empty(),
-                    detail, now) && paused != row.paused()) {
+            if (!store.append(job, action, call.operationId(), call.actor(), Optional.empty(), detail, now)) {
+                String recorded = store.event(action, call.actor(), call.operationId()).map(ScheduleStore.Event::job)
+                        .orElse(job);
+                if (!recorded.equals(job)) {
+                    throw new RepositoryException(RepositoryError.OPERATION_CONFLICT, "operation id "
+                            + call.operationId() + " was used for a " + action + " of the schedule of job '" + recorded
+                            + "'");
+                }
+                return null;
+            }
+            if (paused != row.paused()) {
                 store.setPaused(job, paused ? Optional.of(call.actor()) : Optional.empty(), now);
                 LOG.infof("Job '%s': schedule %s by %s", job, detail, call.actor());
             }

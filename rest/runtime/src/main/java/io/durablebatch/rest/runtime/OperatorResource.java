@@ -69,6 +69,7 @@ import io.durablebatch.repository.retention.PurgePlanRequest;
 import io.durablebatch.repository.retention.PurgeSurvey;
 import io.durablebatch.rest.BatchRoles;
 import io.durablebatch.rest.Problem;
+import io.durablebatch.schedule.Schedules;
 import io.quarkus.arc.Arc;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.security.identity.SecurityIdentity;
@@ -125,10 +126,13 @@ public class OperatorResource extends ProblemResponses {
     private final SecurityIdentity identity;
     private final ObjectMapper json;
     private final String root;
+    private final Schedules schedules;
 
     protected OperatorResource(ExecutionActions executions, RetentionActions retention, JobRepository repository,
-            JobOperator jobs, SecurityIdentity identity, ObjectMapper json, DurableBatchRestBuildTimeConfig config) {
+            JobOperator jobs, SecurityIdentity identity, ObjectMapper json, DurableBatchRestBuildTimeConfig config,
+            Schedules schedules) {
         super(identity, json);
+        this.schedules = schedules;
         this.root = ApiPath.of(config);
         this.jobs = jobs;
         this.executions = executions;
@@ -392,6 +396,62 @@ public class OperatorResource extends ProblemResponses {
         PurgeSurvey survey = read(() -> repository.purgeSurvey(surveyed));
         return new PurgeSurveyView(survey.candidates().stream().map(PurgeCandidateView::of).toList(),
                 survey.limitReached() ? survey.nextRequest().resumeAfter().map(JobInstanceId::value) : Optional.empty());
+    }
+
+    // Schedules
+
+    @GET
+    @Path("/schedules")
+    @RolesAllowed({ BatchRoles.VIEWER, BatchRoles.OPERATOR, BatchRoles.ADMIN })
+    @Operation(summary = "The schedules of the application's jobs", description = "Roles: viewer, operator, admin. "
+            + "Each with its next fire times, its last fire and the execution it launched, and whether it is paused.")
+    @APIResponse(responseCode = "200", description = "The schedules, by job name", content = @Content(schema = @Schema(implementation = ScheduleView.class, type = SchemaType.ARRAY)))
+    public List<ScheduleView> schedules() {
+        return schedules.list().stream().map(ScheduleView::of).toList();
+    }
+
+    @GET
+    @Path("/schedules/{job}")
+    @RolesAllowed({ BatchRoles.VIEWER, BatchRoles.OPERATOR, BatchRoles.ADMIN })
+    @Operation(summary = "The schedule of a job", description = "Roles: viewer, operator, admin.")
+    @APIResponse(responseCode = "200", description = "The schedule", content = @Content(schema = @Schema(implementation = ScheduleView.class)))
+    @APIResponse(responseCode = "404", description = "SCHEDULE_NOT_FOUND", content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    public ScheduleView schedule(@RestPath String job) {
+        return ScheduleView.of(schedules.get(job).orElseThrow(() -> scheduleNotFound(job)));
+    }
+
+    @POST
+    @Path("/schedules/{job}/pause")
+    @RolesAllowed({ BatchRoles.OPERATOR, BatchRoles.ADMIN })
+    @Operation(summary = "Pause a schedule", description = "Roles: operator, admin. Every replica stops launching the "
+            + "job from its next fire time on, restarts included; the fire times that pass are skipped, never caught "
+            + "up. Audited; pausing a paused schedule changes nothing. Idempotent with Idempotency-Key.")
+    @APIResponse(responseCode = "200", description = "The schedule, paused", content = @Content(schema = @Schema(implementation = ScheduleView.class)))
+    @APIResponse(responseCode = "404", description = "SCHEDULE_NOT_FOUND", content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    public ScheduleView pauseSchedule(@RestPath String job,
+            @Parameter(description = IDEMPOTENCY_DOC) @RestHeader(IDEMPOTENCY_KEY) String key) {
+        OperatorCall call = call(key);
+        schedules.get(job).orElseThrow(() -> scheduleNotFound(job));
+        return ScheduleView.of(schedules.pause(job, call));
+    }
+
+    @POST
+    @Path("/schedules/{job}/resume")
+    @RolesAllowed({ BatchRoles.OPERATOR, BatchRoles.ADMIN })
+    @Operation(summary = "Resume a schedule", description = "Roles: operator, admin. The job is launched again from "
+            + "its next fire time on. Audited; resuming a running schedule changes nothing. Idempotent with "
+            + "Idempotency-Key.")
+    @APIResponse(responseCode = "200", description = "The schedule, running", content = @Content(schema = @Schema(implementation = ScheduleView.class)))
+    @APIResponse(responseCode = "404", description = "SCHEDULE_NOT_FOUND", content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    public ScheduleView resumeSchedule(@RestPath String job,
+            @Parameter(description = IDEMPOTENCY_DOC) @RestHeader(IDEMPOTENCY_KEY) String key) {
+        OperatorCall call = call(key);
+        schedules.get(job).orElseThrow(() -> scheduleNotFound(job));
+        return ScheduleView.of(schedules.resume(job, call));
+    }
+
+    private static ApiException scheduleNotFound(String job) {
+        return new ApiException(ApiError.SCHEDULE_NOT_FOUND, "job '" + job + "' has no schedule", Optional.empty());
     }
 
     // Operator actions
