@@ -36,7 +36,7 @@ class ModuleLayoutTest {
             "io.durablebatch.item.file", "io.durablebatch.item.jdbc", "io.durablebatch.item.jpa",
             "io.durablebatch.item.support", "io.durablebatch.repository", "io.durablebatch.repository.spi",
             "io.durablebatch.repository.control", "io.durablebatch.repository.flow",
-            "io.durablebatch.repository.partition", "io.durablebatch.repository.retention");
+            "io.durablebatch.repository.partition", "io.durablebatch.repository.retention", "io.durablebatch.schedule");
 
     /** Each published module: its directory, its public root (null: none), its internal root. */
     record Module(String directory, String publicRoot, String internalRoot) {

@@ -29,6 +29,9 @@ public class DemoSchema {
                     + "volume varchar(16) NOT NULL)");
             statement.execute("CREATE TABLE IF NOT EXISTS demo_order_audit (placed_on date NOT NULL, "
                     + "order_id bigint NOT NULL, amount_cents bigint NOT NULL, PRIMARY KEY (placed_on, order_id))");
+            // no key: a fire that ran twice would show as two rows
+            statement.execute("CREATE TABLE IF NOT EXISTS demo_schedule_ticks (fire_time timestamptz NOT NULL, "
+                    + "execution_id bigint NOT NULL, node varchar(100) NOT NULL)");
         }
     }
 }

@@ -16,6 +16,7 @@ import io.durablebatch.listener.JobListener;
 import io.durablebatch.listener.Listeners;
 import io.durablebatch.listener.SkipListener;
 import io.durablebatch.listener.StepListener;
+import io.durablebatch.schedule.Schedule;
 
 /**
  * Declares a job: its name, revision and flow of nodes. Expose the result as a CDI bean (a
@@ -66,6 +67,7 @@ public final class Job {
         private OptionalInt restartOnOwnerLoss = OptionalInt.empty();
         private Listeners listeners = Listeners.NONE;
         private boolean inDeclarationOrder;
+        private Optional<Schedule> schedule = Optional.empty();
 
         private Builder(JobName name) {
             this.name = name;
@@ -128,8 +130,18 @@ public final class Job {
             return this;
         }
 
+        /**
+         * Runs this job by itself at the fire times of {@code schedule}, once per fire time across
+         * every replica. Not part of the plan; configuration ({@code quarkus.durable-batch.jobs."name".schedule})
+         * replaces it.
+         */
+        public Builder schedule(Schedule schedule) {
+            this.schedule = Optional.of(Checks.notNull(schedule, "schedule"));
+            return this;
+        }
+
         public Flow start(Node node) {
-            return new Flow(name, revision, upgradesFrom, restartOnOwnerLoss, listeners, inDeclarationOrder,
+            return new Flow(name, revision, upgradesFrom, restartOnOwnerLoss, listeners, inDeclarationOrder, schedule,
                     Checks.notNull(node, "start node"));
         }
     }
@@ -142,11 +154,13 @@ public final class Job {
         private final OptionalInt restartOnOwnerLoss;
         private final Listeners listeners;
         private final boolean inDeclarationOrder;
+        private final Optional<Schedule> schedule;
         private final FlowDeclarations declared;
 
         private Flow(JobName name, String revision, List<DefinitionIdentity> upgradesFrom, OptionalInt restartOnOwnerLoss,
-                Listeners listeners, boolean inDeclarationOrder, Node start) {
+                Listeners listeners, boolean inDeclarationOrder, Optional<Schedule> schedule, Node start) {
             this.name = name;
+            this.schedule = schedule;
             this.inDeclarationOrder = inDeclarationOrder;
             this.listeners = listeners;
             this.restartOnOwnerLoss = restartOnOwnerLoss;
@@ -189,7 +203,7 @@ public final class Job {
         public JobDefinition build() {
             return JobDefinition.validated(name, revision, upgradesFrom, declared.start, declared.nodes,
                     declared.duplicates, declared.referencedIds, declared.transitions, inDeclarationOrder,
-                    restartOnOwnerLoss, listeners);
+                    restartOnOwnerLoss, listeners, schedule);
         }
 
         private Flow add(ParameterizedValue on, TransitionKind kind, Optional<ParameterizedValue> to,

@@ -21,6 +21,7 @@ import io.durablebatch.execution.StepName;
 import io.durablebatch.listener.Listeners;
 import io.durablebatch.operator.JobParameters;
 import io.durablebatch.repository.DefinitionUpgrade;
+import io.durablebatch.schedule.Schedule;
 
 /**
  * A validated job: its nodes, its transitions, its canonical {@link JobPlan} and the
@@ -39,13 +40,15 @@ public final class JobDefinition {
     private final OptionalInt restartOnOwnerLoss;
     private final Listeners listeners;
     private final boolean inDeclarationOrder;
+    private final Optional<Schedule> schedule;
     /** Whether a node's setting or a transition is resolved per execution ({@link #forExecution}). */
     private final boolean perExecution;
 
     private JobDefinition(JobName name, String revision, String startNode, Map<String, Node> nodes,
             Map<String, List<Transition>> routes, List<DefinitionIdentity> upgradesFrom, OptionalInt restartOnOwnerLoss,
-            Listeners listeners, boolean inDeclarationOrder) {
+            Listeners listeners, boolean inDeclarationOrder, Optional<Schedule> schedule) {
         this.name = name;
+        this.schedule = schedule;
         this.inDeclarationOrder = inDeclarationOrder;
         this.perExecution = nodes.values().stream().anyMatch(node -> node instanceof Step step
                 && step.settings().isPerExecution())
@@ -84,6 +87,7 @@ public final class JobDefinition {
         this.restartOnOwnerLoss = written.restartOnOwnerLoss;
         this.listeners = written.listeners;
         this.inDeclarationOrder = written.inDeclarationOrder;
+        this.schedule = written.schedule;
         this.perExecution = false;
     }
 
@@ -185,6 +189,11 @@ public final class JobDefinition {
         return restartOnOwnerLoss;
     }
 
+    /** The schedule the job declares ({@code Job.named(..).schedule(..)}); not part of the plan. */
+    public Optional<Schedule> schedule() {
+        return schedule;
+    }
+
     /** The listeners declared on the job ({@code Job.named(..).listener(..)}); not part of the plan. */
     public Listeners listeners() {
         return listeners;
@@ -227,7 +236,7 @@ public final class JobDefinition {
 
     static JobDefinition validated(JobName name, String revision, List<DefinitionIdentity> upgradesFrom, String start,
             Map<String, Node> nodes, List<String> duplicates, List<String> referencedIds, List<Transition> transitions,
-            boolean inDeclarationOrder, OptionalInt restartOnOwnerLoss, Listeners listeners) {
+            boolean inDeclarationOrder, OptionalInt restartOnOwnerLoss, Listeners listeners, Optional<Schedule> schedule) {
         String job = name.value();
         if (!duplicates.isEmpty()) {
             throw new JobDefinitionException(job, duplicates.get(0), "the node id is declared by two different nodes");
@@ -280,7 +289,7 @@ public final class JobDefinition {
             }
         }
         return new JobDefinition(name, revision, start, new LinkedHashMap<>(nodes), routes, upgradesFrom,
-                restartOnOwnerLoss, listeners, inDeclarationOrder);
+                restartOnOwnerLoss, listeners, inDeclarationOrder, schedule);
     }
 
     /**

@@ -1,8 +1,12 @@
 package io.durablebatch.runtime;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 
+import io.durablebatch.schedule.MisfirePolicy;
+import io.durablebatch.schedule.OverlapPolicy;
+import io.quarkus.runtime.annotations.ConfigDocMapKey;
 import io.quarkus.runtime.annotations.ConfigPhase;
 import io.quarkus.runtime.annotations.ConfigRoot;
 import io.smallrye.config.ConfigMapping;
@@ -230,5 +234,61 @@ public interface DurableBatchConfig {
             @WithDefault("2")
             int concurrency();
         }
+    }
+
+    /** Settings of one job, by its name: a DSL job's name or a Jakarta job XML's id. */
+    @ConfigDocMapKey("job-name")
+    Map<String, JobSettings> jobs();
+
+    interface JobSettings {
+
+        /** When the job runs by itself. */
+        ScheduleSettings schedule();
+    }
+
+    interface ScheduleSettings {
+
+        /**
+         * The job's schedule: a cron expression in the syntax of {@code quarkus.scheduler.cron-type}
+         * (Quartz by default, seconds first: {@code 0 0 2 * * ?}). Each fire time launches the job
+         * instance keyed by the parameters below plus the fire time ({@code scheduledFireTime}), once
+         * across every replica. Replaces a schedule the job declares in the DSL. Checked at build time
+         * when the build knows the value, at startup otherwise; a bad one fails naming this property.
+         */
+        Optional<String> cron();
+
+        /** The time zone the cron expression is evaluated in ({@code Europe/Berlin}); the JVM's by default. */
+        Optional<String> timeZone();
+
+        /** Identifying parameters of every fire, as strings. */
+        @ConfigDocMapKey("parameter-name")
+        Map<String, String> parameters();
+
+        /** Non-identifying parameters of every fire, as strings. */
+        @ConfigDocMapKey("parameter-name")
+        Map<String, String> nonIdentifyingParameters();
+
+        /**
+         * What the next start does with the fire times that passed while no replica ran: {@code skip}
+         * them, run the latest once ({@code run-latest}), or run each ({@code run-all}) up to
+         * {@code misfire-limit}. Audited either way; no fire time ever runs twice.
+         */
+        @WithDefault("run-latest")
+        MisfirePolicy misfirePolicy();
+
+        /** How many missed fire times {@code run-all} runs at most, the latest ones. */
+        @WithDefault("10")
+        int misfireLimit();
+
+        /**
+         * What a fire does while the previous fire's execution still runs: {@code skip} it (audited),
+         * {@code allow} both to run, or {@code wait} for the previous one to end (until the next fire time).
+         */
+        @WithDefault("skip")
+        OverlapPolicy overlap();
+
+        /** Whether the schedule fires; false keeps a declared schedule (DSL or configured) from firing. */
+        @WithDefault("true")
+        boolean enabled();
     }
 }

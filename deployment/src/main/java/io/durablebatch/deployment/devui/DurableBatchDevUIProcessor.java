@@ -31,6 +31,10 @@ class DurableBatchDevUIProcessor {
                 .title("Executions")
                 .icon("font-awesome-solid:list-check")
                 .componentLink("qwc-durable-batch-executions.js"));
+        card.addPage(Page.webComponentPageBuilder()
+                .title("Schedules")
+                .icon("font-awesome-solid:clock")
+                .componentLink("qwc-durable-batch-schedules.js"));
         return card;
     }
 

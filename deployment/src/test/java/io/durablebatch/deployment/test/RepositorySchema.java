@@ -47,7 +47,10 @@ public final class RepositorySchema {
             naming("retention_hold", false, "job_instance_id = ANY (?)"),
             naming("retention_action", true, "job_instance_id = ANY (?)"),
             // V8: leases
-            naming("partition_release", true, "parent_step_execution_id IN " + STEPS_OF_INSTANCES));
+            naming("partition_release", true, "parent_step_execution_id IN " + STEPS_OF_INSTANCES),
+            // V12: schedules (by job name, no instance)
+            new Table("schedule", false, Optional.empty()),
+            new Table("schedule_event", true, Optional.empty()));
 
     private RepositorySchema() {
     }

@@ -44,6 +44,7 @@ import io.durablebatch.runtime.dev.ExecutionDetail.PartitionView;
 import io.durablebatch.runtime.dev.ExecutionDetail.RecoveryView;
 import io.durablebatch.runtime.dev.ExecutionDetail.StepView;
 import io.durablebatch.runtime.job.RunningStepInputs;
+import io.durablebatch.schedule.Schedules;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**
@@ -67,8 +68,11 @@ public class DurableBatchJsonRPCService {
     private final JobOperator operator;
     private final JobRepository repository;
     private final RunningStepInputs inputs;
+    private final Schedules schedules;
 
-    DurableBatchJsonRPCService(JobOperator operator, JobRepository repository, RunningStepInputs inputs) {
+    DurableBatchJsonRPCService(JobOperator operator, JobRepository repository, RunningStepInputs inputs,
+            Schedules schedules) {
+        this.schedules = schedules;
         this.operator = operator;
         this.repository = repository;
         this.inputs = inputs;
@@ -179,6 +183,27 @@ public class DurableBatchJsonRPCService {
         } catch (IllegalArgumentException | NullPointerException e) {
             throw new IllegalArgumentException("resolution must be one of FAILED, ABANDONED, not '" + name + "'");
         }
+    }
+
+    /** The schedules of the application's jobs, by job name. */
+    public List<ScheduleView> schedules() {
+        return schedules.list().stream().map(ScheduleView::of).toList();
+    }
+
+    /** Pauses a job's schedule in every replica, until it is resumed (audited, as actor dev-ui). */
+    public ActionResult pauseSchedule(String job) {
+        return act("pause of the schedule of job '" + job + "'", () -> {
+            schedules.pause(job, call());
+            return new ActionResult(true, "The schedule of job '" + job + "' is paused", null, null);
+        });
+    }
+
+    /** Resumes a job's paused schedule from its next fire time on. */
+    public ActionResult resumeSchedule(String job) {
+        return act("resume of the schedule of job '" + job + "'", () -> {
+            schedules.resume(job, call());
+            return new ActionResult(true, "The schedule of job '" + job + "' runs again", null, null);
+        });
     }
 
     private static OperatorCall call() {

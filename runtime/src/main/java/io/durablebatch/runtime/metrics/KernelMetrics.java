@@ -58,4 +58,16 @@ public interface KernelMetrics {
     /** A sweep for executions whose lease ran out failed. */
     default void sweepFailed() {
     }
+
+    /** A fire of the job's schedule launched its instance (counted by the replica that recorded it). */
+    default void scheduleFired(String job) {
+    }
+
+    /** Fire times of the job's schedule passed while no replica ran (counted by the replica that caught up). */
+    default void scheduleMisfired(String job, long fires) {
+    }
+
+    /** A fire of the job's schedule was skipped, for this reason (a {@code FireOutcome} name). */
+    default void scheduleSkipped(String job, String reason, long fires) {
+    }
 }

@@ -68,6 +68,21 @@ public class MicrometerKernelMetrics implements KernelMetrics {
         registry.counter(PREFIX + "lease.sweep.failures").increment();
     }
 
+    @Override
+    public void scheduleFired(String job) {
+        registry.counter(PREFIX + "schedule.fires", "job", job).increment();
+    }
+
+    @Override
+    public void scheduleMisfired(String job, long fires) {
+        registry.counter(PREFIX + "schedule.misfires", "job", job).increment(fires);
+    }
+
+    @Override
+    public void scheduleSkipped(String job, String reason, long fires) {
+        registry.counter(PREFIX + "schedule.skipped", "job", job, "reason", reason).increment(fires);
+    }
+
     /** The meters of one step of one job (the registry returns the same meters for the same name and tags). */
     private static final class StepMeters implements ChunkMeter {
         final Counter read;

@@ -31,6 +31,7 @@ public final class SchemaMigrations {
             "V9__listings.sql",
             "V10__long_exit_codes.sql",
             "V11__operations_per_actor.sql",
+            "V12__schedules.sql",
             "V13__listing_order.sql");
 
     /** The one placeholder the scripts use: the configured table prefix. */

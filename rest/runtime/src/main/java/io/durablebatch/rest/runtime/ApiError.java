@@ -17,6 +17,8 @@ enum ApiError {
     PRECONDITION_REQUIRED(428),
     /** The instance has no retention hold. */
     HOLD_NOT_FOUND(404),
+    /** The job has no schedule. */
+    SCHEDULE_NOT_FOUND(404),
     /** Nothing exists at this path. */
     NOT_FOUND(404),
     /** The path exists, but not with this HTTP method; {@code Allow} lists the methods it has. */

@@ -23,7 +23,7 @@ import io.vertx.ext.web.RoutingContext;
 /**
  * A resource of the operator REST API under {@code quarkus.durable-batch.rest.root-path} (default
  * {@code /batch}), one per capability: {@link ReadResource}, {@link AuditResource},
- * {@link ActionResource} and {@link RetentionResource} ({@link #RESOURCES}). None has a
+ * {@link ActionResource}, {@link RetentionResource} and {@link ScheduleResource} ({@link #RESOURCES}). None has a
  * {@code @Path} of its own (JAX-RS paths take no configuration): the extension generates, at build
  * time, the subclass of each that Quarkus REST serves, with the configured root as its {@code @Path}
  * and the {@link ProblemMapper} methods as its exception mappers, and tells SmallRye OpenAPI the same
@@ -37,7 +37,7 @@ public abstract class ApiResource extends ProblemResponses {
 
     /** Every resource of the API: the extension serves these, and the rules over every endpoint read them. */
     public static final List<Class<? extends ApiResource>> RESOURCES = List.of(ReadResource.class, AuditResource.class,
-            ActionResource.class, RetentionResource.class);
+            ActionResource.class, RetentionResource.class, ScheduleResource.class);
 
     /** The header whose value becomes the operation id of an action. */
     static final String IDEMPOTENCY_KEY = "Idempotency-Key";
