@@ -12,7 +12,6 @@ import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.JobName;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.operator.OperatorCall;
-import io.durablebatch.repository.JobRepository;
 import io.durablebatch.runtime.DurableBatchConfig;
 import io.durablebatch.runtime.lease.LeaseStore;
 import io.durablebatch.runtime.metrics.KernelMetrics;
@@ -24,10 +23,6 @@ import io.durablebatch.runtime.metrics.KernelMetrics;
  * {@code quarkus.durable-batch.lease.restart-on-owner-loss}). The restarts made so far are counted
  * from the operator audit, so the limit holds across nodes and crashes. The new attempt is created
  * in the caller's transaction, the one that recorded the loss: a crash in between cannot lose it.
- * <p>
- * A lost execution that never began a step (its process died between the commit of its launch and
- * the hand-off to a thread, or before its first step) is restarted once even where the limit is 0:
- * its restart repeats no work, and a launch the caller's transaction committed must run.
  */
 @Singleton
 public class OwnerLossRestarts {
@@ -36,15 +31,13 @@ public class OwnerLossRestarts {
 
     private final JobRegistry registry;
     private final LeaseStore leases;
-    private final JobRepository repository;
     private final Provider<KernelJobOperator> operator;
     private final int defaultLimit;
     private final KernelMetrics metrics;
 
-    OwnerLossRestarts(JobRegistry registry, LeaseStore leases, JobRepository repository,
-            Provider<KernelJobOperator> operator, DurableBatchConfig config, Instance<KernelMetrics> metrics) {
+    OwnerLossRestarts(JobRegistry registry, LeaseStore leases, Provider<KernelJobOperator> operator,
+            DurableBatchConfig config, Instance<KernelMetrics> metrics) {
         this.registry = registry;
-        this.repository = repository;
         this.metrics = KernelMetrics.of(metrics);
         this.leases = leases;
         this.operator = operator;
@@ -64,14 +57,8 @@ public class OwnerLossRestarts {
         int limit = definition.flatMap(d -> d.restartOnOwnerLoss().isPresent()
                 ? Optional.of(d.restartOnOwnerLoss().getAsInt())
                 : Optional.empty()).orElse(defaultLimit);
-        if (definition.isEmpty()) {
+        if (definition.isEmpty() || limit == 0) {
             return Optional.empty();
-        }
-        if (limit == 0) {
-            if (!neverBegan(lost)) {
-                return Optional.empty();
-            }
-            limit = 1;
         }
         long restarts = leases.ownerLossRestarts(lost.jobInstanceId());
         if (restarts >= limit) {
@@ -83,11 +70,6 @@ public class OwnerLossRestarts {
         // one operation id per lost execution: two nodes restarting it are one restart
         OperatorCall call = OperatorCall.of("owner-loss-restart:" + lost.id(), LeaseStore.ACTOR);
         return Optional.of(operator.get().restartInTransaction(lost.id(), Optional.empty(), call));
-    }
-
-    /** Whether the lost execution never began a step: read only where the policy would not restart it. */
-    private boolean neverBegan(JobExecution lost) {
-        return repository.stepExecutions(lost.id()).isEmpty();
     }
 
     /** Runs a restart prepared by {@link #prepare}, once its transaction committed. */

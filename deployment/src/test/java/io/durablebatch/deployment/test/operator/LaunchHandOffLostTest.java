@@ -41,9 +41,8 @@ import io.quarkus.test.QuarkusUnitTest;
  * A launch committed in the caller's transaction whose hand-off to the kernel's threads never
  * happens, as when the process dies right after the commit (simulated here: the hand-off is
  * dropped). The execution is committed claimed by this process, with a lease nobody renews: once it
- * ran out, the sweeper recovers it as FAILED ({@code system:lease}) and restarts it, and the job
- * runs: a lost execution that never began a step is restarted once even under the default owner-loss
- * policy of no restarts, since its restart repeats no work.
+ * ran out, the sweeper recovers it as FAILED ({@code system:lease}) and, as the owner-loss restart
+ * policy allows, restarts it, and the job runs.
  */
 class LaunchHandOffLostTest {
 
@@ -52,7 +51,7 @@ class LaunchHandOffLostTest {
             .overrideConfigKey("quarkus.durable-batch.lease.sweeper-enabled", "true")
             .overrideConfigKey("quarkus.durable-batch.lease.duration", "2s")
             .overrideConfigKey("quarkus.durable-batch.lease.sweep-interval", "200ms")
-            .overrideConfigKey("quarkus.durable-batch.lease.restart-on-owner-loss", "0");
+            .overrideConfigKey("quarkus.durable-batch.lease.restart-on-owner-loss", "1");
 
     static final Map<String, AtomicInteger> RAN = new ConcurrentHashMap<>();
 
