@@ -65,10 +65,11 @@ public class PurgeStore {
 
     /**
      * The tables that name instances or executions but are never purged: the append-only audits,
-     * which outlive what they describe, and holds, whose instances are never purge candidates.
+     * which outlive what they describe, holds, whose instances are never purge candidates, and each
+     * job's schedule, whose state (paused, the last fire time) outlives the history it launched.
      */
     public static final List<String> RETAINED_TABLES = List.of("recovery_decision", "operator_request",
-            "retention_action", "retention_hold", "partition_release");
+            "retention_action", "retention_hold", "partition_release", "schedule");
 
     /** How many changed candidates a stale plan's refusal names. */
     private static final int STALE_SAMPLE = 5;

@@ -61,6 +61,7 @@ import io.durablebatch.repository.retention.RetentionAction;
 import io.durablebatch.repository.retention.RetentionRecordDraft;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.partition.PartitionLeaseStore;
+import io.durablebatch.runtime.schedule.ScheduleStore;
 import io.durablebatch.runtime.schema.SchemaMigrations;
 import io.quarkus.test.QuarkusUnitTest;
 
@@ -89,6 +90,9 @@ class CustomTablePrefixTest {
 
     @Inject
     PartitionLeaseStore partitionLeases;
+
+    @Inject
+    ScheduleStore schedules;
 
     @Test
     void everyTableIsCreatedUnderThePrefix() {
@@ -187,6 +191,13 @@ class CustomTablePrefixTest {
             return repository.appendRetentionAction(new RetentionRecordDraft(RetentionAction.PLACE_HOLD,
                     OperationId.of("hold-" + instance), operator, Optional.of(instance), RequestDigest.sha256("hold"),
                     "PLACED", now()));
+        });
+        // schedules: a schedule's row and a pause recorded in its audit
+        tx(() -> {
+            schedules.register(job.value(), now());
+            schedules.setPaused(job.value(), Optional.of(operator), now());
+            return schedules.append(job.value(), "PAUSE", OperationId.of("pause-" + instance), operator,
+                    Optional.empty(), "paused", now());
         });
 
         Map<String, Long> rows = new TreeMap<>();
