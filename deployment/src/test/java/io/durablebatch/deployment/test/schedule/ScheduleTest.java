@@ -71,10 +71,18 @@ class ScheduleTest {
     static final String ALL = "misfireAll-" + RUN;
     static final String OVERLAP_SKIP = "overlapSkip-" + RUN;
     static final String OVERLAP_ALLOW = "overlapAllow-" + RUN;
+    static final String WAIT_LAUNCH = "overlapWaitLaunch-" + RUN;
+    static final String WAIT_SKIP = "overlapWaitSkip-" + RUN;
+    static final String PAUSED = "pausedAcrossStarts-" + RUN;
 
     /** The fire times each job's executions read from their parameters, by job. */
     static final Map<String, Set<Instant>> RAN = new ConcurrentHashMap<>();
     static final CountDownLatch RELEASE = new CountDownLatch(1);
+    /** Blocks the overlap-wait jobs' executions, each its own: the other tests release theirs at any time. */
+    static final Map<String, CountDownLatch> HELD = Map.of(WAIT_LAUNCH, new CountDownLatch(1), WAIT_SKIP,
+            new CountDownLatch(1));
+    /** When each fire of the overlap-wait jobs started running, by job and fire time. */
+    static final Map<String, Instant> STARTED = new ConcurrentHashMap<>();
 
     @RegisterExtension
     static final QuarkusUnitTest APP = RepositoryTestSupport.repositoryApp(Jobs.class, SimpleMeters.class)
@@ -92,6 +100,32 @@ class ScheduleTest {
                 }
                 return RepeatStatus.FINISHED;
             })).build();
+        }
+
+        /** Runs until the test releases it. */
+        private static JobDefinition held(String name, Schedule schedule) {
+            return Job.named(name).schedule(schedule).start(tasklet("run", context -> {
+                Instant fireTime = Schedule.fireTime(context.parameters());
+                STARTED.put(name + "@" + fireTime, Instant.now());
+                RAN.computeIfAbsent(name, n -> ConcurrentHashMap.newKeySet()).add(fireTime);
+                HELD.get(name).await(30, TimeUnit.SECONDS);
+                return RepeatStatus.FINISHED;
+            })).build();
+        }
+
+        @Produces
+        JobDefinition overlapWaitLaunch() {
+            return held(WAIT_LAUNCH, Schedule.cron("0/2 * * * * ?").overlap(OverlapPolicy.WAIT).enabled(false));
+        }
+
+        @Produces
+        JobDefinition overlapWaitSkip() {
+            return held(WAIT_SKIP, Schedule.cron("0/2 * * * * ?").overlap(OverlapPolicy.WAIT).enabled(false));
+        }
+
+        @Produces
+        JobDefinition pausedAcrossStarts() {
+            return job(PAUSED, Schedule.cron("0/2 * * * * ?").misfire(MisfirePolicy.RUN_ALL).enabled(false), false);
         }
 
         @Produces
@@ -260,6 +294,94 @@ class ScheduleTest {
         assertEquals(FireOutcome.SKIPPED_OVERLAP, schedules.get(OVERLAP_SKIP).orElseThrow().lastOutcome().orElseThrow());
         assertEquals(1, count(meters, "durable.batch.schedule.skipped", "job", OVERLAP_SKIP, "reason", "SKIPPED_OVERLAP"));
         assertEquals(Set.of(first, first.plusSeconds(2)), executionsByFireTime(OVERLAP_ALLOW).keySet());
+    }
+
+    @Test
+    void aFireWhileThePreviousOneRunsWaitsForItByTheWaitPolicy() throws Exception {
+        // fire times well ahead: the waiting fire's next fire time is minutes away
+        Instant first = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(300);
+        scheduled.fire(WAIT_LAUNCH, first);
+        awaitRunning(WAIT_LAUNCH, first);
+        ExecutorService replica = Executors.newSingleThreadExecutor();
+        try {
+            Future<?> waiting = replica.submit(() -> scheduled.fire(WAIT_LAUNCH, first.plusSeconds(2)));
+            Thread.sleep(1_500);
+            assertFalse(waiting.isDone(), "the fire waits for the previous execution");
+            assertEquals(Set.of(first), executionsByFireTime(WAIT_LAUNCH).keySet(), "nothing launched while it runs");
+            Instant released = Instant.now();
+            HELD.get(WAIT_LAUNCH).countDown();
+            waiting.get(30, TimeUnit.SECONDS);
+            awaitRunning(WAIT_LAUNCH, first.plusSeconds(2));
+            assertEquals(Map.of(first, 1L, first.plusSeconds(2), 1L), executionsByFireTime(WAIT_LAUNCH));
+            assertFalse(STARTED.get(WAIT_LAUNCH + "@" + first.plusSeconds(2)).isBefore(released),
+                    "launched after the previous execution ended");
+            assertEquals(FireOutcome.LAUNCHED, schedules.get(WAIT_LAUNCH).orElseThrow().lastOutcome().orElseThrow());
+        } finally {
+            replica.shutdownNow();
+        }
+    }
+
+    @Test
+    void aWaitingFireIsSkippedWhenThePreviousOneOutlastsTheNextFireTime() throws Exception {
+        // the next even second at least 2 s ahead: the second fire's own next fire time is 4 to 6 s away
+        Instant now = Instant.now();
+        Instant first = now.truncatedTo(ChronoUnit.SECONDS).plusSeconds(now.getEpochSecond() % 2 == 0 ? 2 : 3);
+        try {
+            scheduled.fire(WAIT_SKIP, first);
+            awaitRunning(WAIT_SKIP, first);
+            long started = System.nanoTime();
+            scheduled.fire(WAIT_SKIP, first.plusSeconds(2));
+            assertTrue(System.nanoTime() - started >= TimeUnit.SECONDS.toNanos(1), "it waited until the next fire time");
+            assertEquals(Set.of(first), executionsByFireTime(WAIT_SKIP).keySet());
+            assertEquals(FireOutcome.SKIPPED_OVERLAP, schedules.get(WAIT_SKIP).orElseThrow().lastOutcome().orElseThrow());
+            assertEquals(1, count(meters, "durable.batch.schedule.skipped", "job", WAIT_SKIP, "reason", "SKIPPED_OVERLAP"));
+            assertTrue(events(WAIT_SKIP).stream().anyMatch(e -> e.startsWith("SKIP: SKIPPED_OVERLAP")), events(WAIT_SKIP)
+                    .toString());
+        } finally {
+            HELD.get(WAIT_SKIP).countDown();
+        }
+    }
+
+    /**
+     * The paused state is the repository's, not the process's: a pause written by another process (a
+     * replica, or this application before a restart) is honoured by the fires and by the catch-up a
+     * start makes, which then launches none of the fires missed while paused.
+     */
+    @Test
+    void aPauseInTheRepositoryHoldsAcrossStarts() throws Exception {
+        schedules.pause(PAUSED, OperatorCall.of("pause-restart-" + RUN, "alice"));
+        assertEquals(List.of(true), sql("SELECT paused FROM dbatch_schedule WHERE job_name = ?", PAUSED));
+        // a start after every replica was down for ten fire times, the schedule paused
+        Instant down = rewind(PAUSED);
+        scheduled.catchUp(PAUSED, down.plusSeconds(20));
+        assertEquals(Map.of(), executionsByFireTime(PAUSED), "nothing caught up while paused");
+        assertEquals(FireOutcome.SKIPPED_PAUSED, schedules.get(PAUSED).orElseThrow().lastOutcome().orElseThrow());
+        assertTrue(events(PAUSED).get(0).startsWith("MISFIRE: missed 10 fire(s)"), events(PAUSED).toString());
+
+        // resumed and paused again by another process, straight on the row: this one's fires follow the row
+        sql("UPDATE dbatch_schedule SET paused = false, paused_by = NULL WHERE job_name = ? RETURNING paused", PAUSED);
+        Instant fireTime = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(400);
+        scheduled.fire(PAUSED, fireTime);
+        assertEquals(Map.of(fireTime, 1L), executionsByFireTime(PAUSED));
+        sql("UPDATE dbatch_schedule SET paused = true, paused_by = 'bob' WHERE job_name = ? RETURNING paused", PAUSED);
+        assertEquals("bob", schedules.get(PAUSED).orElseThrow().pausedBy().orElseThrow());
+        scheduled.fire(PAUSED, fireTime.plusSeconds(2));
+        assertEquals(Map.of(fireTime, 1L), executionsByFireTime(PAUSED));
+        assertEquals(FireOutcome.SKIPPED_PAUSED, schedules.get(PAUSED).orElseThrow().lastOutcome().orElseThrow());
+    }
+
+    private List<Object> sql(String statement, String job) throws SQLException {
+        List<Object> values = new ArrayList<>();
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement query = connection.prepareStatement(statement)) {
+            query.setString(1, job);
+            try (ResultSet rows = query.executeQuery()) {
+                while (rows.next()) {
+                    values.add(rows.getObject(1));
+                }
+            }
+        }
+        return values;
     }
 
     private void awaitRunning(String job, Instant fireTime) throws InterruptedException {
