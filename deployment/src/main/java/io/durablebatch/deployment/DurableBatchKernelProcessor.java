@@ -30,6 +30,7 @@ import io.durablebatch.runtime.metrics.MicrometerKernelMetrics;
 import io.durablebatch.runtime.observe.BatchTracing;
 import io.durablebatch.runtime.observe.ExecutionObservers;
 import io.durablebatch.runtime.observe.LogContext;
+import io.durablebatch.runtime.observe.TraceContextStore;
 import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.UnremovableBeanBuildItem;
 import io.quarkus.arc.processor.DotNames;
@@ -77,6 +78,7 @@ class DurableBatchKernelProcessor {
             CallerTransaction.class,
             ExecutionObservers.class,
             LogContext.class,
+            TraceContextStore.class,
             KernelJobOperator.class);
 
     @BuildStep

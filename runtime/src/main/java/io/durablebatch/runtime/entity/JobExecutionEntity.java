@@ -6,7 +6,11 @@ import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Table;
 
-/** An attempt to run a job instance (SPEC §3), with its owner, stop request and lease. */
+/**
+ * An attempt to run a job instance (SPEC §3), with its owner, stop request and lease. Its column
+ * {@code trace_parent} is not mapped: the tracing alone writes and reads it, and an entity update
+ * (a recovery's) must not write back a value read before it.
+ */
 @Entity(name = "DurableBatchJobExecution")
 @Table(name = "dbatch_job_execution")
 public class JobExecutionEntity extends ExecutionColumns {

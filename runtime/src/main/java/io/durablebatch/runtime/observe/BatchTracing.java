@@ -1,10 +1,12 @@
 package io.durablebatch.runtime.observe;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
+
+import jakarta.inject.Inject;
+
+import org.jboss.logging.Logger;
 
 import io.durablebatch.context.StepContext;
 import io.durablebatch.execution.ExecutionFailure;
@@ -20,13 +22,16 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.TraceFlags;
+import io.opentelemetry.api.trace.TraceState;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 
 /**
  * The kernel's spans: one per job execution (a trace of its own, linked to the span that launched it
- * and to the execution it restarts, where this process saw that one run), one per step attempt and
+ * and to the span of the attempt it restarts, whatever process ran that one: each job span's context
+ * is kept with its execution, {@link TraceContextStore}), one per step attempt and
  * per partition worker (its child), one per committed chunk (the step's child, from the end of the
  * previous chunk: its reads, then its transaction, whose start is the event
  * {@value #CHUNK_TRANSACTION}). A bean only where the application has OpenTelemetry's tracer
@@ -59,25 +64,24 @@ public class BatchTracing implements ExecutionObserver {
     static final AttributeKey<String> FAILURE_TYPE = AttributeKey.stringKey("exception.type");
     static final AttributeKey<String> FAILURE_MESSAGE = AttributeKey.stringKey("exception.message");
 
-    /** How many job instances' latest spans this process keeps to link their restarts to. */
-    private static final int REMEMBERED = 1024;
+    private static final Logger LOG = Logger.getLogger(BatchTracing.class);
 
     private final Tracer tracer;
+    /** Where each execution's span context is kept for the next attempt; {@code null}: nowhere. */
+    private final TraceContextStore contexts;
     /** The open spans of job executions and step attempts, by id: the parents of their steps and workers. */
     private final ConcurrentMap<Long, Context> jobs = new ConcurrentHashMap<>();
     private final ConcurrentMap<Long, Context> steps = new ConcurrentHashMap<>();
-    /** The span of each job instance's latest execution run here, which a restart of it links to. */
-    private final Map<Long, SpanContext> latest = new LinkedHashMap<>(16, 0.75f, true) {
-        private static final long serialVersionUID = 1L;
 
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Long, SpanContext> eldest) {
-            return size() > REMEMBERED;
-        }
-    };
-
-    public BatchTracing(OpenTelemetry openTelemetry) {
+    @Inject
+    public BatchTracing(OpenTelemetry openTelemetry, TraceContextStore contexts) {
         this.tracer = openTelemetry.getTracer(INSTRUMENTATION);
+        this.contexts = contexts;
+    }
+
+    /** Without a repository (a benchmark of the spans alone): no execution links to another. */
+    public BatchTracing(OpenTelemetry openTelemetry) {
+        this(openTelemetry, null);
     }
 
     @Override
@@ -97,17 +101,12 @@ public class BatchTracing implements ExecutionObserver {
         if (launch instanceof SpanContext launcher) {
             builder.addLink(launcher, Attributes.of(LINK, "launched-by"));
         }
-        SpanContext replaced;
-        synchronized (latest) {
-            replaced = execution.isRestart() ? latest.get(execution.jobInstanceId().value()) : null;
-        }
+        SpanContext replaced = execution.isRestart() ? replaced(execution) : null;
         if (replaced != null) {
             builder.addLink(replaced, Attributes.of(LINK, "restarts"));
         }
         Span span = builder.startSpan();
-        synchronized (latest) {
-            latest.put(execution.jobInstanceId().value(), span.getSpanContext());
-        }
+        record(execution, span.getSpanContext());
         Context context = Context.root().with(span);
         long id = execution.id().value();
         jobs.put(id, context);
@@ -216,6 +215,52 @@ public class BatchTracing implements ExecutionObserver {
             span.end(end, TimeUnit.NANOSECONDS);
             previousEnd[0] = end;
         };
+    }
+
+    /**
+     * The span of the attempt {@code execution} replaces (a restart by an operator, or after the loss
+     * of its owner), as the process that ran it recorded it: any node, any time before.
+     */
+    private SpanContext replaced(JobExecution execution) {
+        if (contexts == null) {
+            return null;
+        }
+        try {
+            return contexts.ofAttempt(execution.jobInstanceId(), execution.attempt() - 1).map(BatchTracing::parse)
+                    .filter(SpanContext::isValid).orElse(null);
+        } catch (RuntimeException e) {
+            LOG.warnf("Job execution %s: the trace context of the attempt it restarts could not be read, its span "
+                    + "is not linked to it: %s", execution.id(), e.toString());
+            return null;
+        }
+    }
+
+    /** Keeps the job span's context with its execution, for the attempt that may replace it. */
+    private void record(JobExecution execution, SpanContext span) {
+        if (contexts == null || !span.isSampled()) {
+            return; // a span the sampler dropped is in no trace a link could lead to
+        }
+        try {
+            contexts.record(execution.id(), traceParent(span));
+        } catch (RuntimeException e) {
+            LOG.warnf("Job execution %s: its trace context could not be recorded, a restart of it will not link to "
+                    + "its span: %s", execution.id(), e.toString());
+        }
+    }
+
+    /** The W3C {@code traceparent} of {@code span} (version 00). */
+    static String traceParent(SpanContext span) {
+        return "00-" + span.getTraceId() + "-" + span.getSpanId() + "-" + span.getTraceFlags().asHex();
+    }
+
+    /** The span context a {@code traceparent} of version 00 names; an invalid one for anything else. */
+    static SpanContext parse(String traceParent) {
+        String[] parts = traceParent.split("-");
+        if (parts.length != 4 || !parts[0].equals("00") || parts[3].length() != 2) {
+            return SpanContext.getInvalid();
+        }
+        return SpanContext.createFromRemoteParent(parts[1], parts[2], TraceFlags.fromHex(parts[3], 0),
+                TraceState.getDefault());
     }
 
     private static void recordFailure(Span span, ExecutionFailure failure) {
