@@ -41,7 +41,8 @@ enum ApiError {
     /** The code of an error status the HTTP layer answers by itself, before any endpoint runs. */
     static ApiError ofStatus(int status) {
         for (ApiError error : values()) {
-            if (error.status == status && error != HOLD_NOT_FOUND) {
+            // a missing hold or schedule is an endpoint's answer about a thing, never the HTTP layer's
+            if (error.status == status && error != HOLD_NOT_FOUND && error != SCHEDULE_NOT_FOUND) {
                 return error;
             }
         }
