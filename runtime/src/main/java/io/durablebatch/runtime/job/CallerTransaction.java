@@ -81,18 +81,7 @@ public class CallerTransaction {
             action.run();
             return;
         }
-        registry.registerInterposedSynchronization(new Synchronization() {
-            @Override
-            public void beforeCompletion() {
-            }
-
-            @Override
-            public void afterCompletion(int status) {
-                if (status == Status.STATUS_COMMITTED) {
-                    action.run();
-                }
-            }
-        });
+        registry.registerInterposedSynchronization(onCommit(action));
     }
 
     /**
@@ -104,20 +93,26 @@ public class CallerTransaction {
         Map<JobExecutionId, KernelJobOperator.Launch> pending = pending();
         if (pending.isEmpty()) {
             registry.putResource(PENDING, pending);
-            registry.registerInterposedSynchronization(new Synchronization() {
-                @Override
-                public void beforeCompletion() {
-                }
-
-                @Override
-                public void afterCompletion(int status) {
-                    if (status == Status.STATUS_COMMITTED) {
-                        pending.values().forEach(committed -> handOff(committed, submit));
-                    }
-                }
-            });
+            registry.registerInterposedSynchronization(
+                    onCommit(() -> pending.values().forEach(committed -> handOff(committed, submit))));
         }
         pending.putIfAbsent(launch.execution().id(), launch);
+    }
+
+    /** A synchronization that runs {@code action} once the transaction committed, never on a rollback. */
+    private static Synchronization onCommit(Runnable action) {
+        return new Synchronization() {
+            @Override
+            public void beforeCompletion() {
+            }
+
+            @Override
+            public void afterCompletion(int status) {
+                if (status == Status.STATUS_COMMITTED) {
+                    action.run();
+                }
+            }
+        };
     }
 
     private void handOff(KernelJobOperator.Launch launch, Consumer<KernelJobOperator.Launch> submit) {

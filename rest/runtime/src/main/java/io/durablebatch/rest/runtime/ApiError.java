@@ -16,9 +16,9 @@ enum ApiError {
     /** The action needs an {@code If-Match} header with the execution's version. */
     PRECONDITION_REQUIRED(428),
     /** The instance has no retention hold. */
-    HOLD_NOT_FOUND(404),
+    HOLD_NOT_FOUND(404, false),
     /** The job has no schedule. */
-    SCHEDULE_NOT_FOUND(404),
+    SCHEDULE_NOT_FOUND(404, false),
     /** Nothing exists at this path. */
     NOT_FOUND(404),
     /** The path exists, but not with this HTTP method; {@code Allow} lists the methods it has. */
@@ -33,16 +33,22 @@ enum ApiError {
     UNEXPECTED(500);
 
     final int status;
+    /** Whether the HTTP layer answers this code by itself; false for an endpoint's answer about a thing. */
+    private final boolean answeredByHttp;
 
     ApiError(int status) {
+        this(status, true);
+    }
+
+    ApiError(int status, boolean answeredByHttp) {
         this.status = status;
+        this.answeredByHttp = answeredByHttp;
     }
 
     /** The code of an error status the HTTP layer answers by itself, before any endpoint runs. */
     static ApiError ofStatus(int status) {
         for (ApiError error : values()) {
-            // a missing hold or schedule is an endpoint's answer about a thing, never the HTTP layer's
-            if (error.status == status && error != HOLD_NOT_FOUND && error != SCHEDULE_NOT_FOUND) {
+            if (error.status == status && error.answeredByHttp) {
                 return error;
             }
         }

@@ -2,6 +2,7 @@ package io.durablebatch.rest.runtime;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BiFunction;
 
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
@@ -25,6 +26,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durablebatch.operator.OperatorCall;
 import io.durablebatch.rest.BatchRoles;
 import io.durablebatch.rest.Problem;
+import io.durablebatch.schedule.ScheduleState;
 import io.durablebatch.schedule.Schedules;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.common.annotation.Blocking;
@@ -75,9 +77,7 @@ public class ScheduleResource extends ApiResource {
     @APIResponse(responseCode = "404", description = "SCHEDULE_NOT_FOUND")
     public ScheduleView pause(@RestPath String job,
             @Parameter(description = ApiDocs.IDEMPOTENCY_KEY) @RestHeader(IDEMPOTENCY_KEY) String key) {
-        OperatorCall call = call(key);
-        schedules.get(job).orElseThrow(() -> notFound(job));
-        return ScheduleView.of(schedules.pause(job, call));
+        return act(job, key, schedules::pause);
     }
 
     @POST
@@ -90,9 +90,14 @@ public class ScheduleResource extends ApiResource {
     @APIResponse(responseCode = "404", description = "SCHEDULE_NOT_FOUND")
     public ScheduleView resume(@RestPath String job,
             @Parameter(description = ApiDocs.IDEMPOTENCY_KEY) @RestHeader(IDEMPOTENCY_KEY) String key) {
+        return act(job, key, schedules::resume);
+    }
+
+    /** An operator's action on the job's schedule, refused if it has none. */
+    private ScheduleView act(String job, String key, BiFunction<String, OperatorCall, ScheduleState> action) {
         OperatorCall call = call(key);
         schedules.get(job).orElseThrow(() -> notFound(job));
-        return ScheduleView.of(schedules.resume(job, call));
+        return ScheduleView.of(action.apply(job, call));
     }
 
     private static ApiException notFound(String job) {
