@@ -14,6 +14,11 @@
 # commits per chunk and per launch (first round; pg_stat_statements), "started in", one-shot times
 # and the load average before and after.
 #
+# Spring Batch 6 runs the same workloads with the same artifacts too (benchmarks/peer/spring, a plain
+# Java command on Spring Batch's JDBC job repository, variant spring:native); the summary's ratios
+# durableOverSpring and nativeOverSpring compare with it. The workload launches-concurrent (not run by
+# default) starts the launches from -Dpeer.threads=8 threads at once.
+#
 # PostgreSQL: a private cluster (PEER_PG_DIR, default /tmp/durable-batch-peer-pg, port PEER_PG_PORT,
 # default 55433) with pg_stat_statements preloaded is created and started when none answers on that
 # port; it is left running (pg_ctl -D "$PEER_PG_DIR/data" stop). Environment: PEER_ROUNDS (3),
@@ -28,9 +33,9 @@ bin=/usr/lib/postgresql/15/bin
 rounds="${PEER_ROUNDS:-3}"
 oneshots="${PEER_ONESHOTS:-3}"
 java_opts="${JAVA_OPTS:--Xmx1g}"
-runtimes=(jberet durable)
+runtimes=(jberet durable spring)
 # What runs: application:API (native: the same jobs written with the native DSL, in the Durable Batch application)
-variants=(jberet:jakarta durable:jakarta durable:native)
+variants=(jberet:jakarta durable:jakarta durable:native spring:native)
 
 as_postgres() {
     if [[ "$(id -u)" == 0 ]]; then su postgres -c "$*"; else bash -c "$*"; fi
@@ -59,7 +64,7 @@ done
 
 # 3. The two applications (and the extension they use).
 if [[ "${PEER_SKIP_BUILD:-0}" != 1 ]]; then
-    ./mvnw -B -q -pl benchmarks/peer/jberet,benchmarks/peer/durable -am package -DskipTests \
+    ./mvnw -B -q -pl benchmarks/peer/jberet,benchmarks/peer/durable,benchmarks/peer/spring -am package -DskipTests \
         -Dmaven.javadoc.skip=true -Dmaven.source.skip=true >&2
 fi
 
@@ -67,12 +72,14 @@ fi
 #    from the Quarkus log and "wallSeconds" of the whole process.
 run() {
     local runtime=${1%%:*} api=${1#*:} workload=$2 log started ended line
+    local jar="benchmarks/peer/$runtime/target/quarkus-app/quarkus-run.jar"
+    [[ $runtime == spring ]] && jar=benchmarks/peer/spring/target/peer-spring.jar
     shift 2
     log="$(mktemp)"
     started=$(date +%s%N)
     # shellcheck disable=SC2086
     PEER_DB_URL="jdbc:postgresql://127.0.0.1:$port/peer_$runtime" java $java_opts -Dpeer.api="$api" "$@" \
-        -jar "benchmarks/peer/$runtime/target/quarkus-app/quarkus-run.jar" "$workload" > "$log" 2>&1
+        -jar "$jar" "$workload" > "$log" 2>&1
     ended=$(date +%s%N)
     line="$(grep '^{' "$log" | tail -1)"
     local startup
@@ -114,6 +121,7 @@ printf '%s\n' "${lines[@]}" | jq -s -c --arg before "$load_before" --arg after "
     def first($r; $w; f): of($r; $w) | map(f | select(. != null)) | .[0];
     def ratio(a; b): if a == null or b == null or b == 0 then null else (a / b * 100 | round / 100) end;
     "quarkus-jberet" as $j | "durable-batch-jakarta" as $d | "durable-batch-native" as $n
+    | "spring-batch" as $s | . as $all
     | {benchmark: "peer", rounds: (of($j; "chunk") | length), cores: ($cores | tonumber),
        loadBefore: $before, loadAfter: $after,
        chunk: {itemsPerSecond: {jberet: med($j; "chunk"; .itemsPerSecond), durable: med($d; "chunk"; .itemsPerSecond), native: med($n; "chunk"; .itemsPerSecond)},
@@ -139,4 +147,24 @@ printf '%s\n' "${lines[@]}" | jq -s -c --arg before "$load_before" --arg after "
                  nativeChunk: ratio(.chunk.itemsPerSecond.native; .chunk.itemsPerSecond.jberet),
                  nativeLaunch: ratio(.launch.jobsPerSecond.native; .launch.jobsPerSecond.jberet),
                  nativeCpuPerChunk: ratio(.chunk.cpuMillisPerChunk.native; .chunk.cpuMillisPerChunk.jberet),
-                 nativeCpuPerLaunch: ratio(.launch.cpuMillisPerLaunch.native; .launch.cpuMillisPerLaunch.jberet)}'
+                 nativeCpuPerLaunch: ratio(.launch.cpuMillisPerLaunch.native; .launch.cpuMillisPerLaunch.jberet)}
+    | .chunk |= with_entries(.key as $k | .value.spring = ($all | if ($k | test("^(statements|commits)")) then first($s; "chunk"; .[$k]) else med($s; "chunk"; .[$k]) end))
+    | .launch |= with_entries(.key as $k | .value.spring = ($all | if ($k | test("^(statements|commits)")) then first($s; "launches"; .[$k]) else med($s; "launches"; .[$k]) end))
+    | .startedInSeconds.spring = ($all | map(select(.runtime == $s)) | map(.startedInSeconds) | median)
+    | .oneShotSeconds.spring = ($all | med($s; "oneshot"; .wallSeconds))
+    | .launchConcurrent = ($all | [[$j, "jberet"], [$d, "durable"], [$n, "native"], [$s, "spring"]]
+        | map(.[0] as $r | .[1] as $key | $all | {key: $key, value: {jobsPerSecond: med($r; "launches-concurrent"; .jobsPerSecond),
+            p95Millis: med($r; "launches-concurrent"; .p95Millis), cpuMillisPerLaunch: med($r; "launches-concurrent"; .cpuMillisPerLaunch),
+            failures: med($r; "launches-concurrent"; .failures), statementsPerLaunch: first($r; "launches-concurrent"; .statementsPerLaunch),
+            commitsPerLaunch: first($r; "launches-concurrent"; .commitsPerLaunch)}})
+        | from_entries)
+    # against Spring Batch: above 1 is faster; for p95, CPU and times below 1 is better
+    | . as $sum | def vs($a): {chunk: ratio($sum.chunk.itemsPerSecond[$a]; $sum.chunk.itemsPerSecond.spring),
+            launch: ratio($sum.launch.jobsPerSecond[$a]; $sum.launch.jobsPerSecond.spring),
+            launchP95: ratio($sum.launch.p95Millis[$a]; $sum.launch.p95Millis.spring),
+            launchConcurrent: ratio($sum.launchConcurrent[$a].jobsPerSecond; $sum.launchConcurrent.spring.jobsPerSecond),
+            cpuPerChunk: ratio($sum.chunk.cpuMillisPerChunk[$a]; $sum.chunk.cpuMillisPerChunk.spring),
+            cpuPerLaunch: ratio($sum.launch.cpuMillisPerLaunch[$a]; $sum.launch.cpuMillisPerLaunch.spring),
+            startedIn: ratio($sum.startedInSeconds[$a]; $sum.startedInSeconds.spring),
+            oneShot: ratio($sum.oneShotSeconds[$a]; $sum.oneShotSeconds.spring)};
+      .ratios.durableOverSpring = vs("durable") | .ratios.nativeOverSpring = vs("native")'
