@@ -2,7 +2,7 @@
 # Runs the Durable Batch benchmarks (docs/modules/ROOT/pages/benchmarks.adoc) and prints one JSON
 # line per workload on stdout.
 #
-#   benchmarks/run.sh peer    the peer benchmark against quarkus-jberet (benchmarks/peer/run.sh)
+#   benchmarks/run.sh peer    the peer benchmark against quarkus-jberet and Spring Batch (benchmarks/peer/run.sh)
 #   benchmarks/run.sh [--fresh-jvm] [workload...]
 #                          workloads (default: all, in this order):
 #                          launch-sequential launch-concurrent same-key-storm history-lookups
