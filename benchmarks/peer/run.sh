@@ -22,7 +22,7 @@
 # PostgreSQL: a private cluster (PEER_PG_DIR, default /tmp/durable-batch-peer-pg, port PEER_PG_PORT,
 # default 55433) with pg_stat_statements preloaded is created and started when none answers on that
 # port; it is left running (pg_ctl -D "$PEER_PG_DIR/data" stop). Environment: PEER_ROUNDS (3),
-# PEER_ONESHOTS (3 per variant), PEER_WORKLOADS ("chunk launches"), PEER_SKIP_BUILD=1, JAVA_OPTS (default -Xmx1g); sizes as
+# PEER_ONESHOTS (3 per variant), PEER_WORKLOADS ("chunk launches"; "" for the one-shot runs only), PEER_SKIP_BUILD=1, JAVA_OPTS (default -Xmx1g); sizes as
 # -Dpeer.items=1000000 -Dpeer.warmup-items=50000 -Dpeer.launches=2000 -Dpeer.warmup-launches=200.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -97,7 +97,7 @@ for round in $(seq 1 "$rounds"); do
     order=("${variants[@]:shift_by}" "${variants[@]:0:shift_by}")
     stats=false
     (( round == 1 )) && stats=true
-    for workload in ${PEER_WORKLOADS:-chunk launches}; do
+    for workload in ${PEER_WORKLOADS-chunk launches}; do
         for runtime in "${order[@]}"; do
             lines+=("$(run "$runtime" "$workload" -Dpeer.stats=$stats ${PEER_OPTS:-})")
             echo "peer: round $round $runtime $workload: ${lines[-1]}" >&2

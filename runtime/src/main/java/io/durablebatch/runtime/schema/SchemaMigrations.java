@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.stream.IntStream;
 import java.util.zip.CRC32;
 
 /**
@@ -54,6 +55,26 @@ public final class SchemaMigrations {
         }).toList();
     }
 
+    /** The checksum of every script, oldest first, as the build computes them for {@link #described}. */
+    public static List<Integer> checksums(ClassLoader classLoader) {
+        return load(classLoader).stream().map(Migration::checksum).toList();
+    }
+
+    /**
+     * Every migration of this build without its script's text, from the checksums the build computed
+     * ({@link #checksums}): enough to compare with a history, so that a start on a current schema
+     * reads no script. The text is {@code null}; {@link #load} reads it when something is pending.
+     */
+    public static List<Migration> described(List<Integer> checksums) {
+        if (checksums.size() != SCRIPTS.size()) {
+            throw new IllegalArgumentException(checksums.size() + " checksums for " + SCRIPTS.size() + " migrations");
+        }
+        return IntStream.range(0, SCRIPTS.size()).mapToObj(i -> {
+            String script = SCRIPTS.get(i);
+            return new Migration(versionOf(script), descriptionOf(script), script, checksums.get(i), null);
+        }).toList();
+    }
+
     static String versionOf(String script) {
         return script.substring(1, script.indexOf("__"));
     }
@@ -94,7 +115,10 @@ public final class SchemaMigrations {
         }
     }
 
-    /** One versioned migration: its script's text (placeholders unreplaced) and the checksum of that text. */
+    /**
+     * One versioned migration: its script's text (placeholders unreplaced; {@code null} when only
+     * {@link #described}) and the checksum of that text.
+     */
     public record Migration(String version, String description, String script, int checksum, String text) {
 
         /** The SQL to run for the tables under {@code prefix}. */

@@ -40,17 +40,20 @@ public class SchemaMigrator {
 
     /**
      * Migrates the schema to this version's, or validates it when migration at start is off. Run
-     * once at runtime init, before anything reads the repository.
+     * once at runtime init, before anything reads the repository; {@code checksums} are the scripts'
+     * as the build computed them ({@link SchemaMigrations#checksums}).
      */
-    public void migrate() {
-        List<Migration> migrations = SchemaMigrations.load(Thread.currentThread().getContextClassLoader());
+    public void migrate(List<Integer> checksums) {
         try (Connection connection = connect()) {
-            List<String> differences = SchemaMigration.differences(connection, tables.prefix(), migrations);
+            // the build's checksums tell a current history from another; the scripts are read only to apply them
+            List<String> differences = SchemaMigration.differences(connection, tables.prefix(),
+                    SchemaMigrations.described(checksums));
             if (differences.isEmpty()) {
                 LOG.debugf("Durable Batch schema at version %s: every migration recorded with its checksum",
                         SchemaMigrations.expectedVersion());
             } else if (config.schema().migrateAtStart()) {
-                List<Migration> applied = SchemaMigration.apply(connection, tables.prefix(), migrations);
+                List<Migration> applied = SchemaMigration.apply(connection, tables.prefix(),
+                        SchemaMigrations.load(Thread.currentThread().getContextClassLoader()));
                 LOG.debugf("Durable Batch schema at version %s (%d migrations applied)",
                         SchemaMigrations.expectedVersion(), applied.size());
             } else {
