@@ -28,6 +28,7 @@ import io.durablebatch.runtime.metrics.KernelMetrics;
 import io.durablebatch.runtime.sql.BatchThread;
 import io.durablebatch.runtime.sql.ProcessSessions;
 import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 
 /**
@@ -163,6 +164,14 @@ public class LeaseSweeper {
                     + "pg_signal_backend, or to be the sessions' own): %s", owner, e.getMessage());
             return 0;
         }
+    }
+
+    /**
+     * Stops sweeping when the application shuts down, before its datasources close: a sweep that began
+     * during shutdown would fail on a closed pool (and log it).
+     */
+    void onShutdown(@Observes ShutdownEvent event) {
+        close();
     }
 
     @PreDestroy
