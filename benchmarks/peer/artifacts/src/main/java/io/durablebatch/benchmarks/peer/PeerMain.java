@@ -5,7 +5,9 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
 import java.util.Set;
@@ -16,6 +18,7 @@ import jakarta.batch.operations.JobOperator;
 import jakarta.batch.runtime.BatchStatus;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
+import jakarta.transaction.TransactionManager;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -34,6 +37,9 @@ import io.quarkus.runtime.annotations.QuarkusMain;
  * <li>{@code oneshot}: one launch of the one-batchlet job, awaited, then exit (the caller times the
  * whole process).
  * </ul>
+ * With {@code peer.api=bare} the {@code chunk} workload has no batch runtime at all: the ceiling
+ * ({@link #bareChunk}).
+ * <p>
  * With {@code peer.stats=true} the runtime's statements ({@code pg_stat_statements}, without transaction
  * control and the writer's inserts) and commits ({@code pg_stat_database}) of the timed part are counted too: the counters are
  * read
@@ -49,6 +55,8 @@ public class PeerMain implements QuarkusApplication {
     // a long job would: the chunk figures are then the chunks' own.
     private static final long LAUNCH_POLL_MILLIS = 1;
     private static final long CHUNK_POLL_MILLIS = 100;
+    /** The job XML's item-count, for the loop that runs without a batch runtime. */
+    private static final int BARE_ITEM_COUNT = 1000;
 
     @Inject
     JobOperator operator;
@@ -80,6 +88,9 @@ public class PeerMain implements QuarkusApplication {
 
     @Inject
     Instance<PeerLaunches> otherApi;
+
+    @Inject
+    Instance<TransactionManager> transactions;
 
     @Override
     public int run(String... args) throws Exception {
@@ -113,6 +124,9 @@ public class PeerMain implements QuarkusApplication {
 
     private long runChunk(long count) throws Exception {
         execute("TRUNCATE peer_item");
+        if (api.equals("bare")) {
+            return bareChunk(count);
+        }
         Properties parameters = new Properties();
         parameters.setProperty("items", Long.toString(count));
         long started = System.nanoTime();
@@ -120,6 +134,51 @@ public class PeerMain implements QuarkusApplication {
         long nanos = System.nanoTime() - started;
         if (!completed(id)) {
             throw new IllegalStateException("the chunk job did not complete");
+        }
+        return nanos;
+    }
+
+    /**
+     * The ceiling of the chunk workload: the same reader, processor and writer, driven by a plain loop
+     * on this thread with no batch runtime at all. Each chunk of {@value #BARE_ITEM_COUNT} is processed
+     * and written in one JTA transaction (the {@code TransactionManager}'s begin and commit, as a batch
+     * runtime runs a chunk); nothing is recorded, no checkpoint is asked for.
+     */
+    private long bareChunk(long count) throws Exception {
+        PeerItemReader reader = new PeerItemReader();
+        reader.items = Long.toString(count);
+        PeerItemProcessor processor = new PeerItemProcessor();
+        PeerItemWriter writer = new PeerItemWriter();
+        writer.dataSource = dataSource;
+        TransactionManager transaction = transactions.get();
+        long started = System.nanoTime();
+        reader.open(null);
+        List<Object> read = new ArrayList<>(BARE_ITEM_COUNT);
+        boolean end = false;
+        while (!end) {
+            read.clear();
+            Object item;
+            while (read.size() < BARE_ITEM_COUNT && (item = reader.readItem()) != null) {
+                read.add(item);
+            }
+            end = read.size() < BARE_ITEM_COUNT;
+            transaction.begin();
+            try {
+                List<Object> processed = new ArrayList<>(read.size());
+                for (Object each : read) {
+                    processed.add(processor.processItem(each));
+                }
+                writer.writeItems(processed);
+            } catch (Exception | Error e) {
+                transaction.rollback();
+                throw e;
+            }
+            transaction.commit();
+        }
+        long nanos = System.nanoTime() - started;
+        long rows = queryLong("SELECT count(*) FROM peer_item");
+        if (rows != count) {
+            throw new IllegalStateException("the loop wrote " + rows + " rows of " + count);
         }
         return nanos;
     }
