@@ -22,7 +22,8 @@
 # PostgreSQL: a private cluster (PEER_PG_DIR, default /tmp/durable-batch-peer-pg, port PEER_PG_PORT,
 # default 55433) with pg_stat_statements preloaded is created and started when none answers on that
 # port; it is left running (pg_ctl -D "$PEER_PG_DIR/data" stop). Environment: PEER_ROUNDS (3),
-# PEER_ONESHOTS (3 per variant), PEER_WORKLOADS ("chunk launches"; "" for the one-shot runs only), PEER_SKIP_BUILD=1, JAVA_OPTS (default -Xmx1g); sizes as
+# PEER_ONESHOTS (3 per variant), PEER_WORKLOADS ("chunk launches"; "" for the one-shot runs only),
+# PEER_VARIANTS (default: all five), PEER_SKIP_BUILD=1, JAVA_OPTS (default -Xmx1g); sizes as
 # -Dpeer.items=1000000 -Dpeer.warmup-items=50000 -Dpeer.launches=2000 -Dpeer.warmup-launches=200.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -34,8 +35,9 @@ rounds="${PEER_ROUNDS:-3}"
 oneshots="${PEER_ONESHOTS:-3}"
 java_opts="${JAVA_OPTS:--Xmx1g}"
 runtimes=(jberet durable spring)
-# What runs: application:API (native: the same jobs written with the native DSL, in the Durable Batch application)
-variants=(jberet:jakarta durable:jakarta durable:native spring:native)
+# What runs: application:API (native: the same jobs written with the native DSL, in the Durable Batch application;
+# bare: the chunk workload's ceiling, the same artifacts in a plain loop without a batch runtime, chunk only)
+variants=(${PEER_VARIANTS:-jberet:jakarta durable:jakarta durable:native durable:bare spring:native})
 
 as_postgres() {
     if [[ "$(id -u)" == 0 ]]; then su postgres -c "$*"; else bash -c "$*"; fi
@@ -99,6 +101,7 @@ for round in $(seq 1 "$rounds"); do
     (( round == 1 )) && stats=true
     for workload in ${PEER_WORKLOADS-chunk launches}; do
         for runtime in "${order[@]}"; do
+            [[ "$runtime" == *:bare && "$workload" != chunk ]] && continue
             lines+=("$(run "$runtime" "$workload" -Dpeer.stats=$stats ${PEER_OPTS:-})")
             echo "peer: round $round $runtime $workload: ${lines[-1]}" >&2
         done
@@ -106,6 +109,7 @@ for round in $(seq 1 "$rounds"); do
 done
 for i in $(seq 1 "$oneshots"); do
     for runtime in "${variants[@]}"; do
+        [[ "$runtime" == *:bare ]] && continue
         lines+=("$(run "$runtime" oneshot)")
         echo "peer: one-shot $i $runtime: ${lines[-1]}" >&2
     done
@@ -120,12 +124,12 @@ printf '%s\n' "${lines[@]}" | jq -s -c --arg before "$load_before" --arg after "
     def med($r; $w; f): of($r; $w) | map(f | select(. != null)) | median;
     def first($r; $w; f): of($r; $w) | map(f | select(. != null)) | .[0];
     def ratio(a; b): if a == null or b == null or b == 0 then null else (a / b * 100 | round / 100) end;
-    "quarkus-jberet" as $j | "durable-batch-jakarta" as $d | "durable-batch-native" as $n
+    "quarkus-jberet" as $j | "durable-batch-jakarta" as $d | "durable-batch-native" as $n | "durable-batch-bare" as $b
     | "spring-batch" as $s | . as $all
     | {benchmark: "peer", rounds: (of($j; "chunk") | length), cores: ($cores | tonumber),
        loadBefore: $before, loadAfter: $after,
-       chunk: {itemsPerSecond: {jberet: med($j; "chunk"; .itemsPerSecond), durable: med($d; "chunk"; .itemsPerSecond), native: med($n; "chunk"; .itemsPerSecond)},
-               cpuMillisPerChunk: {jberet: med($j; "chunk"; .cpuMillisPerChunk), durable: med($d; "chunk"; .cpuMillisPerChunk), native: med($n; "chunk"; .cpuMillisPerChunk)},
+       chunk: {itemsPerSecond: {jberet: med($j; "chunk"; .itemsPerSecond), durable: med($d; "chunk"; .itemsPerSecond), native: med($n; "chunk"; .itemsPerSecond), bare: med($b; "chunk"; .itemsPerSecond)},
+               cpuMillisPerChunk: {jberet: med($j; "chunk"; .cpuMillisPerChunk), durable: med($d; "chunk"; .cpuMillisPerChunk), native: med($n; "chunk"; .cpuMillisPerChunk), bare: med($b; "chunk"; .cpuMillisPerChunk)},
                statementsPerChunk: {jberet: first($j; "chunk"; .statementsPerChunk), durable: first($d; "chunk"; .statementsPerChunk), native: first($n; "chunk"; .statementsPerChunk)},
                commitsPerChunk: {jberet: first($j; "chunk"; .commitsPerChunk), durable: first($d; "chunk"; .commitsPerChunk), native: first($n; "chunk"; .commitsPerChunk)}},
        launch: {jobsPerSecond: {jberet: med($j; "launches"; .jobsPerSecond), durable: med($d; "launches"; .jobsPerSecond), native: med($n; "launches"; .jobsPerSecond)},
@@ -168,4 +172,9 @@ printf '%s\n' "${lines[@]}" | jq -s -c --arg before "$load_before" --arg after "
             cpuPerLaunch: ratio($sum.launch.cpuMillisPerLaunch[$a]; $sum.launch.cpuMillisPerLaunch.spring),
             startedIn: ratio($sum.startedInSeconds[$a]; $sum.startedInSeconds.spring),
             oneShot: ratio($sum.oneShotSeconds[$a]; $sum.oneShotSeconds.spring)};
-      .ratios.durableOverSpring = vs("durable") | .ratios.nativeOverSpring = vs("native")'
+      .ratios.durableOverSpring = vs("durable") | .ratios.nativeOverSpring = vs("native")
+    # how close each runtime comes to the chunk ceiling, and the most any could gain over quarkus-jberet
+    | .toCeiling = {jberet: ratio(.chunk.itemsPerSecond.jberet; .chunk.itemsPerSecond.bare),
+                    durable: ratio(.chunk.itemsPerSecond.durable; .chunk.itemsPerSecond.bare),
+                    native: ratio(.chunk.itemsPerSecond.native; .chunk.itemsPerSecond.bare),
+                    ceilingOverJberet: ratio(.chunk.itemsPerSecond.bare; .chunk.itemsPerSecond.jberet)}'

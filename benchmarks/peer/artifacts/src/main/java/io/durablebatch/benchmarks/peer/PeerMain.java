@@ -9,6 +9,7 @@ import jakarta.batch.operations.JobOperator;
 import jakarta.batch.runtime.BatchStatus;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
+import jakarta.transaction.TransactionManager;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -54,18 +55,29 @@ public class PeerMain implements QuarkusApplication {
     @ConfigProperty(name = "peer.stats", defaultValue = "false")
     boolean stats;
 
-    /** {@code jakarta} (the Jakarta Batch operator) or {@code native} (the application's {@link PeerLaunches}). */
+    /**
+     * {@code jakarta} (the Jakarta Batch operator), {@code native} (the application's {@link PeerLaunches}) or
+     * {@code bare} (the chunk workload without a batch runtime).
+     */
     @ConfigProperty(name = "peer.api", defaultValue = "jakarta")
     String api;
 
     @Inject
     Instance<PeerLaunches> otherApi;
 
+    /** For {@code peer.api=bare}: the chunk workload's ceiling, without a batch runtime ({@link BareChunks}). */
+    @Inject
+    Instance<TransactionManager> transactions;
+
     @Override
     public int run(String... args) throws Exception {
         String workload = args.length == 0 ? "oneshot" : args[0];
         String label = api.equals("jakarta") ? runtime : runtime.replace("jakarta", api);
-        PeerLaunches through = api.equals("jakarta") ? new JakartaLaunches() : otherApi.get();
+        PeerLaunches through = switch (api) {
+            case "jakarta" -> new JakartaLaunches();
+            case "bare" -> new BareChunks(dataSource, transactions.get());
+            default -> otherApi.get();
+        };
         new PeerWorkloads(dataSource, through,
                 new PeerWorkloads.Sizes(items, warmupItems, launches, warmupLaunches, threads, stats))
                 .run(label, workload);

@@ -20,18 +20,18 @@ public record CurrentArtifact(String where, JobContext jobContext, StepContext s
         properties = Map.copyOf(properties);
     }
 
-    /** Runs {@code work} with this artifact current on this thread. */
+    /**
+     * Runs {@code work} with this artifact current on this thread. The outer one is set back, null
+     * included, never removed: a chunk calls this twice an item, and a removed thread-local is set
+     * again as a new entry (an allocation and a sweep of the thread's map each time).
+     */
     public <T> T call(Work<T> work) throws Exception {
         CurrentArtifact outer = CURRENT.get();
         CURRENT.set(this);
         try {
             return work.call();
         } finally {
-            if (outer == null) {
-                CURRENT.remove();
-            } else {
-                CURRENT.set(outer);
-            }
+            CURRENT.set(outer);
         }
     }
 

@@ -158,6 +158,8 @@ final class ChunkRun {
     }
 
     private final class Reader implements io.durablebatch.item.ItemReader<Object> {
+        /** One read, made once: the kernel reads every item through it. */
+        private final CurrentArtifact.Work<Object> readItem = () -> reader.get().readItem();
         private boolean opened;
 
         @Override
@@ -183,7 +185,7 @@ final class ChunkRun {
 
         @Override
         public Object read() throws Exception {
-            return called(reader.current(), () -> reader.get().readItem());
+            return called(reader.current(), readItem);
         }
 
         @Override

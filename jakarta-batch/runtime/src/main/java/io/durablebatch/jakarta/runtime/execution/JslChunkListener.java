@@ -11,6 +11,7 @@ import jakarta.batch.api.chunk.listener.SkipWriteListener;
 
 import io.durablebatch.context.StepContext;
 import io.durablebatch.jakarta.runtime.jsl.JslJob;
+import io.durablebatch.jakarta.runtime.jsl.JslPartition;
 import io.durablebatch.jakarta.runtime.jsl.JslStep;
 import io.durablebatch.listener.ChunkEvent;
 import io.durablebatch.listener.ChunkListener;
@@ -31,71 +32,22 @@ import io.durablebatch.listener.SkipListener;
  * chunk committed, {@code onError} once it rolled back; a partition's {@code <collector>} is called
  * after {@code afterChunk}. An {@code afterChunk} or collector that throws fails the step at its
  * next chunk (the one it followed stays committed).
+ * <p>
+ * A step that declares no listener and no {@code <collector>} gets the listener without the item
+ * callbacks ({@link #of}): they would call nothing, and the kernel makes no per-item call for a
+ * listener that is no item listener (four calls an item and two copies of each chunk's items).
  */
-public final class JslChunkListener extends JslStepListener
-        implements ChunkListener, ItemReadListener, ItemProcessListener, ItemWriteListener, SkipListener,
-        RetryListener {
+public class JslChunkListener extends JslStepListener implements ChunkListener, SkipListener, RetryListener {
 
-    public JslChunkListener(JslJob job, JslStep step) {
+    private JslChunkListener(JslJob job, JslStep step) {
         super(job, step);
     }
 
-    @Override
-    public void beforeRead() {
-        StepRun run = StepRuns.current();
-        run.beginChunk();
-        run.call(jakarta.batch.api.chunk.listener.ItemReadListener.class, "beforeRead", l -> l.beforeRead());
-    }
-
-    @Override
-    public void afterRead(Object item) {
-        StepRuns.current().call(jakarta.batch.api.chunk.listener.ItemReadListener.class, "afterRead",
-                l -> l.afterRead(item));
-    }
-
-    @Override
-    public void onReadError(Exception failure) {
-        StepRuns.current().call(jakarta.batch.api.chunk.listener.ItemReadListener.class, "onReadError",
-                l -> l.onReadError(failure));
-    }
-
-    @Override
-    public void beforeProcess(Object item) {
-        StepRuns.current().call(jakarta.batch.api.chunk.listener.ItemProcessListener.class, "beforeProcess",
-                l -> l.beforeProcess(item));
-    }
-
-    @Override
-    public void afterProcess(Object item, Object result) {
-        StepRuns.current().call(jakarta.batch.api.chunk.listener.ItemProcessListener.class, "afterProcess",
-                l -> l.afterProcess(item, result));
-    }
-
-    @Override
-    public void onProcessError(Object item, Exception failure) {
-        StepRuns.current().call(jakarta.batch.api.chunk.listener.ItemProcessListener.class, "onProcessError",
-                l -> l.onProcessError(item, failure));
-    }
-
-    @Override
-    public void beforeWrite(List<?> items) {
-        List<Object> written = List.copyOf(items);
-        StepRuns.current().call(jakarta.batch.api.chunk.listener.ItemWriteListener.class, "beforeWrite",
-                l -> l.beforeWrite(written));
-    }
-
-    @Override
-    public void afterWrite(List<?> items) {
-        List<Object> written = List.copyOf(items);
-        StepRuns.current().call(jakarta.batch.api.chunk.listener.ItemWriteListener.class, "afterWrite",
-                l -> l.afterWrite(written));
-    }
-
-    @Override
-    public void onWriteError(List<?> items, Exception failure) {
-        List<Object> written = List.copyOf(items);
-        StepRuns.current().call(jakarta.batch.api.chunk.listener.ItemWriteListener.class, "onWriteError",
-                l -> l.onWriteError(written, failure));
+    /** The listener of {@code step}, with the item callbacks only if its listeners or collector need them. */
+    public static JslChunkListener of(JslJob job, JslStep step) {
+        boolean called = !step.listeners().isEmpty()
+                || step.partition().flatMap(JslPartition::collector).isPresent();
+        return called ? new Items(job, step) : new JslChunkListener(job, step);
     }
 
     @Override
@@ -169,5 +121,75 @@ public final class JslChunkListener extends JslStepListener
         List<Object> written = List.copyOf(items);
         StepRuns.current().call(RetryWriteListener.class, "onRetryWriteException",
                 l -> l.onRetryWriteException(written, failure));
+    }
+
+    /**
+     * With the item callbacks: the chunk begins (its {@code beforeChunk}, or the failure of the last
+     * {@code afterChunk} or collector) at its first {@code beforeRead}.
+     */
+    private static final class Items extends JslChunkListener
+            implements ItemReadListener, ItemProcessListener, ItemWriteListener {
+
+        Items(JslJob job, JslStep step) {
+            super(job, step);
+        }
+
+        @Override
+        public void beforeRead() {
+            StepRun run = StepRuns.current();
+            run.beginChunk();
+            run.call(jakarta.batch.api.chunk.listener.ItemReadListener.class, "beforeRead", l -> l.beforeRead());
+        }
+
+        @Override
+        public void afterRead(Object item) {
+            StepRuns.current().call(jakarta.batch.api.chunk.listener.ItemReadListener.class, "afterRead",
+                    l -> l.afterRead(item));
+        }
+
+        @Override
+        public void onReadError(Exception failure) {
+            StepRuns.current().call(jakarta.batch.api.chunk.listener.ItemReadListener.class, "onReadError",
+                    l -> l.onReadError(failure));
+        }
+
+        @Override
+        public void beforeProcess(Object item) {
+            StepRuns.current().call(jakarta.batch.api.chunk.listener.ItemProcessListener.class, "beforeProcess",
+                    l -> l.beforeProcess(item));
+        }
+
+        @Override
+        public void afterProcess(Object item, Object result) {
+            StepRuns.current().call(jakarta.batch.api.chunk.listener.ItemProcessListener.class, "afterProcess",
+                    l -> l.afterProcess(item, result));
+        }
+
+        @Override
+        public void onProcessError(Object item, Exception failure) {
+            StepRuns.current().call(jakarta.batch.api.chunk.listener.ItemProcessListener.class, "onProcessError",
+                    l -> l.onProcessError(item, failure));
+        }
+
+        @Override
+        public void beforeWrite(List<?> items) {
+            List<Object> written = List.copyOf(items);
+            StepRuns.current().call(jakarta.batch.api.chunk.listener.ItemWriteListener.class, "beforeWrite",
+                    l -> l.beforeWrite(written));
+        }
+
+        @Override
+        public void afterWrite(List<?> items) {
+            List<Object> written = List.copyOf(items);
+            StepRuns.current().call(jakarta.batch.api.chunk.listener.ItemWriteListener.class, "afterWrite",
+                    l -> l.afterWrite(written));
+        }
+
+        @Override
+        public void onWriteError(List<?> items, Exception failure) {
+            List<Object> written = List.copyOf(items);
+            StepRuns.current().call(jakarta.batch.api.chunk.listener.ItemWriteListener.class, "onWriteError",
+                    l -> l.onWriteError(written, failure));
+        }
     }
 }

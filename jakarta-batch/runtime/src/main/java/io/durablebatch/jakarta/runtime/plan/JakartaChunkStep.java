@@ -62,7 +62,7 @@ final class JakartaChunkStep {
                 .retry(0, Duration.ZERO, Duration.ZERO)
                 // Jakarta skips a failed writeItems whole: its writer must not see the items again
                 .writeSkips(ChunkStep.WriteSkips.WHOLE_WRITE)
-                .listener(new JslChunkListener(job, step));
+                .listener(JslChunkListener.of(job, step));
         return Optional.of(policies.get().applyTo(builder, JakartaChunkStep::runs).build());
     }
 

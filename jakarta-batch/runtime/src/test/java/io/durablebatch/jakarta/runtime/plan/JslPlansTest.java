@@ -33,7 +33,9 @@ import io.durablebatch.job.TaskletStep;
 import io.durablebatch.job.Transition;
 import io.durablebatch.job.TransitionKind;
 import io.durablebatch.listener.ChunkListener;
+import io.durablebatch.listener.ItemProcessListener;
 import io.durablebatch.listener.ItemReadListener;
+import io.durablebatch.listener.ItemWriteListener;
 import io.durablebatch.listener.StepListener;
 import io.durablebatch.operator.JobParameters;
 
@@ -593,7 +595,17 @@ class JslPlansTest {
         assertTrue(given.processor().isPresent());
         assertEquals(0, given.retry().limit(), "a transient failure fails the step, as any exception does in Jakarta");
         assertEquals(1, given.listeners().of(StepListener.class).size(), "the step's Jakarta attempt begins and ends");
-        assertEquals(1, given.listeners().of(ItemReadListener.class).size());
+        assertEquals(0, given.listeners().of(ItemReadListener.class).size(),
+                "no listener declared: the chunk loop makes no per-item call");
+        assertEquals(0, given.listeners().of(ItemProcessListener.class).size());
+        assertEquals(0, given.listeners().of(ItemWriteListener.class).size());
+        ChunkStep<?, ?> listened = chunkStep("""
+                <step id="c"><listeners><listener ref="l"/></listeners>
+                    <chunk><reader ref="r"/><processor ref="p"/><writer ref="w"/></chunk></step>""");
+        assertEquals(1, listened.listeners().of(ItemReadListener.class).size(),
+                "a declared listener may be an item listener: the item callbacks call it");
+        assertEquals(1, listened.listeners().of(ItemProcessListener.class).size());
+        assertEquals(1, listened.listeners().of(ItemWriteListener.class).size());
     }
 
     @Test
