@@ -11,7 +11,6 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
-import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriInfo;
 
@@ -20,7 +19,6 @@ import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
-import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestHeader;
 import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestQuery;
@@ -38,20 +36,12 @@ import io.durablebatch.repository.retention.PurgePlan;
 import io.durablebatch.repository.retention.PurgePlanRequest;
 import io.durablebatch.repository.retention.PurgeSurvey;
 import io.durablebatch.rest.BatchRoles;
-import io.durablebatch.rest.Problem;
 import io.quarkus.security.identity.SecurityIdentity;
-import io.smallrye.common.annotation.Blocking;
 
 /**
  * Retention: the holds that keep an instance from any purge, and the purge itself, surveyed first
  * (a read) and then applied to the survey's candidates, through {@link RetentionActions}.
  */
-@Blocking
-@Produces(MediaType.APPLICATION_JSON)
-@Tag(name = ApiDocs.TAG, description = ApiDocs.TAG_DESCRIPTION)
-@APIResponse(responseCode = "401", description = ApiDocs.UNAUTHENTICATED)
-@APIResponse(responseCode = "403", description = ApiDocs.FORBIDDEN)
-@APIResponse(responseCode = "503", description = ApiDocs.STORAGE_TRANSIENT, content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
 public class RetentionResource extends ApiResource {
 
     private static final int DEFAULT_SURVEY_LIMIT = 100;
