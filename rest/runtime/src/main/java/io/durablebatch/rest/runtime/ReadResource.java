@@ -115,8 +115,7 @@ public class ReadResource extends ApiResource {
     public InstanceDetail instance(@RestPath long id) {
         JobInstanceId instanceId = JobInstanceId.of(id);
         return read(() -> new InstanceDetail(
-                InstanceView.of(repository.getJobInstance(instanceId).orElseThrow(() -> new RepositoryException(
-                        RepositoryError.JOB_INSTANCE_NOT_FOUND, "no job instance " + instanceId))),
+                InstanceView.of(Existing.instance(repository, instanceId)),
                 repository.jobExecutions(instanceId).stream().map(ExecutionView::of).toList(),
                 repository.jobInstanceHold(instanceId).map(HoldView::of)));
     }
@@ -144,7 +143,7 @@ public class ReadResource extends ApiResource {
     public RestResponse<ExecutionDetail> execution(@RestPath long id) {
         JobExecutionId executionId = JobExecutionId.of(id);
         ExecutionDetail detail = read(() -> {
-            JobExecution execution = existing(executionId);
+            JobExecution execution = Existing.execution(repository, executionId);
             return new ExecutionDetail(ExecutionView.of(execution),
                     repository.stepExecutions(executionId).stream().map(StepView::of).toList(),
                     repository.flowDecisions(executionId).stream().map(FlowDecisionView::of).toList(),
@@ -180,16 +179,11 @@ public class ReadResource extends ApiResource {
     public RecoveryView.Decision recovery(@RestPath long id) {
         JobExecutionId executionId = JobExecutionId.of(id);
         return read(() -> {
-            existing(executionId);
+            Existing.execution(repository, executionId);
             return repository.recoveryDecision(executionId).map(RecoveryView.Decision::of)
                     .orElseThrow(() -> new ApiException(ApiError.NOT_FOUND, "job execution " + id
                             + " was never recovered", Optional.empty()));
         });
-    }
-
-    private JobExecution existing(JobExecutionId id) {
-        return repository.getJobExecution(id).orElseThrow(() -> new RepositoryException(
-                RepositoryError.JOB_EXECUTION_NOT_FOUND, "no job execution " + id));
     }
 
     private JsonNode parse(String text, String field) {

@@ -30,8 +30,6 @@ import io.durablebatch.execution.JobInstanceId;
 import io.durablebatch.execution.JobName;
 import io.durablebatch.execution.ReasonCode;
 import io.durablebatch.repository.JobRepository;
-import io.durablebatch.repository.RepositoryError;
-import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.repository.retention.PurgePlan;
 import io.durablebatch.repository.retention.PurgePlanRequest;
 import io.durablebatch.repository.retention.PurgeSurvey;
@@ -74,11 +72,9 @@ public class RetentionResource extends ApiResource {
     public HoldView hold(@RestPath long id) {
         JobInstanceId instanceId = JobInstanceId.of(id);
         return read(() -> {
-            repository.getJobInstance(instanceId).orElseThrow(() -> new RepositoryException(
-                    RepositoryError.JOB_INSTANCE_NOT_FOUND, "no job instance " + instanceId));
-            return repository.jobInstanceHold(instanceId).map(HoldView::of).orElseThrow(
-                    () -> new ApiException(ApiError.HOLD_NOT_FOUND, "job instance " + id + " has no retention hold",
-                            Optional.empty()));
+            Existing.instance(repository, instanceId);
+            return repository.jobInstanceHold(instanceId).map(HoldView::of)
+                    .orElseThrow(() -> Existing.noHold(instanceId));
         });
     }
 
