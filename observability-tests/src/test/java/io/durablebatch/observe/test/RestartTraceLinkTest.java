@@ -6,26 +6,18 @@ import static io.durablebatch.observe.test.Spans.awaitSpan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
-import java.security.SecureRandom;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.UUID;
 
 import jakarta.enterprise.inject.Produces;
-import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.agroal.api.AgroalDataSource;
 import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.JobExecutionId;
@@ -34,16 +26,12 @@ import io.durablebatch.execution.JobName;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.RepeatStatus;
-import io.durablebatch.operator.JobOperator;
 import io.durablebatch.operator.JobParameters;
 import io.durablebatch.operator.OperatorCall;
 import io.durablebatch.repository.JobExecutionRequest;
 import io.durablebatch.repository.LifecycleTransition;
 import io.durablebatch.repository.control.OwnerToken;
-import io.durablebatch.repository.spi.KernelRepository;
-import io.durablebatch.runtime.job.JobRegistry;
 import io.opentelemetry.api.common.AttributeKey;
-import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.data.LinkData;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.quarkus.narayana.jta.QuarkusTransaction;
@@ -55,13 +43,13 @@ import io.quarkus.test.QuarkusUnitTest;
  * "another process" here are rows whose trace context was written as that process would have
  * written it, for spans this process never saw.
  */
-class RestartTraceLinkTest {
+class RestartTraceLinkTest extends TracedRepositoryTest {
 
     private static final AttributeKey<String> LINK = AttributeKey.stringKey("durablebatch.link");
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = ObservedApp.app(Spans.class, LostJobs.class)
+    static final QuarkusUnitTest APP = ObservedApp
+            .app(Spans.class, LostJobs.class, TracedRepositoryTest.class, TraceParents.class)
             .overrideConfigKey("quarkus.otel.bsp.schedule.delay", "50")
             .overrideConfigKey("quarkus.durable-batch.lease.sweeper-enabled", "true")
             .overrideConfigKey("quarkus.durable-batch.lease.duration", "2s")
@@ -78,37 +66,18 @@ class RestartTraceLinkTest {
         }
     }
 
-    @Inject
-    InMemorySpanExporter exporter;
-
-    @Inject
-    JobOperator operator;
-
-    @Inject
-    KernelRepository repository;
-
-    @Inject
-    JobRegistry registry;
-
-    @Inject
-    AgroalDataSource dataSource;
-
-    @BeforeEach
-    void reset() {
-        exporter.reset();
-    }
-
     @Test
     void aRestartLinksToTheSpanRecordedForTheAttemptItRestarts() throws Exception {
         JobExecution failed = operator.runAndWait("failingOnce", JobParameters.of("run", UUID.randomUUID().toString()),
                 OperatorCall.by("test"));
         assertEquals(ExecutionStatus.FAILED, failed.status());
         SpanData first = job(awaitSpan(exporter, span -> span.getName().equals("job failingOnce")), "failingOnce");
-        assertEquals("00-" + first.getTraceId() + "-" + first.getSpanId() + "-01", traceParent(failed.id()),
+        assertEquals("00-" + first.getTraceId() + "-" + first.getSpanId() + "-01",
+                TraceParents.read(dataSource, "dbatch_job_execution", failed.id().value()),
                 "its job span's trace context is kept with the execution");
 
         // as if another process had run it: a span this process never saw
-        String[] other = writeTraceParentOfAnotherProcess(failed.id());
+        TraceParents.Written other = writeTraceParentOfAnotherProcess(failed.id());
         exporter.reset();
         JobExecution restarted = operator.await(operator.restart(failed.id(), OperatorCall.by("test")),
                 Duration.ofMinutes(1));
@@ -116,8 +85,9 @@ class RestartTraceLinkTest {
         SpanData second = job(awaitSpan(exporter, span -> span.getName().equals("job failingOnce")), "failingOnce");
         assertEquals(2, attribute(second, "durablebatch.job.attempt"));
         LinkData restarts = restartsLink(second);
-        assertEquals(other[0], restarts.getSpanContext().getTraceId(), "linked to the stored span, not the one seen here");
-        assertEquals(other[1], restarts.getSpanContext().getSpanId());
+        assertEquals(other.traceId(), restarts.getSpanContext().getTraceId(),
+                "linked to the stored span, not the one seen here");
+        assertEquals(other.spanId(), restarts.getSpanContext().getSpanId());
         assertNotEquals(first.getSpanId(), restarts.getSpanContext().getSpanId());
     }
 
@@ -135,14 +105,14 @@ class RestartTraceLinkTest {
             return repository.transitionJobExecution(claimed.id(), claimed.version(),
                     LifecycleTransition.to(ExecutionStatus.STARTED, Instant.now()));
         });
-        String[] other = writeTraceParentOfAnotherProcess(lost.id());
+        TraceParents.Written other = writeTraceParentOfAnotherProcess(lost.id());
 
         SpanData restart = job(awaitSpan(exporter, span -> span.getName().equals("job lostOnce")), "lostOnce");
         assertEquals(lost.jobInstanceId().value(), attribute(restart, "durablebatch.job.instance.id"));
         assertEquals(2, attribute(restart, "durablebatch.job.attempt"), "restarted by the sweeper");
         LinkData restarts = restartsLink(restart);
-        assertEquals(other[0], restarts.getSpanContext().getTraceId(), "linked to the lost attempt's span");
-        assertEquals(other[1], restarts.getSpanContext().getSpanId());
+        assertEquals(other.traceId(), restarts.getSpanContext().getTraceId(), "linked to the lost attempt's span");
+        assertEquals(other.spanId(), restarts.getSpanContext().getSpanId());
         assertEquals("restarts", restarts.getAttributes().get(LINK));
     }
 
@@ -155,35 +125,7 @@ class RestartTraceLinkTest {
                 .orElseThrow(() -> new AssertionError("no restarts link: " + job.getLinks()));
     }
 
-    /** Writes a traceparent of a fresh trace and span id for {@code id}; returns the two ids. */
-    private String[] writeTraceParentOfAnotherProcess(JobExecutionId id) throws SQLException {
-        String traceId = hex(16);
-        String spanId = hex(8);
-        try (Connection connection = dataSource.getConnection();
-                PreparedStatement update = connection.prepareStatement(
-                        "UPDATE dbatch_job_execution SET trace_parent = ? WHERE id = ?")) {
-            update.setString(1, "00-" + traceId + "-" + spanId + "-01");
-            update.setLong(2, id.value());
-            assertEquals(1, update.executeUpdate());
-        }
-        return new String[] { traceId, spanId };
-    }
-
-    private String traceParent(JobExecutionId id) throws SQLException {
-        try (Connection connection = dataSource.getConnection();
-                PreparedStatement select = connection.prepareStatement(
-                        "SELECT trace_parent FROM dbatch_job_execution WHERE id = ?")) {
-            select.setLong(1, id.value());
-            try (ResultSet row = select.executeQuery()) {
-                row.next();
-                return row.getString(1);
-            }
-        }
-    }
-
-    private static String hex(int bytes) {
-        byte[] id = new byte[bytes];
-        RANDOM.nextBytes(id);
-        return HexFormat.of().formatHex(id);
+    private TraceParents.Written writeTraceParentOfAnotherProcess(JobExecutionId id) throws SQLException {
+        return TraceParents.writeOfAnotherProcess(dataSource, "dbatch_job_execution", id.value());
     }
 }

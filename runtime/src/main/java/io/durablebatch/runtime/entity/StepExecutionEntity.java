@@ -5,7 +5,10 @@ import jakarta.persistence.Embedded;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Table;
 
-/** A step's attempt within a job execution, with its checkpoint and counters. */
+/**
+ * A step's attempt within a job execution, with its checkpoint and counters. Its column
+ * {@code trace_parent} is not mapped, as {@link JobExecutionEntity}'s is not.
+ */
 @Entity(name = "DurableBatchStepExecution")
 @Table(name = "dbatch_step_execution")
 public class StepExecutionEntity extends ExecutionColumns {

@@ -147,7 +147,8 @@ public class StepRunners {
         attempt.listenedBy(callbacks);
         leases.hold(id, attempt);
         ExecutionObserver.Observation<StepExecution> observed = observers
-                .step(new ExecutionObserver.ObservedStep(attempt.context(), attempt.snapshot()));
+                .step(new ExecutionObserver.ObservedStep(attempt.context(), attempt.snapshot(),
+                        attempt.step() instanceof PartitionedStep));
         try {
             StepOutcome outcome;
             try {

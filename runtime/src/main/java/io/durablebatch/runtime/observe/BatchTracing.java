@@ -1,8 +1,11 @@
 package io.durablebatch.runtime.observe;
 
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 import jakarta.inject.Inject;
 
@@ -14,6 +17,7 @@ import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.StepCounters;
 import io.durablebatch.execution.StepExecution;
+import io.durablebatch.execution.StepExecutionId;
 import io.durablebatch.runtime.metrics.KernelMetrics;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
@@ -31,8 +35,9 @@ import io.opentelemetry.context.Scope;
 /**
  * The kernel's spans: one per job execution (a trace of its own, linked to the span that launched it
  * and to the span of the attempt it restarts, whatever process ran that one: each job span's context
- * is kept with its execution, {@link TraceContextStore}), one per step attempt and
- * per partition worker (its child), one per committed chunk (the step's child, from the end of the
+ * is kept with its execution, {@link TraceContextStore}), one per step attempt, one per partition
+ * worker (its partitioned step's child, whatever process runs the worker: a partitioned step's span
+ * context is kept with its attempt too), one per committed chunk (the step's child, from the end of the
  * previous chunk: its reads, then its transaction, whose start is the event
  * {@value #CHUNK_TRANSACTION}). A bean only where the application has OpenTelemetry's tracer
  * ({@code quarkus-opentelemetry}): the build adds it then, and no other class of the kernel names
@@ -106,7 +111,9 @@ public class BatchTracing implements ExecutionObserver {
             builder.addLink(replaced, Attributes.of(LINK, "restarts"));
         }
         Span span = builder.startSpan();
-        record(execution, span.getSpanContext());
+        keep(span.getSpanContext(), traceParent -> contexts.record(execution.id(), traceParent), "Job execution %s: "
+                + "its trace context could not be recorded, a restart of it will not link to its span: %s",
+                execution.id());
         Context context = Context.root().with(span);
         long id = execution.id().value();
         jobs.put(id, context);
@@ -140,8 +147,7 @@ public class BatchTracing implements ExecutionObserver {
     @Override
     public Observation<StepExecution> step(ObservedStep step) {
         StepContext context = step.context();
-        Context parent = context.partition().map(partition -> steps.get(partition.parent().value()))
-                .orElseGet(() -> jobs.get(context.jobExecutionId().value()));
+        Context parent = parentOf(context);
         var builder = tracer.spanBuilder((context.partition().isPresent() ? "partition " : "step ")
                 + context.stepName().value())
                 .setParent(parent != null ? parent : Context.current())
@@ -153,6 +159,13 @@ public class BatchTracing implements ExecutionObserver {
         context.partition().ifPresent(partition -> builder.setAttribute(PARTITION_KEY, partition.key())
                 .setAttribute(PARTITION_ORDINAL, (long) partition.ordinal()));
         Span span = builder.startSpan();
+        if (step.partitioned()) {
+            // before its plan is published: no worker of another process looks for it earlier
+            keep(span.getSpanContext(), traceParent -> contexts.recordStep(context.stepExecutionId(), traceParent),
+                    "Step execution %s: its trace context could not be recorded, the partitions other processes run "
+                            + "will start traces of their own: %s",
+                    context.stepExecutionId());
+        }
         Context opened = (parent != null ? parent : Context.current()).with(span);
         long id = context.stepExecutionId().value();
         steps.put(id, opened);
@@ -222,29 +235,58 @@ public class BatchTracing implements ExecutionObserver {
      * of its owner), as the process that ran it recorded it: any node, any time before.
      */
     private SpanContext replaced(JobExecution execution) {
-        if (contexts == null) {
-            return null;
-        }
-        try {
-            return contexts.ofAttempt(execution.jobInstanceId(), execution.attempt() - 1).map(BatchTracing::parse)
-                    .filter(SpanContext::isValid).orElse(null);
-        } catch (RuntimeException e) {
-            LOG.warnf("Job execution %s: the trace context of the attempt it restarts could not be read, its span "
-                    + "is not linked to it: %s", execution.id(), e.toString());
-            return null;
-        }
+        return stored(() -> contexts.ofAttempt(execution.jobInstanceId(), execution.attempt() - 1), "Job execution "
+                + "%s: the trace context of the attempt it restarts could not be read, its span is not linked to it: %s",
+                execution.id());
     }
 
-    /** Keeps the job span's context with its execution, for the attempt that may replace it. */
-    private void record(JobExecution execution, SpanContext span) {
+    /**
+     * What a step attempt's span is the child of: a partition worker's, its partitioned step's span,
+     * open in this process or, for a worker of another process than the step's, as that process
+     * recorded it; any other attempt's, its job's span. {@code null}: none known.
+     */
+    private Context parentOf(StepContext context) {
+        if (context.partition().isEmpty()) {
+            return jobs.get(context.jobExecutionId().value());
+        }
+        StepExecutionId partitioned = context.partition().get().parent();
+        Context local = steps.get(partitioned.value());
+        if (local != null) {
+            return local;
+        }
+        SpanContext remote = stored(() -> contexts.ofStep(partitioned), "Step execution %s: the trace context of its "
+                + "partitioned step could not be read, its span starts a trace of its own: %s", context.stepExecutionId());
+        return remote == null ? null : Context.root().with(Span.wrap(remote));
+    }
+
+    /**
+     * Keeps a span's context where another process finds it. A failure costs the execution nothing but
+     * the link: it is logged with {@code failure} (of {@code id} and the cause).
+     */
+    private void keep(SpanContext span, Consumer<String> store, String failure, Object id) {
         if (contexts == null || !span.isSampled()) {
             return; // a span the sampler dropped is in no trace a link could lead to
         }
         try {
-            contexts.record(execution.id(), traceParent(span));
+            store.accept(traceParent(span));
         } catch (RuntimeException e) {
-            LOG.warnf("Job execution %s: its trace context could not be recorded, a restart of it will not link to "
-                    + "its span: %s", execution.id(), e.toString());
+            LOG.warnf(failure, id, e.toString());
+        }
+    }
+
+    /**
+     * A span context another process kept ({@link #keep}); {@code null} for none, or if it cannot be
+     * read (logged with {@code failure}, of {@code id} and the cause).
+     */
+    private SpanContext stored(Supplier<Optional<String>> read, String failure, Object id) {
+        if (contexts == null) {
+            return null;
+        }
+        try {
+            return read.get().map(BatchTracing::parse).filter(SpanContext::isValid).orElse(null);
+        } catch (RuntimeException e) {
+            LOG.warnf(failure, id, e.toString());
+            return null;
         }
     }
 

@@ -44,9 +44,10 @@ public interface ExecutionObserver {
 
     /**
      * A step attempt as observers see it: its context (job, execution, step, the partition a worker
-     * runs) and its record as it started.
+     * runs), its record as it started, and whether it is a partitioned step's (the parent of workers
+     * that any process may run).
      */
-    record ObservedStep(StepContext context, StepExecution attempt) {
+    record ObservedStep(StepContext context, StepExecution attempt, boolean partitioned) {
     }
 
     /**

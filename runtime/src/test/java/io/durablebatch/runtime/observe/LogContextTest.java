@@ -55,7 +55,7 @@ class LogContextTest {
     @Test
     void aStepOnItsJobsThreadLeavesTheJobsFields() {
         try (var job = context.job(execution(5), null)) {
-            try (var step = context.step(new ExecutionObserver.ObservedStep(step(5, 12, Optional.empty()), null))) {
+            try (var step = context.step(new ExecutionObserver.ObservedStep(step(5, 12, Optional.empty()), null, false))) {
                 assertEquals(Map.of("jobName", "orders", "jobExecutionId", "5", "stepName", "load",
                         "stepExecutionId", "12"), fields());
             }
@@ -72,7 +72,7 @@ class LogContextTest {
         MDC.put("stepName", "stale");
         PartitionContext partition = new PartitionContext(PartitionPlanEntry.of("p7",
                 "input".getBytes(StandardCharsets.UTF_8)), 7, StepExecutionId.of(11));
-        try (var step = context.step(new ExecutionObserver.ObservedStep(step(5, 13, Optional.of(partition)), null))) {
+        try (var step = context.step(new ExecutionObserver.ObservedStep(step(5, 13, Optional.of(partition)), null, false))) {
             assertEquals(Map.of("jobName", "orders", "jobExecutionId", "5", "stepName", "load",
                     "stepExecutionId", "13", "partition", "p7"), fields());
         }

@@ -72,19 +72,22 @@ class DurableBatchRestProcessor {
             throw new ConfigurationException("quarkus.durable-batch.rest.root-path must start with / and must not end "
                     + "with one, e.g. /batch: " + root);
         }
+        ClassInfo shared = index.getIndex().getClassByName(DotName.createSimple(ApiResource.class));
         ClassInfo mappers = index.getIndex().getClassByName(DotName.createSimple(ProblemResponses.class));
         for (Class<? extends ApiResource> resource : ApiResource.RESOURCES) {
-            rooted(index.getIndex().getClassByName(DotName.createSimple(resource)), mappers, root, resources);
+            rooted(index.getIndex().getClassByName(DotName.createSimple(resource)), shared, mappers, root, resources);
         }
     }
 
-    private static void rooted(ClassInfo resource, ClassInfo mappers, String root,
+    private static void rooted(ClassInfo resource, ClassInfo shared, ClassInfo mappers, String root,
             BuildProducer<GeneratedJaxRsResourceBuildItem> resources) {
         String name = resource.name().packagePrefix() + "." + ROOTED + resource.simpleName();
         try (ClassCreator subclass = ClassCreator.builder().classOutput(new GeneratedJaxRsResourceGizmoAdaptor(resources))
                 .className(name).superClass(resource.name().toString()).build()) {
             subclass.addAnnotation(Path.class).addValue("value", root);
-            // Quarkus REST reads @Blocking and @Produces from the class it serves, not from its superclass.
+            // Quarkus REST reads @Blocking and @Produces, and SmallRye OpenAPI a class's tag and
+            // responses, from the class it serves, not from its superclasses.
+            shared.declaredAnnotations().forEach(subclass::addAnnotation);
             resource.declaredAnnotations().forEach(subclass::addAnnotation);
             MethodInfo constructor = resource.constructors().get(0);
             MethodCreator creator = subclass.getMethodCreator(MethodDescriptor.ofConstructor(name,

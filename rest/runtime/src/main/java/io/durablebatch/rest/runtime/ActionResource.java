@@ -6,7 +6,6 @@ import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
-import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 
@@ -15,7 +14,6 @@ import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
-import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestHeader;
 import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestResponse;
@@ -27,21 +25,13 @@ import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.JobExecutionId;
 import io.durablebatch.operator.JobParameters;
 import io.durablebatch.rest.BatchRoles;
-import io.durablebatch.rest.Problem;
 import io.quarkus.security.identity.SecurityIdentity;
-import io.smallrye.common.annotation.Blocking;
 
 /**
  * The operator's actions on executions: start, restart, stop, abandon, recover, through
  * {@link ExecutionActions}. Each is idempotent with {@code Idempotency-Key}; those on an existing
  * execution take its version as {@code If-Match} and answer it as the ETag.
  */
-@Blocking
-@Produces(MediaType.APPLICATION_JSON)
-@Tag(name = ApiDocs.TAG, description = ApiDocs.TAG_DESCRIPTION)
-@APIResponse(responseCode = "401", description = ApiDocs.UNAUTHENTICATED)
-@APIResponse(responseCode = "403", description = ApiDocs.FORBIDDEN)
-@APIResponse(responseCode = "503", description = ApiDocs.STORAGE_TRANSIENT, content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
 public class ActionResource extends ApiResource {
 
     private final ExecutionActions executions;

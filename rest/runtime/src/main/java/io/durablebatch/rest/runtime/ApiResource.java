@@ -5,6 +5,13 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Supplier;
 
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestResponse;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -14,10 +21,12 @@ import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.OperationId;
 import io.durablebatch.operator.OperatorCall;
 import io.durablebatch.rest.BatchRoles;
+import io.durablebatch.rest.Problem;
 import io.quarkus.arc.Arc;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
+import io.smallrye.common.annotation.Blocking;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -31,8 +40,17 @@ import io.vertx.ext.web.RoutingContext;
  * a worker thread: the repository speaks JDBC) and carries {@code @RolesAllowed} with the role
  * expressions of {@link BatchRoles}. Every refusal is an RFC 9457 problem, mapped by the exception
  * mappers of {@link ProblemResponses} for the API's resources alone, so the application's own error
- * handling stays as it is. (Public: Quarkus REST calls the generated subclasses.)
+ * handling stays as it is. The annotations every resource shares (blocking, JSON, the API's tag and
+ * the responses any endpoint may give) are declared here once: the extension copies them onto each
+ * generated subclass, the class Quarkus REST and SmallRye OpenAPI read them from. (Public: Quarkus
+ * REST calls the generated subclasses.)
  */
+@Blocking
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = ApiDocs.TAG, description = ApiDocs.TAG_DESCRIPTION)
+@APIResponse(responseCode = "401", description = ApiDocs.UNAUTHENTICATED)
+@APIResponse(responseCode = "403", description = ApiDocs.FORBIDDEN)
+@APIResponse(responseCode = "503", description = ApiDocs.STORAGE_TRANSIENT, content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
 public abstract class ApiResource extends ProblemResponses {
 
     /** Every resource of the API: the extension serves these, and the rules over every endpoint read them. */

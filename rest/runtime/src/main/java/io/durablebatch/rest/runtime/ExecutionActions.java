@@ -83,7 +83,7 @@ public class ExecutionActions {
             if (repository.findOperatorRequest(action, call.actor(), call.operationId()).isPresent()) {
                 return;
             }
-            JobExecution current = existing(id);
+            JobExecution current = Existing.execution(repository, id);
             if (!EntityTags.matches(ifMatch.get(), current.version())) {
                 throw new StaleVersionException(id.value(), ifMatch.get(), current.version().value());
             }
@@ -91,11 +91,6 @@ public class ExecutionActions {
     }
 
     JobExecution execution(JobExecutionId id) {
-        return QuarkusTransaction.requiringNew().call(() -> existing(id));
-    }
-
-    private JobExecution existing(JobExecutionId id) {
-        return repository.getJobExecution(id).orElseThrow(() -> new RepositoryException(
-                RepositoryError.JOB_EXECUTION_NOT_FOUND, "no job execution " + id));
+        return QuarkusTransaction.requiringNew().call(() -> Existing.execution(repository, id));
     }
 }

@@ -8,8 +8,6 @@ import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
-import jakarta.ws.rs.Produces;
-import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriInfo;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -18,7 +16,6 @@ import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
-import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestQuery;
 import org.jboss.resteasy.reactive.RestResponse;
@@ -38,20 +35,12 @@ import io.durablebatch.repository.JobRepository;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.rest.BatchRoles;
-import io.durablebatch.rest.Problem;
 import io.quarkus.security.identity.SecurityIdentity;
-import io.smallrye.common.annotation.Blocking;
 
 /**
  * The reads of the API: the job definitions, their instances and executions, as listings (keyset
  * paged, one statement per page) and as details. Each read is one transaction.
  */
-@Blocking
-@Produces(MediaType.APPLICATION_JSON)
-@Tag(name = ApiDocs.TAG, description = ApiDocs.TAG_DESCRIPTION)
-@APIResponse(responseCode = "401", description = ApiDocs.UNAUTHENTICATED)
-@APIResponse(responseCode = "403", description = ApiDocs.FORBIDDEN)
-@APIResponse(responseCode = "503", description = ApiDocs.STORAGE_TRANSIENT, content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
 public class ReadResource extends ApiResource {
 
     private final JobRepository repository;
@@ -126,8 +115,7 @@ public class ReadResource extends ApiResource {
     public InstanceDetail instance(@RestPath long id) {
         JobInstanceId instanceId = JobInstanceId.of(id);
         return read(() -> new InstanceDetail(
-                InstanceView.of(repository.getJobInstance(instanceId).orElseThrow(() -> new RepositoryException(
-                        RepositoryError.JOB_INSTANCE_NOT_FOUND, "no job instance " + instanceId))),
+                InstanceView.of(Existing.instance(repository, instanceId)),
                 repository.jobExecutions(instanceId).stream().map(ExecutionView::of).toList(),
                 repository.jobInstanceHold(instanceId).map(HoldView::of)));
     }
@@ -155,7 +143,7 @@ public class ReadResource extends ApiResource {
     public RestResponse<ExecutionDetail> execution(@RestPath long id) {
         JobExecutionId executionId = JobExecutionId.of(id);
         ExecutionDetail detail = read(() -> {
-            JobExecution execution = existing(executionId);
+            JobExecution execution = Existing.execution(repository, executionId);
             return new ExecutionDetail(ExecutionView.of(execution),
                     repository.stepExecutions(executionId).stream().map(StepView::of).toList(),
                     repository.flowDecisions(executionId).stream().map(FlowDecisionView::of).toList(),
@@ -191,16 +179,11 @@ public class ReadResource extends ApiResource {
     public RecoveryView.Decision recovery(@RestPath long id) {
         JobExecutionId executionId = JobExecutionId.of(id);
         return read(() -> {
-            existing(executionId);
+            Existing.execution(repository, executionId);
             return repository.recoveryDecision(executionId).map(RecoveryView.Decision::of)
                     .orElseThrow(() -> new ApiException(ApiError.NOT_FOUND, "job execution " + id
                             + " was never recovered", Optional.empty()));
         });
-    }
-
-    private JobExecution existing(JobExecutionId id) {
-        return repository.getJobExecution(id).orElseThrow(() -> new RepositoryException(
-                RepositoryError.JOB_EXECUTION_NOT_FOUND, "no job execution " + id));
     }
 
     private JsonNode parse(String text, String field) {

@@ -47,8 +47,7 @@ public class RetentionActions {
     RetentionRecord releaseHold(JobInstanceId id, OperatorCall call) {
         return audited(RetentionAction.RELEASE_HOLD, call, Optional.of(id), "release|instance=" + id, () -> {
             if (repository.releaseInstanceHold(id).isEmpty()) {
-                throw new ApiException(ApiError.HOLD_NOT_FOUND, "job instance " + id + " has no retention hold",
-                        Optional.empty());
+                throw Existing.noHold(id);
             }
             return "RELEASED";
         });

@@ -11,7 +11,6 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
-import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriInfo;
 
@@ -20,7 +19,6 @@ import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
-import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestHeader;
 import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestQuery;
@@ -32,26 +30,16 @@ import io.durablebatch.execution.JobInstanceId;
 import io.durablebatch.execution.JobName;
 import io.durablebatch.execution.ReasonCode;
 import io.durablebatch.repository.JobRepository;
-import io.durablebatch.repository.RepositoryError;
-import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.repository.retention.PurgePlan;
 import io.durablebatch.repository.retention.PurgePlanRequest;
 import io.durablebatch.repository.retention.PurgeSurvey;
 import io.durablebatch.rest.BatchRoles;
-import io.durablebatch.rest.Problem;
 import io.quarkus.security.identity.SecurityIdentity;
-import io.smallrye.common.annotation.Blocking;
 
 /**
  * Retention: the holds that keep an instance from any purge, and the purge itself, surveyed first
  * (a read) and then applied to the survey's candidates, through {@link RetentionActions}.
  */
-@Blocking
-@Produces(MediaType.APPLICATION_JSON)
-@Tag(name = ApiDocs.TAG, description = ApiDocs.TAG_DESCRIPTION)
-@APIResponse(responseCode = "401", description = ApiDocs.UNAUTHENTICATED)
-@APIResponse(responseCode = "403", description = ApiDocs.FORBIDDEN)
-@APIResponse(responseCode = "503", description = ApiDocs.STORAGE_TRANSIENT, content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
 public class RetentionResource extends ApiResource {
 
     private static final int DEFAULT_SURVEY_LIMIT = 100;
@@ -84,11 +72,9 @@ public class RetentionResource extends ApiResource {
     public HoldView hold(@RestPath long id) {
         JobInstanceId instanceId = JobInstanceId.of(id);
         return read(() -> {
-            repository.getJobInstance(instanceId).orElseThrow(() -> new RepositoryException(
-                    RepositoryError.JOB_INSTANCE_NOT_FOUND, "no job instance " + instanceId));
-            return repository.jobInstanceHold(instanceId).map(HoldView::of).orElseThrow(
-                    () -> new ApiException(ApiError.HOLD_NOT_FOUND, "job instance " + id + " has no retention hold",
-                            Optional.empty()));
+            Existing.instance(repository, instanceId);
+            return repository.jobInstanceHold(instanceId).map(HoldView::of)
+                    .orElseThrow(() -> Existing.noHold(instanceId));
         });
     }
 

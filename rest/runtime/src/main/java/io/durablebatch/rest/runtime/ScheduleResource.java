@@ -8,8 +8,6 @@ import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
-import jakarta.ws.rs.Produces;
-import jakarta.ws.rs.core.MediaType;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
@@ -17,7 +15,6 @@ import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
-import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestHeader;
 import org.jboss.resteasy.reactive.RestPath;
 
@@ -25,19 +22,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.durablebatch.operator.OperatorCall;
 import io.durablebatch.rest.BatchRoles;
-import io.durablebatch.rest.Problem;
 import io.durablebatch.schedule.ScheduleState;
 import io.durablebatch.schedule.Schedules;
 import io.quarkus.security.identity.SecurityIdentity;
-import io.smallrye.common.annotation.Blocking;
 
 /** The jobs' schedules: their next fire times, last fire and state, and pausing and resuming them. */
-@Blocking
-@Produces(MediaType.APPLICATION_JSON)
-@Tag(name = ApiDocs.TAG, description = ApiDocs.TAG_DESCRIPTION)
-@APIResponse(responseCode = "401", description = ApiDocs.UNAUTHENTICATED)
-@APIResponse(responseCode = "403", description = ApiDocs.FORBIDDEN)
-@APIResponse(responseCode = "503", description = ApiDocs.STORAGE_TRANSIENT, content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
 public class ScheduleResource extends ApiResource {
 
     private final Schedules schedules;
