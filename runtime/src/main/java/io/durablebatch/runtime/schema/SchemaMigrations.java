@@ -33,7 +33,8 @@ public final class SchemaMigrations {
             "V11__operations_per_actor.sql",
             "V12__schedules.sql",
             "V13__listing_order.sql",
-            "V14__trace_context.sql");
+            "V14__trace_context.sql",
+            "V15__listing_indexes.sql");
 
     /** The one placeholder the scripts use: the configured table prefix. */
     static final String PREFIX_PLACEHOLDER = "${prefix}";
