@@ -19,7 +19,6 @@ import io.durablebatch.repository.ExecutionQuery;
 import io.durablebatch.repository.Page;
 import io.durablebatch.repository.PageCursor;
 import io.durablebatch.repository.PageRequest;
-import io.durablebatch.repository.control.OwnerToken;
 import io.durablebatch.runtime.entity.JobExecutionEntity;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.MetadataSql;
@@ -28,13 +27,13 @@ import io.durablebatch.runtime.sql.SqlStatement;
 /**
  * The execution listing, newest first by creation time (then id): one statement per page, whose
  * shape fixes the index it walks whatever the planner estimates. The page is merged from backward
- * walks of {@code (owner_token, status, created_at, id)}, {@code (job_name, status, created_at, id)}
- * or {@code (status, created_at, id)}, one per status (every status where none is given), each
- * stopping at the page size. The leading filter (owner, else job) and the status are equalities of
- * the walked key, the time range's start and the cursor (or the range's end) bounds of its creation
- * time, so every condition ends or starts the walk: a page reads at most statuses x page size index
- * entries at any depth, however rare the status and however narrow the time range. Only a job asked
- * for together with an owner is checked on the owner index's entries.
+ * walks of {@code (owner_token, job_name, status, created_at, id)}, {@code (owner_token, status,
+ * created_at, id)}, {@code (job_name, status, created_at, id)} or {@code (status, created_at, id)},
+ * one per status (every status where none is given), each stopping at the page size. The leading
+ * filters (owner and job, either, or none) and the status are equalities of the walked key, the time
+ * range's start and the cursor (or the range's end) bounds of its creation time, so every condition
+ * ends or starts the walk: a page reads at most statuses x page size index entries at any depth,
+ * however rare the status, however narrow the time range and whatever the owner holds.
  * <p>
  * Each walk orders by creation time and id, an order the primary key cannot deliver, so no generic
  * plan walks it filtering row by row (for a status without rows that meant the whole table). The
@@ -47,7 +46,9 @@ public class JobExecutionListing {
 
     /** The walks a page can take, by the leading filter: the names of their statements. */
     public enum Walk {
-        /** Executions an owner token holds (and of a job, when one is given too). */
+        /** Executions of one job an owner token holds. */
+        OWNER_AND_JOB("pageByOwnerAndJob"),
+        /** Executions an owner token holds. */
         OWNER("pageByOwner"),
         /** Executions of one job. */
         JOB("pageByJob"),
@@ -63,7 +64,10 @@ public class JobExecutionListing {
 
         /** The walk a query takes. */
         public static Walk of(ExecutionQuery query) {
-            return query.owner().isPresent() ? OWNER : query.job().isPresent() ? JOB : STATUS;
+            if (query.owner().isPresent()) {
+                return query.job().isPresent() ? OWNER_AND_JOB : OWNER;
+            }
+            return query.job().isPresent() ? JOB : STATUS;
         }
     }
 
@@ -98,23 +102,25 @@ public class JobExecutionListing {
         this.sql = sql;
         String columns = Arrays.stream(JOB_EXECUTION_COLUMNS.split(",")).map(column -> "e." + column.strip())
                 .collect(Collectors.joining(", "));
+        // an owner's walks name the owner index's predicate, so that the planner may take it
+        String owned = "\n            AND owner_token IS NOT NULL";
         this.statements = Map.of(
-                Walk.OWNER,
-                tables.statement(Walk.OWNER.statement, WALKS, Map.of("columns", columns, "rowColumns", JOB_EXECUTION_COLUMNS,
-                        "lead", "owner_token = ANY (ARRAY[CAST(:owner AS varchar)]) AND ", "leadOrder",
-                        "owner_token DESC, ",
-                        // on the entries: a CASE is estimated to keep half of them, whatever the statistics
-                        "filters", """
+                // the job a plain equality: PostgreSQL 15 checks an array on a second column of an
+                // ordered walk on each entry; the owner's array keeps the walk on this index
+                Walk.OWNER_AND_JOB, walk(tables, columns, Walk.OWNER_AND_JOB,
+                        "owner_token = ANY (ARRAY[CAST(:owner AS varchar)]) AND job_name = CAST(:job AS varchar) AND ",
+                        "owner_token DESC, job_name DESC, ", owned),
+                Walk.OWNER, walk(tables, columns, Walk.OWNER, "owner_token = ANY (ARRAY[CAST(:owner AS varchar)]) AND ",
+                        "owner_token DESC, ", owned),
+                Walk.JOB, walk(tables, columns, Walk.JOB, "job_name = ANY (ARRAY[CAST(:job AS varchar)]) AND ",
+                        "job_name DESC, ", ""),
+                Walk.STATUS, walk(tables, columns, Walk.STATUS, "", "", ""));
+    }
 
-                                AND owner_token IS NOT NULL
-                                AND CASE WHEN CAST(:job AS varchar) IS NULL THEN true ELSE job_name = :job END""")),
-                Walk.JOB,
-                tables.statement(Walk.JOB.statement, WALKS, Map.of("columns", columns, "rowColumns", JOB_EXECUTION_COLUMNS,
-                        "lead", "job_name = ANY (ARRAY[CAST(:job AS varchar)]) AND ", "leadOrder", "job_name DESC, ",
-                        "filters", "")),
-                Walk.STATUS,
-                tables.statement(Walk.STATUS.statement, WALKS, Map.of("columns", columns, "rowColumns", JOB_EXECUTION_COLUMNS,
-                        "lead", "", "leadOrder", "", "filters", "")));
+    private static SqlStatement walk(RepositoryTables tables, String columns, Walk walk, String lead, String leadOrder,
+            String filters) {
+        return tables.statement(walk.statement, WALKS, Map.of("columns", columns, "rowColumns", JOB_EXECUTION_COLUMNS,
+                "lead", lead, "leadOrder", leadOrder, "filters", filters));
     }
 
     /** The statement a query's pages run. */
@@ -130,12 +136,8 @@ public class JobExecutionListing {
                     .time("createdFrom", query.createdFrom().map(ExecutionRows::storedTime).orElse(null))
                     .time("untilCreated", until.createdAt()).bigint("untilId", until.id())
                     .integer("limit", page.size() + 1);
-            if (walk == Walk.OWNER) {
-                params.text("owner", query.owner().map(OwnerToken::value).orElseThrow());
-            }
-            if (walk != Walk.STATUS) {
-                params.text("job", query.job().map(job -> job.value()).orElse(null));
-            }
+            query.owner().ifPresent(owner -> params.text("owner", owner.value()));
+            query.job().ifPresent(job -> params.text("job", job.value()));
         }, JobExecutionEntity.class, row -> row);
         int size = Math.min(rows.size(), page.size());
         Optional<PageCursor> next = rows.size() > page.size() ? Optional.of(cursor(rows.get(size - 1)))

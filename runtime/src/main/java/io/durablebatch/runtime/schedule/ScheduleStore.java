@@ -91,10 +91,12 @@ public class ScheduleStore {
                 VALUES (:job, :action, :operationId, :actor, :fireTime, :detail, :recordedAt)
                 ON CONFLICT (action, actor, operation_id) DO NOTHING
                 RETURNING id""", Map.of("events", EVENT_COLUMNS));
+        // ordered by the job index's key, the job named as an array: no generic plan walks the primary
+        // key filtering the job row by row (all of it for a job without events)
         this.events = tables.statement("events", """
                 SELECT {events} FROM {p}schedule_event
-                WHERE job_name = :job
-                ORDER BY id DESC
+                WHERE job_name = ANY (ARRAY[CAST(:job AS varchar)])
+                ORDER BY job_name DESC, id DESC
                 LIMIT :limit""", Map.of("events", EVENT_COLUMNS));
         this.event = tables.statement("event", """
                 SELECT {events} FROM {p}schedule_event

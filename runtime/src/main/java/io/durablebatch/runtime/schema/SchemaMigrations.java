@@ -35,7 +35,8 @@ public final class SchemaMigrations {
             "V12__schedules.sql",
             "V13__listing_order.sql",
             "V14__trace_context.sql",
-            "V15__step_trace_context.sql");
+            "V15__step_trace_context.sql",
+            "V16__listing_indexes.sql");
 
     /** The one placeholder the scripts use: the configured table prefix. */
     static final String PREFIX_PLACEHOLDER = "${prefix}";
