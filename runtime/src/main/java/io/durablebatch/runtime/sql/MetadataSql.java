@@ -6,6 +6,7 @@ import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -136,13 +137,17 @@ public final class MetadataSql {
             try (ResultSet result = statement.executeQuery()) {
                 ResultSetMetaData columns = result.getMetaData();
                 String[] labels = new String[columns.getColumnCount()];
+                boolean[] pointsInTime = new boolean[labels.length];
                 for (int i = 0; i < labels.length; i++) {
                     labels[i] = columns.getColumnLabel(i + 1).toLowerCase(Locale.ROOT);
+                    pointsInTime[i] = "timestamptz".equals(columns.getColumnTypeName(i + 1));
                 }
                 while (result.next()) {
                     Map<String, Object> row = new HashMap<>(labels.length * 2);
                     for (int i = 0; i < labels.length; i++) {
-                        row.put(labels[i], result.getObject(i + 1));
+                        // as an offset date-time, parsed as is: a Timestamp goes through a Calendar per value
+                        row.put(labels[i], pointsInTime[i] ? result.getObject(i + 1, OffsetDateTime.class)
+                                : result.getObject(i + 1));
                     }
                     rows.add(mapper.map(new SqlRow(column -> row.get(column.toLowerCase(Locale.ROOT)))));
                 }
