@@ -11,7 +11,7 @@
 # Environment as benchmarks/peer/run.sh (PEER_PG_PORT, PEER_PG_DIR, PEER_ROUNDS, PEER_WORKLOADS
 # (default "launches"), PEER_OPTS, JAVA_OPTS), which sets up the cluster and the databases;
 # PEER_JFR_DIR: record each Durable Batch JVM with JFR there (settings benchmarks/profiles/$PEER_JFC,
-# default chunk-path.jfc; launch-handoffs.jfc times the hand-offs).
+# default chunk-path.jfc).
 # Prints one JSON line per JVM on stderr, with "build" (before, after or peer), and on stdout the
 # medians per build and API, the ratios after / before and the load average before and after.
 set -euo pipefail
