@@ -34,6 +34,9 @@ import io.durablebatch.runtime.sql.SqlStatement;
  * one key the second waits for the first to commit and then reads its record: no duplicate-key
  * error reaches a caller. {@link #awaitAndFind} waits for a concurrent request of the same key
  * before it looks, so that a retry racing its original is answered from the original's record.
+ * <p>
+ * The append, the lookup and the lock run as plain JDBC ({@link MetadataSql#queryOneByJdbc}): a
+ * launch makes the first two (issue 29); the listing goes through Hibernate's native queries.
  *
  * @param <R> the record type
  */
@@ -115,7 +118,7 @@ public final class AuditTrail<R> {
      */
     public R append(String action, ActorRef actor, OperationId operationId, RequestDigest requestDigest,
             Binder values) {
-        Optional<R> appended = sql.queryOne(insert, params -> {
+        Optional<R> appended = sql.queryOneByJdbc(insert, params -> {
             params.text("action", action).text("actor", actor.value()).text("operationId", operationId.value())
                     .bytes("requestDigest", requestDigest.bytes());
             values.bind(params);
@@ -135,7 +138,7 @@ public final class AuditTrail<R> {
 
     /** The record of the actor's request under this key, if any. */
     public Optional<R> find(String action, ActorRef actor, OperationId operationId) {
-        return sql.queryOne(select, params -> key(params, action, actor, operationId), mapper);
+        return sql.queryOneByJdbc(select, params -> key(params, action, actor, operationId), mapper);
     }
 
     /**
@@ -144,7 +147,7 @@ public final class AuditTrail<R> {
      * Two statements; the lock is held to the end of the caller's transaction.
      */
     public Optional<R> awaitAndFind(String action, ActorRef actor, OperationId operationId) {
-        sql.queryOne(lock, params -> key(params, action, actor, operationId), row -> row.bool("locked"));
+        sql.queryOneByJdbc(lock, params -> key(params, action, actor, operationId), row -> row.bool("locked"));
         return find(action, actor, operationId);
     }
 

@@ -26,11 +26,14 @@ import io.durablebatch.runtime.repository.JobExecutionStore;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.EntityQuery;
 import io.durablebatch.runtime.sql.MetadataSql;
+import io.durablebatch.runtime.sql.SqlRow;
 import io.durablebatch.runtime.sql.SqlStatement;
 
 /**
  * The append-only route decisions of flows. Each execution numbers its decisions from one without
- * gaps; a restart finds a prior decision with exactly the same durable input and replays it.
+ * gaps; a restart finds a prior decision with exactly the same durable input and replays it. The
+ * append, which every flow makes at each route, runs as plain JDBC mapped by hand
+ * ({@link MetadataSql#queryOneByJdbc}, issue 29); the reads map the entity.
  */
 @ApplicationScoped
 public class FlowDecisionStore {
@@ -83,13 +86,13 @@ public class FlowDecisionStore {
 
     public FlowDecision append(FlowDecisionRequest request) {
         String target = request.toNode().map(NodeId::value).orElse(null);
-        return sql.queryOne(append, params -> params.bigint("jobExecutionId", request.jobExecutionId().value())
+        return sql.queryOneByJdbc(append, params -> params.bigint("jobExecutionId", request.jobExecutionId().value())
                 .bytes("planFingerprint", request.planFingerprint().bytes())
                 .text("fromNode", request.fromNode().value()).text("toNode", target)
                 .text("kind", request.kind().name()).bytes("inputDigest", request.inputDigest().bytes())
                 .text("outcomeCode", request.outcome().code())
                 .text("outcomeDescription", request.outcome().description())
-                .time("decidedAt", storedTime(request.decidedAt())), FlowDecisionEntity.class, FlowDecisionStore::decision)
+                .time("decidedAt", storedTime(request.decidedAt())), FlowDecisionStore::decision)
                 .orElseThrow(() -> refusal(request));
     }
 
@@ -126,6 +129,15 @@ public class FlowDecisionStore {
         return new RepositoryException(RepositoryError.FLOW_DECISION_TARGET_STARTED, "node "
                 + request.toNode().map(NodeId::value).orElse("?") + " already started in job execution " + id
                 + ": a decision is appended before its target starts");
+    }
+
+    /** A row of {@link #COLUMNS} as the driver read it, mapped as the entity is. */
+    private static FlowDecision decision(SqlRow row) {
+        return new FlowDecision(new JobExecutionId(row.bigint("job_execution_id")), row.integer("sequence"),
+                new JobInstanceId(row.bigint("job_instance_id")), new NodeId(row.text("from_node")),
+                row.optionalText("to_node").map(NodeId::new), row.enumValue("kind", FlowTransitionKind.class),
+                PlanFingerprint.of(row.bytes("plan_fingerprint")), InputDigest.of(row.bytes("input_digest")),
+                new ExitStatus(row.text("outcome_code"), row.text("outcome_description")), row.time("decided_at"));
     }
 
     private static FlowDecision decision(FlowDecisionEntity row) {

@@ -5,6 +5,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 import io.durablebatch.job.ChunkStep;
 import io.durablebatch.runtime.sql.TransientFailures;
@@ -36,7 +37,11 @@ final class UnitOfWorkRetry {
 
     private final Predicate<Throwable> retried;
     private final boolean firstTryGuarded;
-    private final Guard guard;
+    private final Supplier<Guard> guardBuilder;
+    /** The guard of every try; built with the retry, which threads may share ({@link Bookkeeping}). */
+    private final Guard everyTry;
+    /** The guard of the retries after an unguarded first try; built at the first failure. */
+    private Guard afterFailure;
 
     /**
      * Retries transient failures as {@code retry} says (limit, first delay doubling up to the maximum);
@@ -52,7 +57,7 @@ final class UnitOfWorkRetry {
             int maxRetries, Duration maxDuration, Doubling delays, Consumer<Throwable> onRetry) {
         this.retried = retried;
         this.firstTryGuarded = firstTryGuarded;
-        this.guard = Guard.create().withDescription(description)
+        this.guardBuilder = () -> Guard.create().withDescription(description)
                 .withRetry()
                 .maxRetries(maxRetries)
                 .maxDuration(maxDuration.toMillis(), ChronoUnit.MILLIS)
@@ -62,6 +67,7 @@ final class UnitOfWorkRetry {
                 .withCustomBackoff().strategy(delays::start).done()
                 .done()
                 .build();
+        this.everyTry = firstTryGuarded ? guardBuilder.get() : null;
     }
 
     /**
@@ -78,7 +84,7 @@ final class UnitOfWorkRetry {
     /** Runs {@code work}; after a failure it retries, runs it again as long as the guard allows. */
     <T> T call(Callable<T> work, Class<T> type) throws Exception {
         if (firstTryGuarded) {
-            return guard.call(work, type);
+            return everyTry.call(work, type);
         }
         try {
             return work.call();
@@ -86,8 +92,26 @@ final class UnitOfWorkRetry {
             if (!retried.test(failure)) {
                 throw failure;
             }
-            return guard.call(new Replay<>(failure, work), type);
+            return guard().call(new Replay<>(failure, work), type);
         }
+    }
+
+    /**
+     * The guard, built at the first failure of an unguarded first try: building one (a CDI lookup,
+     * a builder, the retry strategy) cost as much as a launch's statement, for each step run,
+     * though almost every unit of work succeeds at its first try (issue 29). A retry whose first try
+     * runs unguarded is one step run's, on one thread.
+     */
+    private Guard guard() {
+        if (afterFailure == null) {
+            afterFailure = guardBuilder.get();
+        }
+        return afterFailure;
+    }
+
+    /** Whether a guard was built: a unit of work whose first try runs unguarded and succeeds builds none. */
+    boolean guardBuilt() {
+        return everyTry != null || afterFailure != null;
     }
 
     /** The guard's first try hands it the failure of the unguarded first try; its retries run the work. */

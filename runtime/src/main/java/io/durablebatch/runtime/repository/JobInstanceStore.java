@@ -20,11 +20,15 @@ import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.runtime.entity.JobInstanceEntity;
 import io.durablebatch.runtime.schema.RepositoryTables;
-import io.durablebatch.runtime.sql.EntityQuery;
 import io.durablebatch.runtime.sql.MetadataSql;
+import io.durablebatch.runtime.sql.SqlRow;
 import io.durablebatch.runtime.sql.SqlStatement;
 
-/** Job instances: one row per canonical key, made unique by the key's SHA-256 digest. */
+/**
+ * Job instances: one row per canonical key, made unique by the key's SHA-256 digest. The reads and
+ * writes of a single instance, which every launch makes, run as plain JDBC mapped by hand
+ * ({@link MetadataSql#queryOneByJdbc}, issue 29); the listing maps the entity.
+ */
 @ApplicationScoped
 public class JobInstanceStore {
 
@@ -33,8 +37,8 @@ public class JobInstanceStore {
 
     private final MetadataSql sql;
     private final SqlStatement insert;
-    private final EntityQuery<JobInstanceEntity> selectByDigest;
-    private final EntityQuery<JobInstanceEntity> selectById;
+    private final SqlStatement selectByDigest;
+    private final SqlStatement selectById;
     private final SqlStatement lockByDigest;
     private final SqlStatement pageByJob;
     private final SqlStatement countByJob;
@@ -48,16 +52,16 @@ public class JobInstanceStore {
                 VALUES (:jobName, :keyBytes, :keyDigest, :now)
                 ON CONFLICT (key_digest) DO NOTHING
                 RETURNING {columns}""", Map.of("columns", COLUMNS));
-        this.selectByDigest = tables.query("selectByDigest", JobInstanceEntity.class, """
-                from DurableBatchJobInstance i where i.keyDigest = :keyDigest""");
+        this.selectByDigest = tables.statement("selectByDigest", """
+                SELECT {columns} FROM {p}job_instance WHERE key_digest = :keyDigest""", Map.of("columns", COLUMNS));
         // an existing instance is locked as every operator decision on it locks it
         // (ExecutionRows.LOCK_INSTANCE_OF_EXECUTION); a new one is its creator's alone until it commits
         this.lockByDigest = tables.statement("lockByDigest", """
                 SELECT {columns} FROM {p}job_instance
                 WHERE key_digest = :keyDigest
                 FOR NO KEY UPDATE""", Map.of("columns", COLUMNS));
-        this.selectById = tables.query("selectById", JobInstanceEntity.class, """
-                from DurableBatchJobInstance i where i.id = :id""");
+        this.selectById = tables.statement("selectById", """
+                SELECT {columns} FROM {p}job_instance WHERE id = :id""", Map.of("columns", COLUMNS));
         this.pageByJob = tables.statement("pageByJob", """
                 SELECT {columns} FROM {p}job_instance
                 WHERE job_name = ANY (ARRAY[CAST(:job AS varchar)]) AND id < :after
@@ -82,22 +86,23 @@ public class JobInstanceStore {
 
     public JobInstanceSelection selectOrCreate(JobInstanceKey key) {
         ParameterDomainCheck.require(key.parameters());
-        Optional<JobInstance> created = sql.queryOne(insert, params -> params.text("jobName", key.jobName().value())
+        Optional<JobInstance> created = sql.queryOneByJdbc(insert, params -> params.text("jobName", key.jobName().value())
                 .bytes("keyBytes", key.canonicalBytes())
                 .bytes("keyDigest", key.digest())
-                .time("now", storedTime(Instant.now())), JobInstanceEntity.class, JobInstanceStore::instance);
+                .time("now", storedTime(Instant.now())), JobInstanceStore::instance);
         if (created.isPresent()) {
             return new JobInstanceSelection(created.get(), true);
         }
-        JobInstance existing = checked(key, sql.queryOne(lockByDigest, params -> params.bytes("keyDigest", key.digest()),
-                JobInstanceEntity.class, JobInstanceStore::instance))
+        JobInstance existing = checked(key, sql.queryOneByJdbc(lockByDigest,
+                params -> params.bytes("keyDigest", key.digest()), JobInstanceStore::instance))
                 .orElseThrow(() -> new RepositoryException(RepositoryError.STORAGE_FAILURE,
                         "the instance for " + key + " conflicted on insert but cannot be read"));
         return new JobInstanceSelection(existing, false);
     }
 
     public Optional<JobInstance> find(JobInstanceKey key) {
-        return checked(key, sql.one(selectByDigest, Map.of("keyDigest", key.digest())).map(JobInstanceStore::instance));
+        return checked(key, sql.queryOneByJdbc(selectByDigest, params -> params.bytes("keyDigest", key.digest()),
+                JobInstanceStore::instance));
     }
 
     /** The instance found by {@code key}'s digest, refused if its key is another one. */
@@ -110,10 +115,16 @@ public class JobInstanceStore {
     }
 
     public Optional<JobInstance> get(JobInstanceId id) {
-        return sql.one(selectById, Map.of("id", id.value())).map(JobInstanceStore::instance);
+        return sql.queryOneByJdbc(selectById, params -> params.bigint("id", id.value()), JobInstanceStore::instance);
     }
 
     private static JobInstance instance(JobInstanceEntity row) {
         return new JobInstance(new JobInstanceId(row.id), JobInstanceKey.fromCanonicalBytes(row.keyBytes), row.createdAt);
+    }
+
+    /** A row of {@link #COLUMNS} as the driver read it, mapped as the entity is. */
+    private static JobInstance instance(SqlRow row) {
+        return new JobInstance(new JobInstanceId(row.bigint("id")), JobInstanceKey.fromCanonicalBytes(row.bytes("key_bytes")),
+                row.time("created_at"));
     }
 }

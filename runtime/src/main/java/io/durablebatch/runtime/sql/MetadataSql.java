@@ -6,6 +6,7 @@ import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -76,6 +77,7 @@ public final class MetadataSql {
     private static final ThreadLocal<long[]> STATEMENTS_OF_THREAD = ThreadLocal.withInitial(() -> new long[1]);
 
     private final LongAdder statements = new LongAdder();
+    private final LongAdder throughSession = new LongAdder();
     private final StatementTimer timer;
     private final boolean timed;
 
@@ -116,6 +118,11 @@ public final class MetadataSql {
      * whose scalar parameters and columns need none of Hibernate's mapping.
      */
     public <T> Optional<T> queryOneByJdbc(SqlStatement sql, Binder binder, RowMapper<T> mapper) {
+        return atMostOne(queryByJdbc(sql, binder, mapper), sql.text());
+    }
+
+    /** As {@link #queryOneByJdbc}, every row of the result. */
+    public <T> List<T> queryByJdbc(SqlStatement sql, Binder binder, RowMapper<T> mapper) {
         JdbcBindings bindings = new JdbcBindings(sql.placeholders());
         SqlParams params = new SqlParams(sql, bindings);
         binder.bind(params);
@@ -130,13 +137,17 @@ public final class MetadataSql {
             try (ResultSet result = statement.executeQuery()) {
                 ResultSetMetaData columns = result.getMetaData();
                 String[] labels = new String[columns.getColumnCount()];
+                boolean[] pointsInTime = new boolean[labels.length];
                 for (int i = 0; i < labels.length; i++) {
                     labels[i] = columns.getColumnLabel(i + 1).toLowerCase(Locale.ROOT);
+                    pointsInTime[i] = "timestamptz".equals(columns.getColumnTypeName(i + 1));
                 }
                 while (result.next()) {
                     Map<String, Object> row = new HashMap<>(labels.length * 2);
                     for (int i = 0; i < labels.length; i++) {
-                        row.put(labels[i], result.getObject(i + 1));
+                        // as an offset date-time, parsed as is: a Timestamp goes through a Calendar per value
+                        row.put(labels[i], pointsInTime[i] ? result.getObject(i + 1, OffsetDateTime.class)
+                                : result.getObject(i + 1));
                     }
                     rows.add(mapper.map(new SqlRow(column -> row.get(column.toLowerCase(Locale.ROOT)))));
                 }
@@ -148,7 +159,7 @@ public final class MetadataSql {
                 timer.record(sql.toString(), System.nanoTime() - began);
             }
         }
-        return atMostOne(rows, sql.text());
+        return rows;
     }
 
     public <T> List<T> query(SqlStatement sql, Binder binder, RowMapper<T> mapper) {
@@ -199,7 +210,7 @@ public final class MetadataSql {
     public <E> E insert(E entity) {
         return run(entity.getClass().getSimpleName() + ".insert", entity.getClass().getSimpleName() + " insert",
                 () -> RepositoryOwned.write(() -> {
-                    count();
+                    countThroughSession();
                     session.insert(entity);
                     return entity;
                 }));
@@ -213,7 +224,7 @@ public final class MetadataSql {
     public <E> E update(E entity) {
         return run(entity.getClass().getSimpleName() + ".update", entity.getClass().getSimpleName() + " update",
                 () -> RepositoryOwned.write(() -> {
-                    count();
+                    countThroughSession();
                     session.update(entity);
                     return entity;
                 }));
@@ -225,7 +236,7 @@ public final class MetadataSql {
             SelectionQuery<T> selection = session.createSelectionQuery(query.hql(), query.resultType());
             parameters.forEach(selection::setParameter);
             selection.setTimeout(timeoutSeconds);
-            count();
+            countThroughSession();
             return selection.getResultList();
         });
     }
@@ -241,7 +252,7 @@ public final class MetadataSql {
             MutationQuery query = session.createMutationQuery(mutation.hql());
             parameters.forEach(query::setParameter);
             query.setTimeout(timeoutSeconds);
-            count();
+            countThroughSession();
             // a bulk mutation fires no entity callback: RepositoryOwned has nothing to let through
             return query.executeUpdate();
         });
@@ -253,7 +264,7 @@ public final class MetadataSql {
         params.requireAllBound();
         // the driver's timer cancels the statement: no round trip unless it fires
         query.setTimeout(timeoutSeconds);
-        count();
+        countThroughSession();
         return query;
     }
 
@@ -302,9 +313,23 @@ public final class MetadataSql {
         return STATEMENTS_OF_THREAD.get()[0];
     }
 
+    /**
+     * How many of {@link #statementsExecuted()} went through the Hibernate session (entity
+     * operations, HQL, native queries mapped by Hibernate) rather than plain JDBC: the hot paths
+     * pin theirs at none.
+     */
+    public long statementsThroughSession() {
+        return throughSession.sum();
+    }
+
     private void count() {
         statements.increment();
         STATEMENTS_OF_THREAD.get()[0]++;
+    }
+
+    private void countThroughSession() {
+        count();
+        throughSession.increment();
     }
 
     /** Whether {@code e} reports a violation of the named unique constraint. */

@@ -1,6 +1,7 @@
 package io.durablebatch.runtime.job;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -47,6 +48,21 @@ class UnitOfWorkRetryTest {
         assertEquals("done", retry(3, 1, 10).call(failing(0), String.class));
         assertEquals(1, triedAt.size());
         assertTrue(retried.isEmpty());
+    }
+
+    /** Issue 29: building a guard cost a step run as much as a launch's statement; most never need one. */
+    @Test
+    void aFirstTryThatSucceedsBuildsNoGuardAndAFailureBuildsOne() throws Exception {
+        UnitOfWorkRetry retry = retry(3, 1, 10);
+        retry.call(failing(0), String.class);
+        assertFalse(retry.guardBuilt(), "a guard built for a first try that succeeded");
+        triedAt.clear();
+        assertEquals("done", retry.call(failing(1), String.class));
+        assertTrue(retry.guardBuilt());
+        assertEquals(2, triedAt.size());
+        assertTrue(UnitOfWorkRetry.forBudget("test", Duration.ofSeconds(1), failure -> true, Duration.ZERO,
+                Duration.ZERO, failure -> true, failure -> {
+                }).guardBuilt(), "a budget counts the first try too: its guard is built with it");
     }
 
     @Test

@@ -130,17 +130,22 @@ class KernelLaunchCostTest {
     @Inject
     RepositoryTables tables;
 
-    /** The statements and transactions of one launch, counted from before it to its end, and how it ended. */
-    record Cost(long statements, long transactions, ExecutionStatus status) {
+    /**
+     * The statements and transactions of one launch, counted from before it to its end, how many of
+     * those statements went through the Hibernate session, and how the launch ended.
+     */
+    record Cost(long statements, long transactions, long throughSession, ExecutionStatus status) {
     }
 
     Cost launch(String job) throws Exception {
         long statements = sql.statementsExecuted();
+        long throughSession = sql.statementsThroughSession();
         long begun = transactions.count.get();
         JobExecutionId id = operator.start(job, JobParameters.of("run", UUID.randomUUID().toString()),
                 OperatorCall.by("test"));
         ExecutionStatus status = awaitEndOutsideTheApplication(id);
-        return new Cost(sql.statementsExecuted() - statements, transactions.count.get() - begun, status);
+        return new Cost(sql.statementsExecuted() - statements, transactions.count.get() - begun,
+                sql.statementsThroughSession() - throughSession, status);
     }
 
     /**
@@ -178,6 +183,22 @@ class KernelLaunchCostTest {
         assertEquals(2, cost.transactions(), "transactions (commits) of a one-step launch");
         assertEquals(8, cost.statements(), "metadata statements of a one-step launch");
         assertEquals(12, cost.statements() + 2 * cost.transactions(), "statements as PostgreSQL counts them");
+    }
+
+    /**
+     * Issue 29: Hibernate building and mapping a launch's statements cost several times their driver
+     * time, so every statement of a launch (instance, audit, attempt, step, route decision, ends) is
+     * plain JDBC mapped by hand, each mapping proven equal to its entity's (LaunchRowsReadTest,
+     * JobExecutionReadTest).
+     */
+    @Test
+    void noStatementOfALaunchGoesThroughHibernate() throws Exception {
+        launch("cost-one-tasklet");
+        Cost oneStep = launch("cost-one-tasklet");
+        Cost twoSteps = launch("cost-two-tasklets");
+
+        assertEquals(0, oneStep.throughSession(), "statements of a one-step launch through the Hibernate session");
+        assertEquals(0, twoSteps.throughSession(), "statements of a two-step launch through the Hibernate session");
     }
 
     @Test
