@@ -14,17 +14,42 @@ final class JobCallbacks {
 
     private static final Logger LOG = Logger.getLogger(JobCallbacks.class);
 
+    /**
+     * Whether a listener class has a {@code beforeJob} of its own: one that only listens to the end
+     * (JobListener's {@code beforeJob} does nothing) needs nothing to run before the first step.
+     */
+    private static final ClassValue<Boolean> HAS_BEFORE_JOB = new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+            try {
+                return type.getMethod("beforeJob", JobEvent.class).getDeclaringClass() != JobListener.class;
+            } catch (NoSuchMethodException e) {
+                throw new IllegalStateException("a JobListener without beforeJob: " + type, e);
+            }
+        }
+    };
+
     private final JobListener[] listeners;
     private final JobEndListener[] endListeners;
+    private final boolean listensBeforeJob;
 
     JobCallbacks(List<JobListener> listeners, List<JobEndListener> endListeners) {
         this.listeners = listeners.toArray(JobListener[]::new);
         this.endListeners = endListeners.toArray(JobEndListener[]::new);
+        boolean before = false;
+        for (JobListener listener : this.listeners) {
+            before |= HAS_BEFORE_JOB.get(listener.getClass());
+        }
+        this.listensBeforeJob = before;
     }
 
-    /** Whether the job has no {@link JobListener}: nothing runs between its launch and its first step. */
-    boolean isEmpty() {
-        return listeners.length == 0;
+    /**
+     * Whether a listener's {@code beforeJob} runs between the launch and the first step, which the
+     * launch then cannot start in its own transaction. A listener of the end only (as the Jakarta
+     * layer's cleanup of its contexts) leaves the launch as cheap as none.
+     */
+    boolean listensBeforeJob() {
+        return listensBeforeJob;
     }
 
     /** Whether a {@link JobEndListener} runs between the flow's end and its record, which then cannot join a step's. */

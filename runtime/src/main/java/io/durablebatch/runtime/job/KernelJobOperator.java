@@ -200,7 +200,7 @@ public class KernelJobOperator implements JobOperator {
                 : Optional.empty();
         Optional<StepRunners.StepStart> firstStep = resolved.isPresent()
                 && RestartPosition.of(repository, resolved.get(), launched, newInstance) instanceof Step step
-                && steps.listeners().forJob(definition).isEmpty()
+                && !steps.listeners().forJob(definition).listensBeforeJob()
                         ? steps.startEagerly(step, launched, newInstance)
                         : Optional.empty();
         return new Launch(launched, definition, parameters, false, atOnce, firstStep, newInstance);

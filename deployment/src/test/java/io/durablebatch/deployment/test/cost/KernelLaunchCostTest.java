@@ -12,6 +12,8 @@ import java.sql.ResultSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -33,6 +35,8 @@ import io.durablebatch.item.ItemReader;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.RepeatStatus;
+import io.durablebatch.listener.JobEvent;
+import io.durablebatch.listener.JobListener;
 import io.durablebatch.operator.JobOperator;
 import io.durablebatch.operator.JobParameters;
 import io.durablebatch.operator.OperatorCall;
@@ -74,6 +78,18 @@ class KernelLaunchCostTest {
         }
 
         @Produces
+        JobDefinition endListened() {
+            return Job.named("cost-end-listened").listener(new EndOnly())
+                    .start(tasklet("only", context -> RepeatStatus.FINISHED)).build();
+        }
+
+        @Produces
+        JobDefinition startListened() {
+            return Job.named("cost-start-listened").listener(new BeforeToo())
+                    .start(tasklet("only", context -> RepeatStatus.FINISHED)).build();
+        }
+
+        @Produces
         JobDefinition oneChunkStep() {
             return Job.named("cost-chunks")
                     .start(chunk("items", 100).reader(context -> new Countdown(250))
@@ -105,6 +121,23 @@ class KernelLaunchCostTest {
         @Override
         public Checkpoint checkpoint() {
             return Checkpoint.of(Integer.toString(read).getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    /** Listens to the end only, as the Jakarta layer's cleanup of an execution's contexts does. */
+    static final class EndOnly implements JobListener {
+        static final BlockingQueue<ExecutionStatus> ENDS = new LinkedBlockingQueue<>();
+
+        @Override
+        public void afterJob(JobEvent job) {
+            ENDS.add(job.execution().status());
+        }
+    }
+
+    /** Runs a {@code beforeJob}: between the launch and the first step. */
+    static final class BeforeToo implements JobListener {
+        @Override
+        public void beforeJob(JobEvent job) {
         }
     }
 
@@ -219,5 +252,18 @@ class KernelLaunchCostTest {
         // the launch; the first step's end, its route and the second's start; the second's end with the job's
         assertEquals(3, cost.transactions(), "transactions of a two-step launch");
         assertEquals(5 + 3 + 3, cost.statements(), "metadata statements of a two-step launch");
+    }
+
+    @Test
+    void aJobListenerOfTheEndOnlyLeavesTheLaunchAsCheapAsNone() throws Exception {
+        launch("cost-end-listened");
+        EndOnly.ENDS.clear();
+        Cost endOnly = launch("cost-end-listened");
+        Cost withBeforeJob = launch("cost-start-listened");
+
+        assertEquals(new Cost(8, 2, ExecutionStatus.COMPLETED), endOnly, "the launch starts the first step itself");
+        assertEquals(ExecutionStatus.COMPLETED, EndOnly.ENDS.poll(30, TimeUnit.SECONDS), "afterJob with the recorded end");
+        // a beforeJob runs between the launch's commit and the first step, which then starts on its own
+        assertEquals(new Cost(9, 3, ExecutionStatus.COMPLETED), withBeforeJob, "a launch whose listener runs beforeJob");
     }
 }

@@ -2,6 +2,7 @@ package io.durablebatch.jakarta.runtime;
 
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -23,6 +24,8 @@ public final class JakartaJobs {
 
     private final Map<String, JslJob> runnable = new LinkedHashMap<>();
     private final Map<String, String> refused;
+    /** Asked on every operator call (each poll of {@code getJobExecution}): built once. */
+    private final Set<String> names;
     private final BatchArtifacts artifacts;
 
     /**
@@ -36,6 +39,9 @@ public final class JakartaJobs {
         sources.forEach((name, source) -> runnable.put(name,
                 JslParser.parse(files.get(name), new ByteArrayInputStream(source.getBytes(StandardCharsets.UTF_8)))));
         this.refused = Map.copyOf(refused);
+        Set<String> names = new TreeSet<>(runnable.keySet());
+        names.addAll(refused.keySet());
+        this.names = Collections.unmodifiableSet(names);
         this.artifacts = new BatchArtifacts(batchXmlRefs);
     }
 
@@ -50,8 +56,6 @@ public final class JakartaJobs {
 
     /** Every job XML's name, those that run and those that are refused. */
     public Set<String> names() {
-        Set<String> names = new TreeSet<>(runnable.keySet());
-        names.addAll(refused.keySet());
         return names;
     }
 
