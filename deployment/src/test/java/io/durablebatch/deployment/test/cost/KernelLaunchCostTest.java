@@ -261,9 +261,9 @@ class KernelLaunchCostTest {
         Cost endOnly = launch("cost-end-listened");
         Cost withBeforeJob = launch("cost-start-listened");
 
-        assertEquals(new Cost(8, 2, ExecutionStatus.COMPLETED), endOnly, "the launch starts the first step itself");
+        assertEquals(new Cost(8, 2, 0, ExecutionStatus.COMPLETED), endOnly, "the launch starts the first step itself");
         assertEquals(ExecutionStatus.COMPLETED, EndOnly.ENDS.poll(30, TimeUnit.SECONDS), "afterJob with the recorded end");
         // a beforeJob runs between the launch's commit and the first step, which then starts on its own
-        assertEquals(new Cost(9, 3, ExecutionStatus.COMPLETED), withBeforeJob, "a launch whose listener runs beforeJob");
+        assertEquals(new Cost(9, 3, 0, ExecutionStatus.COMPLETED), withBeforeJob, "a launch whose listener runs beforeJob");
     }
 }
