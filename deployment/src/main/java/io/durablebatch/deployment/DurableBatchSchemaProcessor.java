@@ -30,19 +30,17 @@ class DurableBatchSchemaProcessor {
      * manager are up and the application's own migrations (Flyway, Liquibase: whatever says its
      * datasource schema is ready) have run: theirs refuse a schema that holds tables but none of their
      * history, ours starts its own history beside theirs. Hibernate ORM starts after it, so that its
-     * validation sees the repository's tables (a unit that manages no schema is built meanwhile, on a
-     * thread of its own); the kernel's steps order themselves by {@link RepositorySchemaReadyBuildItem}.
+     * validation sees the repository's tables; the kernel's steps order themselves by {@link RepositorySchemaReadyBuildItem}.
      */
     @BuildStep
     @Record(ExecutionTime.RUNTIME_INIT)
     @Consume(SyntheticBeansRuntimeInitBuildItem.class)
     @Consume(NarayanaInitBuildItem.class)
     @Consume(JdbcDataSourceSchemaReadyBuildItem.class)
-    ServiceStartBuildItem migrate(RepositoryRecorder recorder, RepositoryPersistenceUnitBuildItem unit,
+    ServiceStartBuildItem migrate(RepositoryRecorder recorder,
             BuildProducer<PersistenceProviderSetUpBuildItem> hibernateMayStart,
             BuildProducer<RepositorySchemaReadyBuildItem> repositoryReady,
             BuildProducer<InitTaskCompletedBuildItem> initTaskCompleted) {
-        recorder.buildPersistenceUnitAhead(unit.name());
         // computed here so that a start on a current schema reads none of the scripts
         recorder.migrate(SchemaMigrations.checksums(Thread.currentThread().getContextClassLoader()));
         hibernateMayStart.produce(new PersistenceProviderSetUpBuildItem());
