@@ -19,11 +19,20 @@
 # durableOverSpring and nativeOverSpring compare with it. The workload launches-concurrent (not run by
 # default) starts the launches from -Dpeer.threads=8 threads at once.
 #
+# The start of an application that already has Hibernate ORM, as most Quarkus applications with a database
+# do: the variants jberet-orm:jakarta (benchmarks/peer/jberet with Hibernate ORM and an entity of the
+# application's own, benchmarks/peer/app-entity, which no job uses) and durable-entity:jakarta or :native
+# (benchmarks/peer/durable with the same entity, in the persistence unit the repository's entities are in);
+# not run by default. The summary's overJberetOrm compares starts and one-shots with jberet-orm, e.g.
+#
+#   PEER_WORKLOADS="" PEER_ONESHOTS=5 \
+#       PEER_VARIANTS="jberet:jakarta jberet-orm:jakarta durable:jakarta durable-entity:jakarta" benchmarks/peer/run.sh
+#
 # PostgreSQL: a private cluster (PEER_PG_DIR, default /tmp/durable-batch-peer-pg, port PEER_PG_PORT,
 # default 55433) with pg_stat_statements preloaded is created and started when none answers on that
 # port; it is left running (pg_ctl -D "$PEER_PG_DIR/data" stop). Environment: PEER_ROUNDS (3),
 # PEER_ONESHOTS (3 per variant), PEER_WORKLOADS ("chunk launches"; "" for the one-shot runs only),
-# PEER_VARIANTS (default: all five), PEER_SKIP_BUILD=1, JAVA_OPTS (default -Xmx1g); sizes as
+# PEER_VARIANTS (default: the five above), PEER_SKIP_BUILD=1, JAVA_OPTS (default -Xmx1g); sizes as
 # -Dpeer.items=1000000 -Dpeer.warmup-items=50000 -Dpeer.launches=2000 -Dpeer.warmup-launches=200.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -34,10 +43,17 @@ bin=/usr/lib/postgresql/15/bin
 rounds="${PEER_ROUNDS:-3}"
 oneshots="${PEER_ONESHOTS:-3}"
 java_opts="${JAVA_OPTS:--Xmx1g}"
-runtimes=(jberet durable spring)
-# What runs: application:API (native: the same jobs written with the native DSL, in the Durable Batch application;
-# bare: the chunk workload's ceiling, the same artifacts in a plain loop without a batch runtime, chunk only)
+# What runs: application:API, the application a directory of benchmarks/peer (native: the same jobs written with
+# the native DSL, in a Durable Batch application; bare: the chunk workload's ceiling, the same artifacts in a
+# plain loop without a batch runtime, chunk only)
 variants=(${PEER_VARIANTS:-jberet:jakarta durable:jakarta durable:native durable:bare spring:native})
+runtimes=()
+for variant in "${variants[@]}"; do
+    [[ " ${runtimes[*]} " == *" ${variant%%:*} "* ]] || runtimes+=("${variant%%:*}")
+done
+database() {
+    echo "peer_${1//-/_}"
+}
 
 as_postgres() {
     if [[ "$(id -u)" == 0 ]]; then su postgres -c "$*"; else bash -c "$*"; fi
@@ -60,35 +76,38 @@ fi
 
 # 2. One database per runtime, new for each run of this script.
 for runtime in "${runtimes[@]}"; do
-    psql_at -d postgres -c "DROP DATABASE IF EXISTS peer_$runtime" -c "CREATE DATABASE peer_$runtime"
-    psql_at -d "peer_$runtime" -c "CREATE EXTENSION pg_stat_statements"
+    psql_at -d postgres -c "DROP DATABASE IF EXISTS $(database "$runtime")" -c "CREATE DATABASE $(database "$runtime")"
+    psql_at -d "$(database "$runtime")" -c "CREATE EXTENSION pg_stat_statements"
 done
 
 # 3. The applications (and the extension they use).
 if [[ "${PEER_SKIP_BUILD:-0}" != 1 ]]; then
-    ./mvnw -B -q -pl benchmarks/peer/jberet,benchmarks/peer/durable,benchmarks/peer/spring -am package -DskipTests \
+    ./mvnw -B -q -pl "$(printf 'benchmarks/peer/%s\n' "${runtimes[@]}" | paste -sd,)" -am package -DskipTests \
         -Dmaven.javadoc.skip=true -Dmaven.source.skip=true >&2
 fi
 
 # 4. Runs: run VARIANT WORKLOAD [JVM option...] prints the JVM's JSON line, with "startedInSeconds"
-#    from the Quarkus log and "wallSeconds" of the whole process.
+#    from the Quarkus log, "wallSeconds" of the whole process and its "cpuSeconds" (user + system, every
+#    thread: steadier than wall time when other work shares the cores).
 run() {
-    local runtime=${1%%:*} api=${1#*:} workload=$2 log started ended line
+    local runtime=${1%%:*} api=${1#*:} workload=$2 log cpu started ended line
     local jar="benchmarks/peer/$runtime/target/quarkus-app/quarkus-run.jar"
     [[ $runtime == spring ]] && jar=benchmarks/peer/spring/target/peer-spring.jar
     shift 2
     log="$(mktemp)"
+    cpu="$(mktemp)"
     started=$(date +%s%N)
     # shellcheck disable=SC2086
-    PEER_DB_URL="jdbc:postgresql://127.0.0.1:$port/peer_$runtime" java $java_opts -Dpeer.api="$api" "$@" \
-        -jar "$jar" "$workload" > "$log" 2>&1
+    PEER_DB_URL="jdbc:postgresql://127.0.0.1:$port/$(database "$runtime")" /usr/bin/time -f '%U %S' -o "$cpu" \
+        java $java_opts -Dpeer.api="$api" "$@" -jar "$jar" "$workload" > "$log" 2>&1
     ended=$(date +%s%N)
     line="$(grep '^{' "$log" | tail -1)"
     local startup
     startup="$(grep -o 'started in [0-9.]*s' "$log" | head -1 | grep -o '[0-9.]*' | head -1)"
     jq -c --arg s "${startup:-null}" --argjson w "$(( (ended - started) / 1000000 ))" \
-        '. + {startedInSeconds: ($s | tonumber? // null), wallSeconds: ($w / 1000)}' <<< "$line"
-    rm -f "$log"
+        --arg cpu "$(awk '{print $1 + $2}' "$cpu")" \
+        '. + {startedInSeconds: ($s | tonumber? // null), wallSeconds: ($w / 1000), cpuSeconds: ($cpu | tonumber)}' <<< "$line"
+    rm -f "$log" "$cpu"
 }
 
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
@@ -107,6 +126,13 @@ for round in $(seq 1 "$rounds"); do
         done
     done
 done
+# A first start on a new database creates the schema, which is not the common start: with no workload run
+# before, one unrecorded one-shot of each variant does that.
+if [[ -z "${PEER_WORKLOADS-chunk launches}" ]]; then
+    for runtime in "${variants[@]}"; do
+        [[ "$runtime" == *:bare ]] || run "$runtime" oneshot > /dev/null
+    done
+fi
 for i in $(seq 1 "$oneshots"); do
     for runtime in "${variants[@]}"; do
         [[ "$runtime" == *:bare ]] && continue
@@ -156,6 +182,22 @@ printf '%s\n' "${lines[@]}" | jq -s -c --arg before "$load_before" --arg after "
     | .launch |= with_entries(.key as $k | .value.spring = ($all | if ($k | test("^(statements|commits)")) then first($s; "launches"; .[$k]) else med($s; "launches"; .[$k]) end))
     | .startedInSeconds.spring = ($all | map(select(.runtime == $s)) | map(.startedInSeconds) | median)
     | .oneShotSeconds.spring = ($all | med($s; "oneshot"; .wallSeconds))
+    | .oneShotCpuSeconds = ($all | {jberet: med($j; "oneshot"; .cpuSeconds), durable: med($d; "oneshot"; .cpuSeconds),
+                                    native: med($n; "oneshot"; .cpuSeconds), spring: med($s; "oneshot"; .cpuSeconds)})
+    # the applications with an entity of their own (Hibernate ORM booted in both), and the ratios to
+    # quarkus-jberet with it: the start a Quarkus application with a database compares
+    | ($all | [[$j + "+app-entity", "jberetOrm"], [$d + "+app-entity", "durableEntity"], [$n + "+app-entity", "nativeEntity"]]
+        | map(.[0] as $r | .[1] as $key | $all | {key: $key, value: {
+            startedInSeconds: (map(select(.runtime == $r)) | map(.startedInSeconds) | median),
+            oneShotSeconds: med($r; "oneshot"; .wallSeconds), oneShotCpuSeconds: med($r; "oneshot"; .cpuSeconds)}})
+        | from_entries) as $entity
+    | .startedInSeconds += ($entity | map_values(.startedInSeconds))
+    | .oneShotSeconds += ($entity | map_values(.oneShotSeconds))
+    | .oneShotCpuSeconds += ($entity | map_values(.oneShotCpuSeconds))
+    | . as $sum | def overJberetOrm(f): ($sum | f) as $times | ["durable", "native", "durableEntity", "nativeEntity"]
+        | map({key: ., value: ratio($times[.]; $times.jberetOrm)}) | from_entries;
+      .ratios.overJberetOrm = {startedIn: overJberetOrm(.startedInSeconds), oneShot: overJberetOrm(.oneShotSeconds),
+                               oneShotCpu: overJberetOrm(.oneShotCpuSeconds)}
     | .launchConcurrent = ($all | [[$j, "jberet"], [$d, "durable"], [$n, "native"], [$s, "spring"]]
         | map(.[0] as $r | .[1] as $key | $all | {key: $key, value: {jobsPerSecond: med($r; "launches-concurrent"; .jobsPerSecond),
             completedPerSecond: med($r; "launches-concurrent"; .jobsPerSecond * (.launches - .failures) / .launches * 10 | round / 10),

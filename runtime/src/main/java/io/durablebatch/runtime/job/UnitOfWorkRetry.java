@@ -38,8 +38,12 @@ final class UnitOfWorkRetry {
     private final Predicate<Throwable> retried;
     private final boolean firstTryGuarded;
     private final Supplier<Guard> guardBuilder;
-    /** The guard of every try; built with the retry, which threads may share ({@link Bookkeeping}). */
-    private final Guard everyTry;
+    /**
+     * The guard of every try, built at the first call: the kernel's bookkeeping retry is built with the
+     * beans at startup, and a one-shot run may never call it (issue 29: the guard's builder and SmallRye's
+     * SPI were 32 classes of the start). Threads may share the retry ({@link Bookkeeping}).
+     */
+    private volatile Guard everyTry;
     /** The guard of the retries after an unguarded first try; built at the first failure. */
     private Guard afterFailure;
 
@@ -67,7 +71,6 @@ final class UnitOfWorkRetry {
                 .withCustomBackoff().strategy(delays::start).done()
                 .done()
                 .build();
-        this.everyTry = firstTryGuarded ? guardBuilder.get() : null;
     }
 
     /**
@@ -84,7 +87,7 @@ final class UnitOfWorkRetry {
     /** Runs {@code work}; after a failure it retries, runs it again as long as the guard allows. */
     <T> T call(Callable<T> work, Class<T> type) throws Exception {
         if (firstTryGuarded) {
-            return everyTry.call(work, type);
+            return everyTry().call(work, type);
         }
         try {
             return work.call();
@@ -94,6 +97,20 @@ final class UnitOfWorkRetry {
             }
             return guard().call(new Replay<>(failure, work), type);
         }
+    }
+
+    private Guard everyTry() {
+        Guard guard = everyTry;
+        if (guard == null) {
+            synchronized (this) {
+                guard = everyTry;
+                if (guard == null) {
+                    guard = guardBuilder.get();
+                    everyTry = guard;
+                }
+            }
+        }
+        return guard;
     }
 
     /**
@@ -109,7 +126,10 @@ final class UnitOfWorkRetry {
         return afterFailure;
     }
 
-    /** Whether a guard was built: a unit of work whose first try runs unguarded and succeeds builds none. */
+    /**
+     * Whether a guard was built: a unit of work whose first try runs unguarded and succeeds builds none,
+     * a retry with a budget builds one at its first call.
+     */
     boolean guardBuilt() {
         return everyTry != null || afterFailure != null;
     }

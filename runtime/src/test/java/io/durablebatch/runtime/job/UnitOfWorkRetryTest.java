@@ -60,9 +60,20 @@ class UnitOfWorkRetryTest {
         assertEquals("done", retry.call(failing(1), String.class));
         assertTrue(retry.guardBuilt());
         assertEquals(2, triedAt.size());
-        assertTrue(UnitOfWorkRetry.forBudget("test", Duration.ofSeconds(1), failure -> true, Duration.ZERO,
-                Duration.ZERO, failure -> true, failure -> {
-                }).guardBuilt(), "a budget counts the first try too: its guard is built with it");
+    }
+
+    /**
+     * Issue 29: the bookkeeping retry is built with the kernel's beans at startup, and a one-shot run may never
+     * call it; a budget counts the first try too, so its first call builds the guard.
+     */
+    @Test
+    void aBudgetBuildsItsGuardAtItsFirstCall() throws Exception {
+        UnitOfWorkRetry budget = UnitOfWorkRetry.forBudget("test", Duration.ofSeconds(1), failure -> true,
+                Duration.ZERO, Duration.ZERO, failure -> true, failure -> {
+                });
+        assertFalse(budget.guardBuilt(), "a guard built before any call");
+        assertEquals("done", budget.call(failing(0), String.class));
+        assertTrue(budget.guardBuilt(), "a budget counts the first try too: it runs in the guard");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.durablebatch.benchmarks.peer;
 
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 
@@ -35,6 +36,10 @@ public class PeerMain implements QuarkusApplication {
 
     @ConfigProperty(name = "peer.runtime")
     String runtime;
+
+    /** What the application has besides the batch runtime (benchmarks/peer/app-entity), appended to its runs' label. */
+    @ConfigProperty(name = "peer.variant")
+    Optional<String> variant;
 
     @ConfigProperty(name = "peer.items", defaultValue = "1000000")
     long items;
@@ -72,7 +77,8 @@ public class PeerMain implements QuarkusApplication {
     @Override
     public int run(String... args) throws Exception {
         String workload = args.length == 0 ? "oneshot" : args[0];
-        String label = api.equals("jakarta") ? runtime : runtime.replace("jakarta", api);
+        String label = (api.equals("jakarta") ? runtime : runtime.replace("jakarta", api))
+                + variant.map(added -> "+" + added).orElse("");
         PeerLaunches through = switch (api) {
             case "jakarta" -> new JakartaLaunches();
             case "bare" -> new BareChunks(dataSource, transactions.get());
