@@ -238,7 +238,7 @@ public final class PeerWorkloads {
         private final long began = System.currentTimeMillis();
         private final Map<String, Long> ticks = ticks();
         private final long[] collections = collections();
-        private final long allocated = allocated();
+        private final Map<Long, Long> allocated = allocated();
 
         void stop(StringBuilder line, long units, String unit) throws IOException {
             Map<String, Long> now = ticks();
@@ -263,7 +263,7 @@ public final class PeerWorkloads {
             long[] gc = collections();
             line.append(String.format(Locale.ROOT, "},\"collectionsPer%s\":%.4f,\"collectionMillisPer%s\":%.3f,"
                     + "\"allocatedKBPer%s\":%.1f", unit, (gc[0] - collections[0]) / (double) units, unit,
-                    (gc[1] - collections[1]) / (double) units, unit, (allocated() - allocated) / 1024.0 / units));
+                    (gc[1] - collections[1]) / (double) units, unit, allocatedSince(allocated) / 1024.0 / units));
             // for a recording of the same run (JFR) to be cut to the timed part
             line.append(",\"windowEpochMillis\":[").append(began).append(',').append(System.currentTimeMillis()).append(']');
         }
@@ -299,11 +299,25 @@ public final class PeerWorkloads {
             return new long[] { count, millis };
         }
 
-        private static long allocated() {
+        /** The bytes each live Java thread allocated so far, by thread id. */
+        private static Map<Long, Long> allocated() {
             com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+            long[] ids = threads.getAllThreadIds();
+            long[] bytes = threads.getThreadAllocatedBytes(ids);
+            Map<Long, Long> allocated = new TreeMap<>();
+            for (int i = 0; i < ids.length; i++) {
+                if (bytes[i] >= 0) {
+                    allocated.put(ids[i], bytes[i]);
+                }
+            }
+            return allocated;
+        }
+
+        /** What the threads alive now allocated since {@code before}: a thread that ended took its count along. */
+        private static long allocatedSince(Map<Long, Long> before) {
             long sum = 0;
-            for (long bytes : threads.getThreadAllocatedBytes(threads.getAllThreadIds())) {
-                sum += Math.max(bytes, 0);
+            for (Map.Entry<Long, Long> thread : allocated().entrySet()) {
+                sum += thread.getValue() - before.getOrDefault(thread.getKey(), 0L);
             }
             return sum;
         }
