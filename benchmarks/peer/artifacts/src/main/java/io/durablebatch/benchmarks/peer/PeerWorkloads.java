@@ -1,6 +1,11 @@
 package io.durablebatch.benchmarks.peer;
 
+import java.io.IOException;
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -9,12 +14,15 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
 
 import javax.sql.DataSource;
 
@@ -34,6 +42,12 @@ import javax.sql.DataSource;
  * With {@code stats} the runtime's statements ({@code pg_stat_statements}, without transaction control
  * and the writer's inserts) and commits ({@code pg_stat_database}) of the timed part are counted too: the
  * counters are read after a pause in which every connection's backend reports its figures.
+ * <p>
+ * With the system property {@code peer.thread-cpu=true} (Linux) the JVM's CPU over the timed part is
+ * also split by thread ({@code cpuMillisPerChunkByThread}: the threads' names from {@code /proc}, digits
+ * as N, so the GC's and the JIT compiler's threads count too), with the collections, their pauses and
+ * the bytes the Java threads allocated, per unit: where a runtime's CPU per unit goes that a profile of
+ * the Java threads does not show.
  */
 public final class PeerWorkloads {
 
@@ -193,20 +207,119 @@ public final class PeerWorkloads {
 
         private final long cpuNanos;
         private final long[] counters;
+        private final ThreadCpu threads;
 
         Window() throws Exception {
             counters = sizes.stats() ? counters() : null;
+            threads = Boolean.getBoolean("peer.thread-cpu") ? new ThreadCpu() : null;
             cpuNanos = cpuNanos();
         }
 
         void stop(StringBuilder line, long units, String unit) throws Exception {
             long cpu = cpuNanos() - cpuNanos;
             line.append(String.format(Locale.ROOT, ",\"cpuMillisPer%s\":%.3f", unit, cpu / 1e6 / units));
+            if (threads != null) {
+                threads.stop(line, units, unit);
+            }
             if (counters != null) {
                 long[] after = counters();
                 line.append(String.format(Locale.ROOT, ",\"statementsPer%s\":%.2f,\"commitsPer%s\":%.2f", unit,
                         (after[0] - counters[0]) / (double) units, unit, (after[1] - counters[1]) / (double) units));
             }
+        }
+    }
+
+    /**
+     * The CPU of each thread of this process ({@code /proc/self/task}: Java threads and the JVM's own),
+     * the collections and the Java threads' allocations, from its creation to {@link #stop}.
+     */
+    private static final class ThreadCpu {
+
+        private final long began = System.currentTimeMillis();
+        private final Map<String, Long> ticks = ticks();
+        private final long[] collections = collections();
+        private final Map<Long, Long> allocated = allocated();
+
+        void stop(StringBuilder line, long units, String unit) throws IOException {
+            Map<String, Long> now = ticks();
+            // /proc counts in USER_HZ ticks, which Linux fixes at 100 a second for user space
+            double millisPerTick = 10.0;
+            Map<String, Double> byName = new TreeMap<>();
+            now.forEach((task, at) -> {
+                // a thread started in the window counts whole; "task" is the tid and the name
+                long used = at - ticks.getOrDefault(task, 0L);
+                if (used > 0) {
+                    byName.merge(task.substring(task.indexOf(' ') + 1).replaceAll("\\d+", "N"),
+                            used * millisPerTick / units, Double::sum);
+                }
+            });
+            line.append(",\"cpuMillisPer").append(unit).append("ByThread\":{");
+            String separator = "";
+            for (Map.Entry<String, Double> thread : byName.entrySet()) {
+                line.append(separator).append('"').append(thread.getKey().replace("\"", "'")).append("\":")
+                        .append(String.format(Locale.ROOT, "%.3f", thread.getValue()));
+                separator = ",";
+            }
+            long[] gc = collections();
+            line.append(String.format(Locale.ROOT, "},\"collectionsPer%s\":%.4f,\"collectionMillisPer%s\":%.3f,"
+                    + "\"allocatedKBPer%s\":%.1f", unit, (gc[0] - collections[0]) / (double) units, unit,
+                    (gc[1] - collections[1]) / (double) units, unit, allocatedSince(allocated) / 1024.0 / units));
+            // for a recording of the same run (JFR) to be cut to the timed part
+            line.append(",\"windowEpochMillis\":[").append(began).append(',').append(System.currentTimeMillis()).append(']');
+        }
+
+        /** utime + stime of each thread, by "tid name". */
+        private static Map<String, Long> ticks() {
+            Map<String, Long> ticks = new TreeMap<>();
+            try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
+                for (Path task : (Iterable<Path>) tasks::iterator) {
+                    try {
+                        String stat = Files.readString(task.resolve("stat"));
+                        // the name is between the first '(' and the last ')'; utime and stime are fields 14 and 15
+                        String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                        ticks.put(task.getFileName() + " " + name, Long.parseLong(fields[11]) + Long.parseLong(fields[12]));
+                    } catch (NoSuchFileException ended) {
+                        // the thread ended while listed
+                    }
+                }
+            } catch (IOException e) {
+                throw new IllegalStateException("peer.thread-cpu needs /proc/self/task (Linux): " + e, e);
+            }
+            return ticks;
+        }
+
+        private static long[] collections() {
+            long count = 0;
+            long millis = 0;
+            for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
+                count += collector.getCollectionCount();
+                millis += collector.getCollectionTime();
+            }
+            return new long[] { count, millis };
+        }
+
+        /** The bytes each live Java thread allocated so far, by thread id. */
+        private static Map<Long, Long> allocated() {
+            com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+            long[] ids = threads.getAllThreadIds();
+            long[] bytes = threads.getThreadAllocatedBytes(ids);
+            Map<Long, Long> allocated = new TreeMap<>();
+            for (int i = 0; i < ids.length; i++) {
+                if (bytes[i] >= 0) {
+                    allocated.put(ids[i], bytes[i]);
+                }
+            }
+            return allocated;
+        }
+
+        /** What the threads alive now allocated since {@code before}: a thread that ended took its count along. */
+        private static long allocatedSince(Map<Long, Long> before) {
+            long sum = 0;
+            for (Map.Entry<Long, Long> thread : allocated().entrySet()) {
+                sum += thread.getValue() - before.getOrDefault(thread.getKey(), 0L);
+            }
+            return sum;
         }
     }
 
