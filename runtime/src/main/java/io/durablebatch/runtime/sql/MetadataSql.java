@@ -5,6 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -140,7 +141,9 @@ public final class MetadataSql {
                 boolean[] pointsInTime = new boolean[labels.length];
                 for (int i = 0; i < labels.length; i++) {
                     labels[i] = columns.getColumnLabel(i + 1).toLowerCase(Locale.ROOT);
-                    pointsInTime[i] = "timestamptz".equals(columns.getColumnTypeName(i + 1));
+                    // every point in time of the repository is a timestamptz, which the driver reports as
+                    // TIMESTAMP; its type name would cost a catalog lookup per new connection and result shape
+                    pointsInTime[i] = columns.getColumnType(i + 1) == Types.TIMESTAMP;
                 }
                 while (result.next()) {
                     Map<String, Object> row = new HashMap<>(labels.length * 2);

@@ -5,9 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Supplier;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import java.util.logging.SimpleFormatter;
 
 import jakarta.inject.Inject;
 import jakarta.transaction.Status;
@@ -16,11 +22,13 @@ import jakarta.transaction.TransactionManager;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.agroal.api.AgroalDataSource;
 import io.durablebatch.deployment.test.RepositoryTestSupport;
 import io.durablebatch.repository.RepositoryError;
 import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.runtime.schema.RepositoryTables;
 import io.durablebatch.runtime.sql.MetadataSql;
+import io.durablebatch.runtime.sql.RepositoryDataSource;
 import io.durablebatch.runtime.sql.SqlParams;
 import io.durablebatch.runtime.sql.SqlRow;
 import io.durablebatch.runtime.sql.SqlStatement;
@@ -34,9 +42,13 @@ import io.quarkus.test.QuarkusUnitTest;
  */
 class JdbcStatementPathTest {
 
+    private static final String DRIVER_QUERIES = "org.postgresql.core.v3.QueryExecutorImpl";
+
     @RegisterExtension
     static final QuarkusUnitTest APP = RepositoryTestSupport.repositoryApp()
-            .overrideConfigKey("quarkus.durable-batch.lease.sweeper-enabled", "false");
+            .overrideConfigKey("quarkus.durable-batch.lease.sweeper-enabled", "false")
+            // the driver logs each statement it parses at FINEST: what a test of its own statements reads
+            .overrideConfigKey("quarkus.log.category.\"" + DRIVER_QUERIES + "\".min-level", "TRACE");
 
     private static final Instant AT = Instant.parse("2026-12-02T06:15:30.123456Z");
 
@@ -48,6 +60,10 @@ class JdbcStatementPathTest {
 
     @Inject
     TransactionManager transactionManager;
+
+    @Inject
+    @RepositoryDataSource
+    AgroalDataSource dataSource;
 
     @Test
     void bindsAndReadsEveryScalarTypeAsHibernateDoes() {
@@ -78,6 +94,50 @@ class JdbcStatementPathTest {
                 Arrays.toString(row.bytes("bytes")),
                 row.optionalBytes("no_bytes").<Object> map(Arrays::toString).orElse("empty"), row.time("at"),
                 row.optionalTime("no_at").<Object> map(v -> v).orElse("empty"));
+    }
+
+    /**
+     * The driver answers a column's type name only after a catalog lookup of the result's table columns
+     * (to tell {@code serial} from {@code int4}), cached per connection: a hot-path read that asked for it
+     * would pay catalog statements on every new pooled connection, for each result shape.
+     */
+    @Test
+    void aReadOnANewConnectionSendsTheDatabaseNothingButItsStatement() {
+        SqlStatement statement = tables.statement("columns", """
+                SELECT id, created_at, status FROM {p}job_execution ORDER BY id DESC LIMIT 1""");
+        dataSource.flush(AgroalDataSource.FlushMode.ALL);
+        List<String> parsed = new ArrayList<>();
+        Handler driverQueries = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                String message = new SimpleFormatter().formatMessage(record);
+                if (message.contains("FE=> Parse")) {
+                    parsed.add(message);
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Logger driver = Logger.getLogger(DRIVER_QUERIES);
+        Level level = driver.getLevel();
+        driver.setLevel(Level.FINEST);
+        driver.addHandler(driverQueries);
+        try {
+            inTransaction(() -> sql.queryByJdbc(statement, params -> {
+            }, row -> row.time("created_at")));
+        } finally {
+            driver.removeHandler(driverQueries);
+            driver.setLevel(level);
+        }
+        assertEquals(List.of(), parsed.stream().filter(message -> message.contains("pg_catalog")).toList(),
+                "no catalog statement besides " + parsed);
+        assertTrue(parsed.stream().anyMatch(message -> message.contains("job_execution")), "the read itself: " + parsed);
     }
 
     @Test
