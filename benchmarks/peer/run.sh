@@ -82,7 +82,7 @@ done
 
 # 3. The applications (and the extension they use).
 if [[ "${PEER_SKIP_BUILD:-0}" != 1 ]]; then
-    ./mvnw -B -q -pl "$(printf 'benchmarks/peer/%s\n' "${runtimes[@]}" | paste -sd,)" -am package -DskipTests \
+    ./mvnw -B -q -Ppeer-orm -pl "$(printf 'benchmarks/peer/%s\n' "${runtimes[@]}" | paste -sd,)" -am package -DskipTests \
         -Dmaven.javadoc.skip=true -Dmaven.source.skip=true >&2
 fi
 
