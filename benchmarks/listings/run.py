@@ -224,8 +224,6 @@ ENTITY_READS = {
     "JobInstanceStore.selectById": ("SELECT * FROM lb_job_instance WHERE id = $1", ["id"]),
     "JobExecutionStore.selectByInstance": (
         "SELECT * FROM lb_job_execution WHERE job_instance_id = $1 ORDER BY attempt", ["instanceId"]),
-    "StepExecutionStore.selectByJobExecution": (
-        "SELECT * FROM lb_step_execution WHERE job_execution_id = $1 ORDER BY id", ["jobExecutionId"]),
     "FlowDecisionStore.selectByExecution": (
         "SELECT * FROM lb_flow_decision WHERE job_execution_id = $1 ORDER BY sequence", ["jobExecutionId"]),
     "RetentionHoldStore.select": ("SELECT * FROM lb_retention_hold WHERE job_instance_id = $1", ["jobInstanceId"]),
@@ -332,6 +330,9 @@ def main():
     def ts(micros):
         return f"(timestamptz 'epoch' + {micros} * interval '1 microsecond')"
 
+    def ids_of(ids):
+        return f"CAST(ARRAY[{', '.join(map(str, ids))}] AS bigint[])"
+
     span = newest - oldest
     every_status = "ARRAY[" + ", ".join(f"'{s}'" for s in STATUSES) + "]"
 
@@ -396,7 +397,7 @@ def main():
     # the detail views, each request as the statements it runs
     kinds.append(("executionDetail", [[
         ("JobExecutionStore.selectById", {"id": str(i)}),
-        ("StepExecutionStore.selectByJobExecution", {"jobExecutionId": str(i)}),
+        ("StepExecutionStore.selectByJobExecutions", {"jobExecutionIds": ids_of([i])}),
         ("FlowDecisionStore.selectByExecution", {"jobExecutionId": str(i)}),
         ("ExecutionControlStore.readOwnership", {"id": str(i)})] for i in depth_ids]))
     kinds.append(("instanceDetail", [[
@@ -407,7 +408,8 @@ def main():
     # a schedule's latest events: of the job that has them all, and of one that has none
     for label, job in (("scheduleEvents", JOBS[0]), ("scheduleEventsOfAnother", JOBS[1])):
         kinds.append((label, [[("ScheduleStore.events", {"job": f"'{job}'", "limit": "20"})]] * args.samples))
-    # the Dev UI's executions page: a page of 50, then each execution's steps (its progress column)
+    # the Dev UI's executions page: a page of 50, then the steps of its executions (their counters and
+    # progress), one statement for all of them
     page_ids = [int(n) for n in psql(args, f"SELECT id FROM {PREFIX}job_execution ORDER BY id DESC LIMIT 50").split()]
     for deep in (False, True):
         pages = []
@@ -417,8 +419,8 @@ def main():
             if deep:
                 values["untilCreated"], values["untilId"] = ts(created[depth_ids[sample]]), str(depth_ids[sample])
                 ids = range(depth_ids[sample] - 50, depth_ids[sample])
-            pages.append([("JobExecutionListing.pageByStatus", values)] + [
-                ("StepExecutionStore.selectByJobExecution", {"jobExecutionId": str(i)}) for i in ids])
+            pages.append([("JobExecutionListing.pageByStatus", values),
+                          ("StepExecutionStore.selectByJobExecutions", {"jobExecutionIds": ids_of(ids)})])
         kinds.append(("devUiExecutions" + ("Deep" if deep else ""), pages))
 
     table = []

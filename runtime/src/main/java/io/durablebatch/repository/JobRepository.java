@@ -1,7 +1,9 @@
 package io.durablebatch.repository;
 
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import io.durablebatch.execution.ActorRef;
@@ -83,6 +85,16 @@ public interface JobRepository {
 
     /** The job execution's step attempts in creation order. */
     List<StepExecution> stepExecutions(JobExecutionId jobExecutionId);
+
+    /**
+     * The step attempts of several job executions (a page of a listing), each execution's in creation
+     * order, read in one statement: a listing that shows its executions' steps costs its page's
+     * statement and this one, not one more a row. Every execution given is a key; one without steps
+     * (or unknown) has none.
+     *
+     * @throws IllegalArgumentException for more than {@link PageRequest#MAX_SIZE} executions, or a null one
+     */
+    Map<JobExecutionId, List<StepExecution>> stepExecutions(Collection<JobExecutionId> jobExecutionIds);
 
     /**
      * Atomically resolves one orphaned (active, owner gone) or ambiguous (UNKNOWN) execution to

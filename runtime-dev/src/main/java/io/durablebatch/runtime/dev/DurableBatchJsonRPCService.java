@@ -90,18 +90,22 @@ public class DurableBatchJsonRPCService {
 
     /**
      * The latest job executions, newest first, of one job or (for an empty {@code job}) of all;
-     * {@code after} is a previous page's {@code next} or empty for the first page.
+     * {@code after} is a previous page's {@code next} or empty for the first page. Two statements
+     * whatever the page's size: the page, then the steps of all its executions (their counters and
+     * progress).
      */
     public Listing<ExecutionView> executions(String job, String after, int size) {
         ExecutionQuery query = job == null || job.isBlank() ? ExecutionQuery.all() : ExecutionQuery.all().job(JobName.of(job));
         return read(() -> {
             Page<JobExecution> page = repository.findJobExecutions(query, page(after, size));
+            Map<JobExecutionId, List<StepExecution>> stepsOfPage = repository
+                    .stepExecutions(page.items().stream().map(JobExecution::id).toList());
             Instant now = Instant.now();
             List<ExecutionView> items = new ArrayList<>(page.items().size());
             Map<String, Set<String>> parents = new HashMap<>();
             for (JobExecution execution : page.items()) {
                 String jobName = execution.jobName().value();
-                List<StepExecution> steps = repository.stepExecutions(execution.id());
+                List<StepExecution> steps = stepsOfPage.get(execution.id());
                 items.add(ExecutionView.of(execution, jobName, counted(steps, parents.computeIfAbsent(jobName,
                         this::partitionedSteps)), runningProgress(steps, now)));
             }

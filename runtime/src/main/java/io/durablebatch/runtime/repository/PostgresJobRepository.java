@@ -3,6 +3,7 @@ package io.durablebatch.runtime.repository;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -228,6 +229,16 @@ public class PostgresJobRepository implements KernelRepository {
     @Override
     public List<StepExecution> stepExecutions(JobExecutionId jobExecutionId) {
         return stepExecutions.ofJobExecution(jobExecutionId);
+    }
+
+    @Override
+    public Map<JobExecutionId, List<StepExecution>> stepExecutions(Collection<JobExecutionId> jobExecutionIds) {
+        jobExecutionIds.forEach(id -> Checks.notNull(id, "jobExecutionIds[]"));
+        if (jobExecutionIds.size() > PageRequest.MAX_SIZE) {
+            throw new IllegalArgumentException("jobExecutionIds must name at most " + PageRequest.MAX_SIZE
+                    + " executions, got " + jobExecutionIds.size());
+        }
+        return jobExecutionIds.isEmpty() ? Map.of() : stepExecutions.ofJobExecutions(jobExecutionIds);
     }
 
     @Override

@@ -5,6 +5,9 @@ import static io.durablebatch.runtime.repository.ExecutionRows.STEP_EXECUTION_CO
 import static io.durablebatch.runtime.repository.ExecutionRows.storedTime;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -39,7 +42,7 @@ public class StepExecutionStore {
     private final LifecycleUpdates<StepExecutionEntity, StepExecution> updates;
     private final SqlStatement create;
     private final EntityQuery<StepExecutionEntity> selectById;
-    private final EntityQuery<StepExecutionEntity> selectByJobExecution;
+    private final SqlStatement selectByJobExecutions;
 
     StepExecutionStore(MetadataSql sql, RepositoryTables tables, JobExecutionStore jobExecutions) {
         this.sql = sql;
@@ -58,8 +61,13 @@ public class StepExecutionStore {
                 RETURNING {columns}""", Map.of("active", ACTIVE_STATUSES, "columns", STEP_EXECUTION_COLUMNS));
         this.selectById = tables.query("selectById", StepExecutionEntity.class, """
                 from DurableBatchStepExecution s where s.id = :id""");
-        this.selectByJobExecution = tables.query("selectByJobExecution", StepExecutionEntity.class, """
-                from DurableBatchStepExecution s where s.jobExecutionId = :jobExecutionId order by s.id""");
+        // The steps of one execution or of a listing's page of them, in one statement (plain JDBC, rows
+        // mapped by hand). The index on (job_execution_id, id) serves both the filter, one range an
+        // execution, and the order asked for: by execution, each one's steps in creation order.
+        this.selectByJobExecutions = tables.statement("selectByJobExecutions", """
+                SELECT {columns} FROM {p}step_execution
+                WHERE job_execution_id = ANY (:jobExecutionIds)
+                ORDER BY job_execution_id, id""", Map.of("columns", STEP_EXECUTION_COLUMNS));
     }
 
     public StepExecution create(JobExecutionId jobExecutionId, StepName stepName) {
@@ -87,8 +95,23 @@ public class StepExecutionStore {
     }
 
     public List<StepExecution> ofJobExecution(JobExecutionId jobExecutionId) {
-        return sql.list(selectByJobExecution, Map.of("jobExecutionId", jobExecutionId.value())).stream()
-                .map(ExecutionRows::stepExecution).toList();
+        return List.copyOf(ofJobExecutions(new Long[] { jobExecutionId.value() }));
+    }
+
+    /** The steps of each execution given (none for one without), each execution's in creation order. */
+    public Map<JobExecutionId, List<StepExecution>> ofJobExecutions(Collection<JobExecutionId> jobExecutionIds) {
+        Map<JobExecutionId, List<StepExecution>> steps = new HashMap<>();
+        jobExecutionIds.forEach(id -> steps.put(id, new ArrayList<>()));
+        for (StepExecution step : ofJobExecutions(steps.keySet().stream().map(JobExecutionId::value).toArray(Long[]::new))) {
+            steps.get(step.jobExecutionId()).add(step);
+        }
+        steps.replaceAll((id, ofOne) -> List.copyOf(ofOne));
+        return Map.copyOf(steps);
+    }
+
+    private List<StepExecution> ofJobExecutions(Long[] jobExecutionIds) {
+        return sql.queryByJdbc(selectByJobExecutions, params -> params.bigints("jobExecutionIds", jobExecutionIds),
+                ExecutionRows::stepExecution);
     }
 
     private RepositoryException notActive(JobExecutionId jobExecutionId) {

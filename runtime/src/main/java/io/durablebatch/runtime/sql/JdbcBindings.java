@@ -10,7 +10,8 @@ import java.time.ZoneOffset;
 /**
  * The values of a statement bound by name ({@link SqlParams}), kept by JDBC position and then set
  * on a {@link PreparedStatement}, each as Hibernate binds its Java type for PostgreSQL (a null with
- * its SQL type, an instant as a {@code timestamptz}). Scalars only: arrays go through Hibernate.
+ * its SQL type, an instant as a {@code timestamptz}). Scalars, and ids as a {@code bigint[]} (a
+ * page's rows named in one statement); other arrays go through Hibernate.
  */
 final class JdbcBindings implements SqlParams.Sink {
 
@@ -41,6 +42,8 @@ final class JdbcBindings implements SqlParams.Sink {
             return Types.BINARY;
         } else if (type == Instant.class) {
             return Types.TIMESTAMP_WITH_TIMEZONE;
+        } else if (type == Long[].class) {
+            return Types.ARRAY;
         }
         throw new IllegalArgumentException(type.getSimpleName() + " parameters are bound through Hibernate only");
     }
@@ -54,6 +57,8 @@ final class JdbcBindings implements SqlParams.Sink {
                 statement.setLong(i + 1, number);
             } else if (value instanceof byte[] bytes) {
                 statement.setBytes(i + 1, bytes);
+            } else if (value instanceof Long[] numbers) {
+                statement.setArray(i + 1, statement.getConnection().createArrayOf("bigint", numbers));
             } else {
                 statement.setObject(i + 1, value, types[i]);
             }

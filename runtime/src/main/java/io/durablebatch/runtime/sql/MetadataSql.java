@@ -51,8 +51,9 @@ import io.durablebatch.runtime.entity.RepositoryOwned;
  * <p>
  * The hot paths' statements are the exception ({@link #queryOneByJdbc}): the chunk's one statement,
  * and the launch's and step boundaries' reads and writes of execution rows (the launch, the
- * transitions, the owner's end, {@code getJobExecution}, which an awaiting caller polls) run as plain
- * prepared statements on the same enlisted connection, taken from the repository's datasource, and
+ * transitions, the owner's end, {@code getJobExecution}, which an awaiting caller polls, and the steps
+ * of an execution or of a listing's page of them) run as plain prepared statements on the same
+ * enlisted connection, taken from the repository's datasource, and
  * their rows are mapped by hand ({@code ExecutionRows}), because a Hibernate native query (opening
  * the session, building the query, mapping its one row) cost about three times the statement's own
  * driver time per chunk, and 42% of a launch's CPU (issue 29, {@code benchmarks.adoc}).

@@ -1,5 +1,7 @@
 package io.durablebatch.deployment.test.finders;
 
+import static io.durablebatch.deployment.test.InvalidValues.assertInvalid;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.assertStatements;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.freshJobName;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
@@ -16,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.LongStream;
 
 import jakarta.inject.Inject;
 
@@ -31,7 +34,9 @@ import io.durablebatch.execution.JobInstanceKey;
 import io.durablebatch.execution.JobName;
 import io.durablebatch.execution.StepExecution;
 import io.durablebatch.execution.StepExecutionId;
+import io.durablebatch.repository.PageRequest;
 import io.durablebatch.repository.spi.KernelRepository;
+import io.durablebatch.runtime.sql.MetadataSql;
 import io.quarkus.test.QuarkusUnitTest;
 
 /**
@@ -48,6 +53,9 @@ class RepositoryFindersTest {
 
     @Inject
     RepositoryFixtures given;
+
+    @Inject
+    MetadataSql sql;
 
     @Test
     void anInstanceIsFoundByAnEqualKeyAndById() {
@@ -119,5 +127,40 @@ class RepositoryFindersTest {
 
         JobExecution other = given.jobExecutionIn(STARTED);
         assertEquals(List.of(), tx(() -> repository.stepExecutions(other.id())), "steps belong to their execution");
+    }
+
+    @Test
+    void theStepsOfSeveralExecutionsAreReadInOneStatementEachExecutionsInCreationOrder() {
+        JobExecution first = given.jobExecutionIn(STARTED);
+        JobExecution second = given.jobExecutionIn(STARTED);
+        JobExecution withoutSteps = given.jobExecutionIn(STARTED);
+        // interleaved and out of alphabetical order: an order by id or by name alone would mix them
+        StepExecution charlie = given.stepIn(first.id(), "charlie", STARTED);
+        StepExecution bravo = given.stepIn(second.id(), "bravo", FAILED);
+        StepExecution alpha = given.stepIn(first.id(), "alpha", FAILED);
+        StepExecution alphaOfSecond = given.stepIn(second.id(), "alpha", STOPPED);
+        JobExecutionId unknown = JobExecutionId.of(Long.MAX_VALUE);
+
+        Map<JobExecutionId, List<StepExecution>> steps = tx(() -> assertStatements(sql, 1,
+                () -> repository.stepExecutions(List.of(second.id(), first.id(), withoutSteps.id(), unknown))));
+
+        assertEquals(Map.of(first.id(), List.of(charlie, alpha), second.id(), List.of(bravo, alphaOfSecond),
+                withoutSteps.id(), List.of(), unknown, List.of()), steps, "every execution given is a key");
+        assertEquals(tx(() -> repository.stepExecutions(first.id())), steps.get(first.id()), "as one execution's");
+        assertThrows(UnsupportedOperationException.class, () -> steps.get(first.id()).add(alpha));
+        assertThrows(UnsupportedOperationException.class, steps::clear);
+        assertEquals(Map.of(), tx(() -> assertStatements(sql, 0, () -> repository.stepExecutions(List.of()))),
+                "no executions, no statement");
+    }
+
+    @Test
+    void theStepsOfAtMostAPageOfExecutionsAreReadAtOnce() {
+        List<JobExecutionId> tooMany = LongStream.rangeClosed(1, PageRequest.MAX_SIZE + 1).mapToObj(JobExecutionId::of)
+                .toList();
+
+        assertInvalid("jobExecutionIds must name at most 500 executions, got 501",
+                () -> tx(() -> repository.stepExecutions(tooMany)));
+        assertEquals(PageRequest.MAX_SIZE, tx(() -> repository.stepExecutions(tooMany.subList(0, PageRequest.MAX_SIZE)))
+                .size());
     }
 }

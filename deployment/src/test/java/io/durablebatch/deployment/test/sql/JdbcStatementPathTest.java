@@ -37,7 +37,7 @@ import io.quarkus.test.QuarkusUnitTest;
 
 /**
  * The chunk's statement runs as plain JDBC ({@code MetadataSql.queryOneByJdbc}); it binds and reads
- * every scalar type, nulls included, as the Hibernate path does, is counted, refuses a binding
+ * every scalar type, nulls included, and ids as a {@code bigint[]}, as the Hibernate path does, is counted, refuses a binding
  * mistake before it runs, and maps a failure as every other statement's.
  */
 class JdbcStatementPathTest {
@@ -138,6 +138,20 @@ class JdbcStatementPathTest {
         assertEquals(List.of(), parsed.stream().filter(message -> message.contains("pg_catalog")).toList(),
                 "no catalog statement besides " + parsed);
         assertTrue(parsed.stream().anyMatch(message -> message.contains("job_execution")), "the read itself: " + parsed);
+    }
+
+    @Test
+    void bindsIdsAsABigintArrayAsHibernateDoes() {
+        SqlStatement statement = tables.statement("ids", """
+                SELECT cardinality(CAST(:ids AS bigint[])) AS ids, CAST(42 AS bigint) = ANY (:ids) AS has_42,
+                       CAST(:noIds AS bigint[]) IS NULL AS no_ids""");
+        MetadataSql.Binder binder = params -> params.bigints("ids", new Long[] { 7L, 42L, 9L }).bigints("noIds", null);
+        MetadataSql.RowMapper<List<Object>> read = row -> List.of(row.integer("ids"), row.bool("has_42"),
+                row.bool("no_ids"));
+        assertEquals(List.of(3, true, true), inTransaction(() -> sql.queryOne(statement, binder, read).orElseThrow()),
+                "through Hibernate");
+        assertEquals(List.of(3, true, true), inTransaction(() -> sql.queryOneByJdbc(statement, binder, read)
+                .orElseThrow()), "through JDBC");
     }
 
     @Test

@@ -58,20 +58,25 @@ class ListingPlanTest {
                     "Index (?:Only )?Scan (?:Backward )?using (\\w+_pkey) on \\w+(?: \\w+)?\\n(?!\\s+Index Cond: \\((?:\\w+\\.)?id = )");
 
     /** The filtered listings, by owner and name, with the index each one must walk. */
-    private static final Map<String, String> FILTERED = Map.of(
-            "JobExecutionListing.pageByOwnerAndJob", PREFIX + "job_execution_owner_job_ix",
-            "JobExecutionListing.pageByOwner", PREFIX + "job_execution_owner_ix",
-            "JobExecutionListing.pageByJob", PREFIX + "job_execution_job_created_ix",
-            "JobExecutionListing.pageByStatus", PREFIX + "job_execution_status_created_ix",
-            "JobInstanceStore.pageByJob", PREFIX + "job_instance_name_ix",
-            "RecoveryStore.pageByInstance", PREFIX + "recovery_decision_instance_ix",
-            "AuditTrail.pageByInstance[operator_request]", PREFIX + "operator_request_instance_ix",
-            "AuditTrail.pageByInstance[retention_action]", PREFIX + "retention_action_instance_ix",
-            "PartitionStore.page", PREFIX + "step_partition_ordinal_uq",
-            "ScheduleStore.events", PREFIX + "schedule_event_job_idx");
+    private static final Map<String, String> FILTERED = Map.ofEntries(
+            Map.entry("JobExecutionListing.pageByOwnerAndJob", PREFIX + "job_execution_owner_job_ix"),
+            Map.entry("JobExecutionListing.pageByOwner", PREFIX + "job_execution_owner_ix"),
+            Map.entry("JobExecutionListing.pageByJob", PREFIX + "job_execution_job_created_ix"),
+            Map.entry("JobExecutionListing.pageByStatus", PREFIX + "job_execution_status_created_ix"),
+            Map.entry("JobInstanceStore.pageByJob", PREFIX + "job_instance_name_ix"),
+            Map.entry("RecoveryStore.pageByInstance", PREFIX + "recovery_decision_instance_ix"),
+            Map.entry("AuditTrail.pageByInstance[operator_request]", PREFIX + "operator_request_instance_ix"),
+            Map.entry("AuditTrail.pageByInstance[retention_action]", PREFIX + "retention_action_instance_ix"),
+            Map.entry("PartitionStore.page", PREFIX + "step_partition_ordinal_uq"),
+            Map.entry("ScheduleStore.events", PREFIX + "schedule_event_job_idx"),
+            Map.entry("StepExecutionStore.selectByJobExecutions", PREFIX + "step_execution_job_ix"));
 
-    /** The listings not named {@code page*}: a schedule's latest events. */
-    private static final Set<String> NOT_NAMED_PAGE = Set.of("ScheduleStore.events");
+    /**
+     * The listings not named {@code page*}: a schedule's latest events, and the steps of a page of
+     * executions (the Dev UI's executions page, an execution's detail).
+     */
+    private static final Set<String> NOT_NAMED_PAGE = Set.of("ScheduleStore.events",
+            "StepExecutionStore.selectByJobExecutions");
 
     /** Listings whose tables hold no history here: planned with sequential scans off, as the catalogue is. */
     private static final Set<String> EMPTY_TABLES = Set.of("PartitionStore.page");
@@ -112,8 +117,15 @@ class ListingPlanTest {
                     INSERT INTO {p}schedule_event (job_name, action, operation_id, actor, fire_time, detail, recorded_at)
                     SELECT 'plan-job-0', 'SKIP', 'fire-' || g, 'plan', now(), 'overlap', now()
                     FROM generate_series(1, %1$d) AS g""",
+            // one step an execution
+            """
+                    INSERT INTO {p}step_execution (job_execution_id, job_instance_id, step_name, status, exit_code,
+                        created_at, started_at, ended_at, last_updated, version, node_id)
+                    SELECT e.id, e.job_instance_id, 'plan-step', e.status, e.status, e.created_at, e.created_at,
+                           e.created_at, e.created_at, 2, 'plan-step'
+                    FROM {p}job_execution e""",
             "ANALYZE {p}job_instance, {p}job_execution, {p}recovery_decision, {p}operator_request, {p}retention_action, "
-                    + "{p}schedule_event" };
+                    + "{p}schedule_event, {p}step_execution" };
 
     @RegisterExtension
     static final QuarkusUnitTest APP = repositoryApp(BuiltStatements.class)
@@ -239,6 +251,36 @@ class ListingPlanTest {
             }
         }
         assertEquals(Map.of(), wrong, "filter combinations whose walk is not bounded by the page size");
+    }
+
+    /**
+     * The steps of a page of executions (the Dev UI's page of 50, deep in the history) are read as one
+     * range of the index on {@code (job_execution_id, id)} for each execution of the page: a descent of
+     * the index and the steps' table pages, never a walk of the table.
+     */
+    @Test
+    void theStepsOfAPageOfExecutionsAreOneRangeOfTheirIndexEach() throws SQLException {
+        SqlStatement steps = BuiltStatements.every(tables).stream()
+                .filter(statement -> statement.toString().equals("StepExecutionStore.selectByJobExecutions"))
+                .findFirst().orElseThrow();
+        List<Long> page = new ArrayList<>();
+        try (Connection connection = dataSource.getConnection();
+                Statement statement = connection.createStatement();
+                ResultSet ids = statement.executeQuery(tables.substitute(
+                        "SELECT id FROM {p}job_execution ORDER BY id DESC OFFSET " + ROWS / 2 + " LIMIT 50"))) {
+            while (ids.next()) {
+                page.add(ids.getLong(1));
+            }
+        }
+        String run = genericPlan(steps, Map.of("jobExecutionIds", "CAST(ARRAY" + page + " AS bigint[])"));
+
+        Matcher walk = Pattern.compile("Index Scan using " + PREFIX + "step_execution_job_ix on \\w+ \\(actual rows=(\\d+) "
+                + "loops=1\\)\\n\\s+Index Cond: \\(job_execution_id = ANY .*\\n\\s+Buffers: shared hit=(\\d+)(?: read=(\\d+))?")
+                .matcher(run);
+        assertTrue(walk.find(), run);
+        assertEquals(50, Integer.parseInt(walk.group(1)), run);
+        long buffers = Long.parseLong(walk.group(2)) + (walk.group(3) == null ? 0 : Long.parseLong(walk.group(3)));
+        assertTrue(buffers <= 4 * page.size(), "at most 4 pages an execution:\n" + run);
     }
 
     @Test

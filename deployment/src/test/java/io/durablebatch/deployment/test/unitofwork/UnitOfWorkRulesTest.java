@@ -240,6 +240,10 @@ class UnitOfWorkRulesTest {
                     StepExecution step = given.stepExecutionIn(STARTED);
                     return new Case(step.jobInstanceId(), () -> repository.stepExecutions(step.jobExecutionId()));
                 }),
+                Map.entry("stepExecutions(Collection)", () -> {
+                    StepExecution step = given.stepExecutionIn(STARTED);
+                    return new Case(step.jobInstanceId(), () -> repository.stepExecutions(List.of(step.jobExecutionId())));
+                }),
                 Map.entry("recoverJobExecution(JobExecutionId, RecoveryRequest)", () -> {
                     JobExecution running = given.jobExecutionIn(STARTED);
                     RecoveryRequest recovery = new RecoveryRequest(OperationId.of("outside-" + running.id()), ACTOR,

@@ -120,6 +120,16 @@ class NullArgumentsTest {
         assertEquals("entries[1] must not be null", refusal.getMessage());
     }
 
+    @Test
+    void aNullExecutionIdIsRefused() {
+        List<JobExecutionId> ids = Arrays.asList(JobExecutionId.of(Long.MAX_VALUE), null);
+
+        IllegalArgumentException refusal = assertThrows(IllegalArgumentException.class,
+                () -> txRun(() -> repository.stepExecutions(ids)));
+
+        assertEquals("jobExecutionIds[] must not be null", refusal.getMessage());
+    }
+
     private static Object sample(Class<?> type) {
         JobName job = JobName.of("null-arguments");
         PlanFingerprint plan = PlanFingerprint.of(new byte[32]);
@@ -158,7 +168,8 @@ class NullArgumentsTest {
                 Map.entry(FlowDecisionRequest.class, new FlowDecisionRequest(execution, NodeId.of("from"),
                         Optional.of(NodeId.of("to")), FlowTransitionKind.NEXT, plan, InputDigest.of(new byte[32]),
                         ExitStatus.of("X"), Instant.EPOCH)),
-                // partitions: the one list parameter is a plan's entries, the one collection the job names
+                // partitions: the one list parameter is a plan's entries; a collection is of job names (the
+                // other one, of execution ids, is the only parameter of its method: never a sample)
                 Map.entry(List.class, List.of(PartitionPlanEntry.of("key", new byte[0]))),
                 Map.entry(Collection.class, List.of(job)),
                 Map.entry(int.class, 1),
