@@ -93,6 +93,17 @@ public interface JobOperator {
     JobExecution await(JobExecutionId execution, Duration timeout);
 
     /**
+     * The execution as it is now, read with one statement: the read a caller polls. In the caller's
+     * active transaction it joins it, and sees what the transaction wrote (an execution it launched
+     * is there, STARTED); without one it runs on its own, outside any transaction: one statement is
+     * its own snapshot, as consistent as the same read in a transaction, and costs no commit.
+     *
+     * @throws RepositoryException {@code TRANSACTION_REQUIRED} in a transaction that is no longer
+     *         active (marked for rollback, completing)
+     */
+    Optional<JobExecution> execution(JobExecutionId execution);
+
+    /**
      * Asks a running execution to stop at its next chunk boundary. It ends STOPPED, with the
      * checkpoint of its last committed chunk, and can be restarted.
      */

@@ -35,7 +35,9 @@ import io.durablebatch.repository.RepositoryException;
 import io.durablebatch.repository.control.OperatorAction;
 import io.durablebatch.repository.control.OperatorRecord;
 import io.durablebatch.repository.spi.KernelRepository;
+import io.durablebatch.runtime.repository.JobExecutionStore;
 import io.durablebatch.runtime.repository.ParameterDomainCheck;
+import io.durablebatch.runtime.sql.TransactionGuard;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**
@@ -61,10 +63,15 @@ public class KernelJobOperator implements JobOperator {
     private final KernelIdentity identity;
     private final StepRunners steps;
     private final CallerTransaction caller;
+    private final JobExecutionStore jobExecutions;
+    private final TransactionGuard transactions;
 
     KernelJobOperator(JobRegistry registry, KernelRepository repository, RunningExecutions running, OperatorAudit audit,
-            KernelIdentity identity, StepRunners steps, CallerTransaction caller) {
+            KernelIdentity identity, StepRunners steps, CallerTransaction caller, JobExecutionStore jobExecutions,
+            TransactionGuard transactions) {
         this.caller = caller;
+        this.jobExecutions = jobExecutions;
+        this.transactions = transactions;
         this.steps = steps;
         this.registry = registry;
         this.repository = repository;
@@ -260,6 +267,20 @@ public class KernelJobOperator implements JobOperator {
         return awaitEnd(execution, Optional.of(timeout));
     }
 
+    /**
+     * Not a {@link KernelRepository} call, whose unit of work is the caller's transaction (SPEC §1):
+     * a read of one row by its key, which a caller repeats while it waits, needs no unit of work. In
+     * the caller's transaction it runs on the connection the transaction enlisted; without one, on an
+     * autocommit connection of the repository's datasource: no Narayana transaction, no enlistment,
+     * no commit (issue 29: two thirds of a poll's CPU).
+     */
+    @Override
+    public Optional<JobExecution> execution(JobExecutionId execution) {
+        Checks.notNull(execution, "execution");
+        transactions.requireActiveOrNone("execution");
+        return jobExecutions.get(execution);
+    }
+
     @Override
     public void stop(JobExecutionId execution, OperatorCall call) {
         Checks.notNull(execution, "execution");
@@ -363,7 +384,9 @@ public class KernelJobOperator implements JobOperator {
             }
             // Not running here (another process, or already ended): watch the repository.
             while (true) {
-                JobExecution current = QuarkusTransaction.requiringNew().call(() -> existing(id));
+                // each read outside the caller's transaction, if it has one: it sees every commit
+                JobExecution current = QuarkusTransaction.suspendingExisting()
+                        .call(() -> execution(id).orElseThrow(() -> notFound(id)));
                 if (!current.status().isActive()) {
                     return current;
                 }

@@ -56,7 +56,9 @@ import io.durablebatch.runtime.entity.RepositoryOwned;
  * enlisted connection, taken from the repository's datasource, and
  * their rows are mapped by hand ({@code ExecutionRows}), because a Hibernate native query (opening
  * the session, building the query, mapping its one row) cost about three times the statement's own
- * driver time per chunk, and 42% of a launch's CPU (issue 29, {@code benchmarks.adoc}).
+ * driver time per chunk, and 42% of a launch's CPU (issue 29, {@code benchmarks.adoc}). Without a
+ * transaction the datasource hands out an autocommit connection: the operator's read of one execution
+ * ({@code JobOperator.execution}), which needs no unit of work, runs there as its own snapshot.
  */
 public final class MetadataSql {
 

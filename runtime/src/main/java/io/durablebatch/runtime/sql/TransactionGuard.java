@@ -26,6 +26,20 @@ public final class TransactionGuard {
         }
     }
 
+    /**
+     * Fails with {@code TRANSACTION_REQUIRED} if this thread holds a transaction that is not active
+     * (marked for rollback, completing): a call that runs in the caller's transaction or without one
+     * cannot join it, and must not run as though there were none.
+     */
+    public void requireActiveOrNone(String operation) {
+        int status = status();
+        if (status != Status.STATUS_ACTIVE && status != Status.STATUS_NO_TRANSACTION) {
+            throw new RepositoryException(RepositoryError.TRANSACTION_REQUIRED, operation
+                    + " runs in the caller's active JTA transaction or without one; the current one is "
+                    + describe(status));
+        }
+    }
+
     void markRollbackOnly() {
         try {
             if (status() == Status.STATUS_ACTIVE) {

@@ -349,12 +349,15 @@ public class JakartaJobOperator implements JobOperator {
         return !repository.findJobInstances(name, PageRequest.first(1)).items().isEmpty();
     }
 
-    /** The execution of a job XML with this id. */
+    /**
+     * The execution of a job XML with this id: the kernel operator's read of one row, which joins the
+     * caller's transaction and needs none (a caller polls it: {@link #getJobExecution}).
+     */
     private io.durablebatch.execution.JobExecution execution(long executionId) {
         if (executionId <= 0) {
             throw new NoSuchJobExecutionException("no job execution " + executionId);
         }
-        return read(() -> repository.getJobExecution(JobExecutionId.of(executionId)))
+        return kernel.execution(JobExecutionId.of(executionId))
                 .filter(execution -> jobs.names().contains(execution.jobName().value()))
                 .orElseThrow(() -> new NoSuchJobExecutionException("no job execution " + executionId));
     }

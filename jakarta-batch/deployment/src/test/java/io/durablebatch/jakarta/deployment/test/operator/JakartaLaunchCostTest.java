@@ -2,6 +2,7 @@ package io.durablebatch.jakarta.deployment.test.operator;
 
 import static io.durablebatch.job.Steps.tasklet;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -13,6 +14,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 import jakarta.batch.api.AbstractBatchlet;
+import jakarta.batch.operations.NoSuchJobExecutionException;
+import jakarta.batch.runtime.BatchStatus;
 import jakarta.enterprise.context.Dependent;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
@@ -21,6 +24,7 @@ import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 import jakarta.transaction.TransactionScoped;
+import jakarta.transaction.UserTransaction;
 
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.junit.jupiter.api.Test;
@@ -41,7 +45,9 @@ import io.quarkus.test.QuarkusUnitTest;
  * A Jakarta start, counted: a job XML of one batchlet step costs the database what a kernel launch of
  * one tasklet does (two transactions, eight metadata statements). The job listener that drops the
  * execution's {@code JobContext} listens to the end only, so the launch still starts the first step in
- * its own transaction; resolving the job, its properties and its artifact is done in memory.
+ * its own transaction; resolving the job, its properties and its artifact is done in memory. A caller's
+ * poll of {@code getJobExecution} is one statement, and without a transaction of the caller's it
+ * begins none.
  */
 class JakartaLaunchCostTest {
 
@@ -99,6 +105,9 @@ class JakartaLaunchCostTest {
     @Inject
     RepositoryTables tables;
 
+    @Inject
+    UserTransaction userTransaction;
+
     record Cost(long statements, long transactions, ExecutionStatus status) {
     }
 
@@ -114,6 +123,39 @@ class JakartaLaunchCostTest {
         Cost viaKernel = launch(native_);
         assertEquals(new Cost(8, 2, ExecutionStatus.COMPLETED), viaKernel, "the kernel's own launch cost");
         assertEquals(new Cost(8, 2, ExecutionStatus.COMPLETED), viaJakarta, "a Jakarta start costs the kernel's launch");
+    }
+
+    @Test
+    void aPollIsOneStatementInNoTransaction() throws Exception {
+        long id = Executions.operator().start("cost-one-batchlet", Executions.properties("p", "x"));
+        awaitEndOutsideTheApplication(id);
+        Executions.operator().getJobExecution(id); // the first poll also loads what a process loads once
+
+        long statements = sql.statementsExecuted();
+        long begun = transactions.count.get();
+        for (int poll = 0; poll < 10; poll++) {
+            assertEquals(BatchStatus.COMPLETED, Executions.operator().getJobExecution(id).getBatchStatus());
+        }
+        assertEquals(new Cost(10, 0, ExecutionStatus.COMPLETED),
+                new Cost(sql.statementsExecuted() - statements, transactions.count.get() - begun,
+                        ExecutionStatus.COMPLETED),
+                "ten polls");
+    }
+
+    /** In the caller's transaction a poll joins it: it sees the start the transaction has not committed. */
+    @Test
+    void aPollInTheCallersTransactionSeesItsUncommittedStart() throws Exception {
+        userTransaction.begin();
+        long id;
+        try {
+            id = Executions.operator().start("cost-one-batchlet", Executions.properties("p", "x"));
+            long begun = transactions.count.get();
+            assertEquals(BatchStatus.STARTED, Executions.operator().getJobExecution(id).getBatchStatus());
+            assertEquals(0, transactions.count.get() - begun, "no transaction of its own");
+        } finally {
+            userTransaction.rollback();
+        }
+        assertThrows(NoSuchJobExecutionException.class, () -> Executions.operator().getJobExecution(id));
     }
 
     private Cost launch(LongSupplier start) throws Exception {
