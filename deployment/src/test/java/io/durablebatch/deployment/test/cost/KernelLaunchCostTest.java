@@ -15,19 +15,16 @@ import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
-import jakarta.enterprise.context.Initialized;
-import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
-import jakarta.transaction.TransactionScoped;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.durablebatch.deployment.test.RepositoryTestSupport;
+import io.durablebatch.deployment.test.TransactionsBegun;
 import io.durablebatch.execution.Checkpoint;
 import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.execution.JobExecutionId;
@@ -141,16 +138,6 @@ class KernelLaunchCostTest {
         }
     }
 
-    /** Every JTA transaction begun in the application, as Quarkus announces it. */
-    @Singleton
-    static class TransactionsBegun {
-        final AtomicLong count = new AtomicLong();
-
-        void begun(@Observes @Initialized(TransactionScoped.class) Object transaction) {
-            count.incrementAndGet();
-        }
-    }
-
     @Inject
     JobOperator operator;
 
@@ -173,11 +160,11 @@ class KernelLaunchCostTest {
     Cost launch(String job) throws Exception {
         long statements = sql.statementsExecuted();
         long throughSession = sql.statementsThroughSession();
-        long begun = transactions.count.get();
+        long begun = transactions.count();
         JobExecutionId id = operator.start(job, JobParameters.of("run", UUID.randomUUID().toString()),
                 OperatorCall.by("test"));
         ExecutionStatus status = awaitEndOutsideTheApplication(id);
-        return new Cost(sql.statementsExecuted() - statements, transactions.count.get() - begun,
+        return new Cost(sql.statementsExecuted() - statements, transactions.count() - begun,
                 sql.statementsThroughSession() - throughSession, status);
     }
 

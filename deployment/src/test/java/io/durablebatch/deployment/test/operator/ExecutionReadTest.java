@@ -8,20 +8,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicLong;
 
-import jakarta.enterprise.context.Initialized;
-import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
-import jakarta.transaction.TransactionScoped;
 import jakarta.transaction.UserTransaction;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.durablebatch.deployment.test.RepositoryTestSupport;
+import io.durablebatch.deployment.test.TransactionsBegun;
 import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.JobExecutionId;
@@ -57,16 +54,6 @@ class ExecutionReadTest {
         }
     }
 
-    /** Every JTA transaction begun in the application, as Quarkus announces it. */
-    @Singleton
-    static class TransactionsBegun {
-        final AtomicLong count = new AtomicLong();
-
-        void begun(@Observes @Initialized(TransactionScoped.class) Object transaction) {
-            count.incrementAndGet();
-        }
-    }
-
     @Inject
     JobOperator operator;
 
@@ -85,14 +72,14 @@ class ExecutionReadTest {
         JobExecution ended = operator.await(id, Duration.ofSeconds(30));
 
         long statements = sql.statementsExecutedOnThisThread();
-        long begun = transactions.count.get();
+        long begun = transactions.count();
         for (int poll = 0; poll < 5; poll++) {
             JobExecution read = operator.execution(id).orElseThrow();
             assertEquals(ended.status(), read.status());
             assertEquals(ended.version(), read.version());
         }
         assertEquals(5, sql.statementsExecutedOnThisThread() - statements, "statements of five reads");
-        assertEquals(0, transactions.count.get() - begun, "transactions of five reads");
+        assertEquals(0, transactions.count() - begun, "transactions of five reads");
         assertEquals(Optional.empty(), operator.execution(JobExecutionId.of(Long.MAX_VALUE)));
     }
 
@@ -105,10 +92,10 @@ class ExecutionReadTest {
         Thread.sleep(500);
 
         long statements = sql.statementsExecutedOnThisThread();
-        long begun = transactions.count.get();
+        long begun = transactions.count();
         assertEquals(ended.status(), operator.await(id, Duration.ofSeconds(30)).status());
         assertEquals(1, sql.statementsExecutedOnThisThread() - statements, "read from the repository");
-        assertEquals(0, transactions.count.get() - begun, "transactions of the await");
+        assertEquals(0, transactions.count() - begun, "transactions of the await");
     }
 
     @Test
@@ -118,13 +105,13 @@ class ExecutionReadTest {
         try {
             id = start();
             long statements = sql.statementsExecutedOnThisThread();
-            long begun = transactions.count.get();
+            long begun = transactions.count();
 
             Optional<JobExecution> launched = operator.execution(id);
 
             assertEquals(ExecutionStatus.STARTED, launched.orElseThrow().status(), "the caller's own launch");
             assertEquals(1, sql.statementsExecutedOnThisThread() - statements);
-            assertEquals(0, transactions.count.get() - begun, "no transaction of its own");
+            assertEquals(0, transactions.count() - begun, "no transaction of its own");
         } finally {
             transaction.rollback();
         }

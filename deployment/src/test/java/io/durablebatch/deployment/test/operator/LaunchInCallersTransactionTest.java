@@ -22,17 +22,13 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
-import jakarta.enterprise.context.Initialized;
-import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import jakarta.persistence.Table;
 import jakarta.transaction.RollbackException;
 import jakarta.transaction.Status;
-import jakarta.transaction.TransactionScoped;
 import jakarta.transaction.UserTransaction;
 
 import org.junit.jupiter.api.AfterEach;
@@ -42,6 +38,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.agroal.api.AgroalDataSource;
 import io.durablebatch.deployment.test.RepositoryTestSupport;
+import io.durablebatch.deployment.test.TransactionsBegun;
 import io.durablebatch.execution.Checkpoint;
 import io.durablebatch.execution.ExecutionStatus;
 import io.durablebatch.execution.JobExecution;
@@ -115,16 +112,6 @@ class LaunchInCallersTransactionTest {
         @Override
         public Checkpoint checkpoint() {
             return Checkpoint.of(Long.toString(read).getBytes());
-        }
-    }
-
-    /** Every JTA transaction begun in the application, as Quarkus announces it. */
-    @Singleton
-    static class TransactionsBegun {
-        final AtomicLong count = new AtomicLong();
-
-        void begun(@Observes @Initialized(TransactionScoped.class) Object transaction) {
-            count.incrementAndGet();
         }
     }
 
@@ -288,12 +275,12 @@ class LaunchInCallersTransactionTest {
     void aLaunchInTheCallersTransactionCostsEightStatementsAndNoCommitOfItsOwn() throws Exception {
         launchedInATransaction(); // the first launch also loads what a process loads once
         long statements = sql.statementsExecuted();
-        long transactions = begun.count.get();
+        long transactions = begun.count();
         JobExecutionId id = launchedInATransaction();
         awaitEndOutsideTheApplication(id);
 
         assertEquals(8, sql.statementsExecuted() - statements, "metadata statements of a launch in a transaction");
-        assertEquals(2, begun.count.get() - transactions, "transactions: the caller's and the run's end");
+        assertEquals(2, begun.count() - transactions, "transactions: the caller's and the run's end");
     }
 
     private JobExecutionId launchedInATransaction() throws Exception {
