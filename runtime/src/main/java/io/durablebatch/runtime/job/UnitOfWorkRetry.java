@@ -39,13 +39,13 @@ final class UnitOfWorkRetry {
     private final boolean firstTryGuarded;
     private final Supplier<Guard> guardBuilder;
     /**
-     * The guard of every try, built at the first call: the kernel's bookkeeping retry is built with the
-     * beans at startup, and a one-shot run may never call it (issue 29: the guard's builder and SmallRye's
-     * SPI were 32 classes of the start). Threads may share the retry ({@link Bookkeeping}).
+     * The guard, built when first needed, never with the retry: at the first call of a retry whose every
+     * try is guarded (the kernel's bookkeeping retry is built with the beans at startup, and a one-shot
+     * run may never call it: 32 classes of the start, issue 29), at the first failure of one whose first
+     * try runs unguarded (building one cost as much as a launch's statement, for each step run, though
+     * almost every unit of work succeeds at its first try). Threads may share a retry ({@link Bookkeeping}).
      */
-    private volatile Guard everyTry;
-    /** The guard of the retries after an unguarded first try; built at the first failure. */
-    private Guard afterFailure;
+    private volatile Guard guard;
 
     /**
      * Retries transient failures as {@code retry} says (limit, first delay doubling up to the maximum);
@@ -87,7 +87,7 @@ final class UnitOfWorkRetry {
     /** Runs {@code work}; after a failure it retries, runs it again as long as the guard allows. */
     <T> T call(Callable<T> work, Class<T> type) throws Exception {
         if (firstTryGuarded) {
-            return everyTry().call(work, type);
+            return guard().call(work, type);
         }
         try {
             return work.call();
@@ -99,31 +99,18 @@ final class UnitOfWorkRetry {
         }
     }
 
-    private Guard everyTry() {
-        Guard guard = everyTry;
-        if (guard == null) {
+    private Guard guard() {
+        Guard built = guard;
+        if (built == null) {
             synchronized (this) {
-                guard = everyTry;
-                if (guard == null) {
-                    guard = guardBuilder.get();
-                    everyTry = guard;
+                built = guard;
+                if (built == null) {
+                    built = guardBuilder.get();
+                    guard = built;
                 }
             }
         }
-        return guard;
-    }
-
-    /**
-     * The guard, built at the first failure of an unguarded first try: building one (a CDI lookup,
-     * a builder, the retry strategy) cost as much as a launch's statement, for each step run,
-     * though almost every unit of work succeeds at its first try (issue 29). A retry whose first try
-     * runs unguarded is one step run's, on one thread.
-     */
-    private Guard guard() {
-        if (afterFailure == null) {
-            afterFailure = guardBuilder.get();
-        }
-        return afterFailure;
+        return built;
     }
 
     /**
@@ -131,7 +118,7 @@ final class UnitOfWorkRetry {
      * a retry with a budget builds one at its first call.
      */
     boolean guardBuilt() {
-        return everyTry != null || afterFailure != null;
+        return guard != null;
     }
 
     /** The guard's first try hands it the failure of the unguarded first try; its retries run the work. */
