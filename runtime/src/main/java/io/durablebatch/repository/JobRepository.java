@@ -140,6 +140,14 @@ public interface JobRepository {
     /** Who owns the execution, whether a stop was requested, and its lease on the database clock. */
     Optional<ExecutionOwnership> executionOwnership(JobExecutionId id);
 
+    /**
+     * The job execution's step attempts that are the parents of a partition plan (its partitioned
+     * steps' attempts), in creation order, read in one statement however many attempts (workers
+     * included) the execution has: a view that marks an execution's partitioned steps costs this
+     * statement, not one more a step.
+     */
+    List<StepExecutionId> partitionedStepExecutions(JobExecutionId jobExecutionId);
+
     /** One page of the step's partition plan, in ordinal (plan) order. */
     Page<StepPartition> stepPartitions(StepExecutionId parentStepExecutionId, PageRequest page);
 

@@ -113,15 +113,19 @@ public class DurableBatchJsonRPCService {
         });
     }
 
-    /** One execution with its parameters, ownership, steps, flow decisions and recovery, if it exists. */
+    /**
+     * One execution with its parameters, ownership, steps, flow decisions and recovery, if it exists.
+     * A constant number of statements, however many step attempts (a partitioned step's workers among
+     * them) the execution has: its partitioned steps are found in one.
+     */
     public ExecutionDetail execution(long id) {
         JobExecutionId executionId = JobExecutionId.of(id);
         return read(() -> repository.getJobExecution(executionId).map(execution -> {
             Instant now = Instant.now();
             List<StepExecution> steps = repository.stepExecutions(executionId);
-            List<StepView> stepViews = steps.stream().map(step -> StepView.of(step,
-                    !repository.stepPartitions(step.id(), PageRequest.first(1)).items().isEmpty(),
-                    progress(step, now))).toList();
+            Set<StepExecutionId> partitioned = Set.copyOf(repository.partitionedStepExecutions(executionId));
+            List<StepView> stepViews = steps.stream()
+                    .map(step -> StepView.of(step, partitioned.contains(step.id()), progress(step, now))).toList();
             String jobName = execution.jobName().value();
             return new ExecutionDetail(ExecutionView.of(execution, jobName, counted(steps, partitionedSteps(jobName)),
                     runningProgress(steps, now)), parameters(execution),

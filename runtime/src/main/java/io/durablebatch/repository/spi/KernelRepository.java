@@ -139,6 +139,15 @@ public interface KernelRepository extends JobRepository {
     Optional<FlowStepState> latestFlowStep(JobInstanceId jobInstanceId, NodeId nodeId);
 
     /**
+     * The latest attempt of a step named {@code stepName} in the instance's executions other than
+     * {@code current}: the one of the latest such execution that has any, and of that execution's,
+     * the latest. One statement, however many executions the instance has and whichever of them ran
+     * the step.
+     */
+    Optional<StepExecution> latestStepExecutionBefore(JobInstanceId jobInstanceId, StepName stepName,
+            JobExecutionId current);
+
+    /**
      * Appends one transition the flow already validated against its plan, with the job execution's
      * next sequence number (from one, without gaps, also under concurrent appenders), before its
      * target starts. A STOP's target is its restart position, where the next execution begins: it

@@ -1,7 +1,6 @@
 package io.durablebatch.runtime.job;
 
 import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 
 import jakarta.enterprise.inject.Instance;
@@ -204,17 +203,8 @@ public class StepRunners {
 
     /** The latest attempt of {@code step} in an earlier execution of the instance, unless it completed. */
     private Optional<StepExecution> unfinishedEarlier(JobExecution execution, Step step) {
-        List<JobExecution> executions = repository.jobExecutions(execution.jobInstanceId());
-        for (int i = executions.size() - 1; i >= 0; i--) {
-            if (!executions.get(i).id().equals(execution.id())) {
-                Optional<StepExecution> attempt = repository.stepExecutions(executions.get(i).id()).stream()
-                        .filter(candidate -> candidate.stepName().equals(step.name())).reduce((first, later) -> later);
-                if (attempt.isPresent()) {
-                    return attempt.filter(found -> found.status() != ExecutionStatus.COMPLETED);
-                }
-            }
-        }
-        return Optional.empty();
+        return repository.latestStepExecutionBefore(execution.jobInstanceId(), step.name(), execution.id())
+                .filter(found -> found.status() != ExecutionStatus.COMPLETED);
     }
 
     /** Moves a new attempt to STARTED, recording the checkpoint it resumes. Joins the caller's transaction. */

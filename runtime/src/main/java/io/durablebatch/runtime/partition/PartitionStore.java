@@ -55,6 +55,7 @@ public class PartitionStore {
     private final SqlStatement stepFacts;
     private final SqlStatement open;
     private final SqlStatement page;
+    private final SqlStatement parentsIn;
 
     PartitionStore(MetadataSql sql, RepositoryTables tables, DurableBatchConfig config) {
         this.sql = sql;
@@ -85,6 +86,15 @@ public class PartitionStore {
                 WHERE parent_step_execution_id = :parentId AND ordinal > :after
                 ORDER BY parent_step_execution_id, ordinal
                 LIMIT :limit""", Map.of("columns", COLUMNS));
+        // The drill-down of one execution marks its partitioned steps with this one statement, whatever
+        // the number of its step attempts (a partitioned step's workers are attempts of the execution
+        // too): the execution's range of the step index, each attempt probing the plans' primary key.
+        // A plan is never published without its partitions, so having a plan is having partitions.
+        this.parentsIn = tables.statement("parentsIn", """
+                SELECT s.id FROM {p}step_execution s
+                WHERE s.job_execution_id = :jobExecutionId
+                  AND EXISTS (SELECT 1 FROM {p}step_partition_plan plan WHERE plan.parent_step_execution_id = s.id)
+                ORDER BY s.id""");
         this.selectPlan = tables.query("selectPlan", StepPartitionEntity.class, """
                 from DurableBatchStepPartition p where p.parentStepExecutionId = :parentId order by p.partitionKey""");
         // The restart statement. The source's partitions are first settled: an assigned partition
@@ -201,6 +211,12 @@ public class PartitionStore {
         return KEYSET.page(sql.query(page, params -> params.bigint("parentId", parent.value())
                 .bigint("after", KEYSET.after(request)).integer("limit", KEYSET.limit(request)),
                 StepPartitionEntity.class, row -> row), request, row -> row.ordinal, PartitionRows::partition);
+    }
+
+    /** The step attempts of the execution that are the parents of a partition plan, in creation order. */
+    public List<StepExecutionId> parentsIn(JobExecutionId jobExecutionId) {
+        return sql.queryByJdbc(parentsIn, params -> params.bigint("jobExecutionId", jobExecutionId.value()),
+                row -> new StepExecutionId(row.bigint("id")));
     }
 
     public List<OpenPartitionPlan> open(Collection<JobName> jobNames, int limit) {

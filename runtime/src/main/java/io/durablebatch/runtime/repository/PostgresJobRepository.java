@@ -269,6 +269,12 @@ public class PostgresJobRepository implements KernelRepository {
     }
 
     @Override
+    public Optional<StepExecution> latestStepExecutionBefore(JobInstanceId jobInstanceId, StepName stepName,
+            JobExecutionId current) {
+        return stepExecutions.latestBefore(jobInstanceId, stepName, current);
+    }
+
+    @Override
     public FlowDecision appendFlowDecision(FlowDecisionRequest request) {
         return flowDecisions.append(request);
     }
@@ -316,6 +322,11 @@ public class PostgresJobRepository implements KernelRepository {
     @Override
     public Optional<ExecutionOwnership> executionOwnership(JobExecutionId id) {
         return executionControl.ownership(id);
+    }
+
+    @Override
+    public List<StepExecutionId> partitionedStepExecutions(JobExecutionId jobExecutionId) {
+        return partitionPlans.parentsIn(jobExecutionId);
     }
 
     @Override

@@ -19,6 +19,7 @@ import io.durablebatch.execution.ExecutionVersion;
 import io.durablebatch.execution.ExitStatus;
 import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.JobExecutionId;
+import io.durablebatch.execution.JobInstanceId;
 import io.durablebatch.execution.StepCounters;
 import io.durablebatch.execution.StepExecution;
 import io.durablebatch.execution.StepExecutionId;
@@ -43,6 +44,7 @@ public class StepExecutionStore {
     private final SqlStatement create;
     private final EntityQuery<StepExecutionEntity> selectById;
     private final SqlStatement selectByJobExecutions;
+    private final SqlStatement latestBefore;
 
     StepExecutionStore(MetadataSql sql, RepositoryTables tables, JobExecutionStore jobExecutions) {
         this.sql = sql;
@@ -68,6 +70,17 @@ public class StepExecutionStore {
                 SELECT {columns} FROM {p}step_execution
                 WHERE job_execution_id = ANY (:jobExecutionIds)
                 ORDER BY job_execution_id, id""", Map.of("columns", STEP_EXECUTION_COLUMNS));
+        // The latest attempt of a step name in the instance's other executions: a backward walk of the
+        // index on (job_instance_id, step_name, id) that stops at the first row not of the current
+        // execution. Latest by id is latest by execution, then by attempt in it: an instance's
+        // executions run one after the other (one unresolved at a time), and a step is only linked to
+        // an active execution, which it holds (FOR SHARE) until it commits, so every attempt of an
+        // earlier execution drew its id before the next execution existed.
+        this.latestBefore = tables.statement("latestBefore", """
+                SELECT {columns} FROM {p}step_execution
+                WHERE job_instance_id = :jobInstanceId AND step_name = :stepName AND job_execution_id <> :current
+                ORDER BY id DESC
+                LIMIT 1""", Map.of("columns", STEP_EXECUTION_COLUMNS));
     }
 
     public StepExecution create(JobExecutionId jobExecutionId, StepName stepName) {
@@ -112,6 +125,11 @@ public class StepExecutionStore {
     private List<StepExecution> ofJobExecutions(Long[] jobExecutionIds) {
         return sql.queryByJdbc(selectByJobExecutions, params -> params.bigints("jobExecutionIds", jobExecutionIds),
                 ExecutionRows::stepExecution);
+    }
+
+    public Optional<StepExecution> latestBefore(JobInstanceId jobInstanceId, StepName stepName, JobExecutionId current) {
+        return sql.queryOneByJdbc(latestBefore, params -> params.bigint("jobInstanceId", jobInstanceId.value())
+                .text("stepName", stepName.value()).bigint("current", current.value()), ExecutionRows::stepExecution);
     }
 
     private RepositoryException notActive(JobExecutionId jobExecutionId) {

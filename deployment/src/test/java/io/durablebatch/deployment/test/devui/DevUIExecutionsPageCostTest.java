@@ -3,6 +3,7 @@ package io.durablebatch.deployment.test.devui;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.assertStatements;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.freshKey;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
+import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
 import static io.durablebatch.execution.ExecutionStatus.COMPLETED;
 import static io.durablebatch.execution.ExecutionStatus.FAILED;
 import static io.durablebatch.execution.ExecutionStatus.STARTED;
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import jakarta.inject.Inject;
 
@@ -22,7 +24,11 @@ import io.durablebatch.deployment.test.RepositoryFixtures;
 import io.durablebatch.execution.JobExecution;
 import io.durablebatch.execution.JobInstance;
 import io.durablebatch.execution.StepCounters;
+import io.durablebatch.execution.StepExecution;
+import io.durablebatch.repository.partition.PartitionPlanEntry;
 import io.durablebatch.runtime.dev.DurableBatchJsonRPCService;
+import io.durablebatch.runtime.dev.ExecutionDetail;
+import io.durablebatch.runtime.dev.ExecutionDetail.StepView;
 import io.durablebatch.runtime.dev.ExecutionView;
 import io.durablebatch.runtime.dev.Listing;
 import io.durablebatch.runtime.sql.MetadataSql;
@@ -31,7 +37,8 @@ import io.quarkus.test.QuarkusUnitTest;
 
 /**
  * The Dev UI's executions page costs two statements whatever its size: the page, then the steps of
- * all its executions (each row's counters are its own steps'), never one more statement a row. The
+ * all its executions (each row's counters are its own steps'), never one more statement a row; the
+ * drill-down of one execution costs the same statements whatever the number of its step attempts. The
  * JSON-RPC service is a bean of dev mode only: here it is added to a plain test application, so that
  * its statements can be counted on the calling thread.
  */
@@ -44,6 +51,7 @@ class DevUIExecutionsPageCostTest {
                     .produces(AdditionalBeanBuildItem.class).build());
 
     private static final int PAGE = 50;
+    private static final int WORKERS = 300;
 
     @Inject
     DurableBatchJsonRPCService devUi;
@@ -53,6 +61,39 @@ class DevUIExecutionsPageCostTest {
 
     @Inject
     MetadataSql sql;
+
+    /**
+     * The drill-down marks the partitioned steps of the execution with one statement: eight in all for
+     * an execution of one step, and for one whose partitioned step has 300 workers (the old loop asked
+     * each step attempt for a page of partitions: 309 statements).
+     */
+    @Test
+    void theDrillDownOfAnExecutionIsEightStatementsWhateverItsPartitions() {
+        JobExecution small = given.jobExecutionIn("devui-detail", STARTED);
+        StepExecution alone = given.stepIn(small.id(), "alone", STARTED);
+
+        JobExecution large = given.jobExecutionIn("devui-detail", STARTED);
+        StepExecution before = given.endStep(given.stepIn(large.id(), "before", STARTED), COMPLETED, "COMPLETED",
+                new StepCounters(1, 1, 0, 0, 0, 0, 1, 0));
+        StepExecution parent = given.stepIn(large.id(), "spread", STARTED);
+        tx(() -> given.repository().createStepPartitionPlan(parent.id(), IntStream.range(0, WORKERS)
+                .mapToObj(i -> PartitionPlanEntry.of("p" + i, new byte[0])).toList()));
+        List<Long> workers = new ArrayList<>();
+        for (int i = 0; i < WORKERS; i++) {
+            workers.add(given.stepIn(large.id(), "spreadWorker", STARTED).id().value());
+        }
+
+        ExecutionDetail one = assertStatements(sql, 8, () -> devUi.execution(small.id().value()));
+        ExecutionDetail many = assertStatements(sql, 8, () -> devUi.execution(large.id().value()));
+
+        assertEquals(List.of(alone.id().value()), one.steps().stream().map(StepView::id).toList());
+        assertEquals(List.of(), one.steps().stream().filter(StepView::partitioned).toList(), "no partitioned step");
+        assertEquals(WORKERS + 2, many.steps().size());
+        assertEquals(List.of(parent.id().value()), many.steps().stream().filter(StepView::partitioned)
+                .map(StepView::id).toList(), "the parent only: neither the step before it nor its workers");
+        assertEquals(before.id().value(), many.steps().get(0).id());
+        assertEquals(workers, many.steps().subList(2, WORKERS + 2).stream().map(StepView::id).toList());
+    }
 
     @Test
     void aPageOfFiftyExecutionsIsTwoStatementsAndEachRowCountsItsOwnSteps() {

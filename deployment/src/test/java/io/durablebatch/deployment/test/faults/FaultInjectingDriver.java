@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Callable;
+import java.util.function.Predicate;
 import java.util.logging.Logger;
 
 import org.eclipse.microprofile.config.ConfigProvider;
@@ -73,6 +74,8 @@ public final class FaultInjectingDriver implements Driver {
     /** The counted statements since the last {@link #arm} or {@link #record}, in order. */
     private static final List<String> COUNTED = new ArrayList<>();
     private static int armedOrdinal;
+    /** Picks the faulted statement by its text instead of its ordinal, when set. */
+    private static Predicate<String> armedStatement;
     private static Kind armedKind;
     private static Fired fired;
     /** How many times {@link #arm} was called: a commit loss pending from an earlier arming never fires. */
@@ -99,8 +102,20 @@ public final class FaultInjectingDriver implements Driver {
             COUNTED.clear();
             armings++;
             armedOrdinal = ordinal;
+            armedStatement = null;
             armedKind = kind;
             fired = null;
+        }
+    }
+
+    /**
+     * Faults the first counted statement from now whose text (whitespace collapsed) {@code statement}
+     * accepts, with {@code kind}: for a statement whose ordinal depends on timing.
+     */
+    public static void arm(Predicate<String> statement, Kind kind) {
+        synchronized (LOCK) {
+            arm(0, kind);
+            armedStatement = statement;
         }
     }
 
@@ -140,10 +155,14 @@ public final class FaultInjectingDriver implements Driver {
         String line = sql.strip().replaceAll("\\s+", " ");
         synchronized (LOCK) {
             COUNTED.add(line);
-            if (armedKind == null || COUNTED.size() != armedOrdinal) {
+            if (armedKind == null || fired != null || (armedStatement == null ? COUNTED.size() != armedOrdinal
+                    : !armedStatement.test(line))) {
                 return Optional.empty();
             }
-            Fired fault = new Fired(armedOrdinal, armedKind, line, Thread.currentThread().getName());
+            if (armedStatement != null) {
+                armedStatement = null; // once: the statement's retry runs unfaulted
+            }
+            Fired fault = new Fired(COUNTED.size(), armedKind, line, Thread.currentThread().getName());
             if (armedKind == Kind.COMMIT_LOST) {
                 return Optional.of(new PendingLoss(fault, armings));
             }

@@ -5,6 +5,7 @@ import static io.durablebatch.deployment.test.RepositoryTestSupport.assertStatem
 import static io.durablebatch.deployment.test.RepositoryTestSupport.freshJobName;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.tx;
+import static io.durablebatch.execution.ExecutionStatus.COMPLETED;
 import static io.durablebatch.execution.ExecutionStatus.FAILED;
 import static io.durablebatch.execution.ExecutionStatus.STARTED;
 import static io.durablebatch.execution.ExecutionStatus.STOPPED;
@@ -14,6 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,8 +34,10 @@ import io.durablebatch.execution.JobInstance;
 import io.durablebatch.execution.JobInstanceId;
 import io.durablebatch.execution.JobInstanceKey;
 import io.durablebatch.execution.JobName;
+import io.durablebatch.execution.StepCounters;
 import io.durablebatch.execution.StepExecution;
 import io.durablebatch.execution.StepExecutionId;
+import io.durablebatch.execution.StepName;
 import io.durablebatch.repository.PageRequest;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.durablebatch.runtime.sql.MetadataSql;
@@ -162,5 +166,61 @@ class RepositoryFindersTest {
                 () -> tx(() -> repository.stepExecutions(tooMany)));
         assertEquals(PageRequest.MAX_SIZE, tx(() -> repository.stepExecutions(tooMany.subList(0, PageRequest.MAX_SIZE)))
                 .size());
+    }
+
+    /**
+     * The latest attempt of a step in the instance's other executions, in one statement, is what
+     * reading the instance's executions newest first, each one's steps, until one ran the step,
+     * found: for every step name and every execution as the current one, with executions that ran the
+     * step twice, once (completed) or not at all.
+     */
+    @Test
+    void theLatestAttemptOfAStepInAnotherExecutionIsTheOneReadingThemInTurnFinds() {
+        JobInstance instance = given.newInstance("latest-before");
+        JobExecution first = given.attemptIn(instance.id(), STARTED);
+        given.stepIn(first.id(), "load", FAILED);
+        StepExecution firstLoad = given.stepIn(first.id(), "load", FAILED);
+        StepExecution firstMark = given.endStep(given.stepIn(first.id(), "mark", STARTED), COMPLETED, "COMPLETED",
+                StepCounters.ZERO);
+        given.move(first, FAILED);
+        JobExecution second = given.attemptIn(instance.id(), STARTED);
+        StepExecution secondMark = given.stepIn(second.id(), "mark", FAILED);
+        given.move(second, FAILED);
+        JobExecution third = given.attemptIn(instance.id(), STARTED);
+        StepExecution thirdLoad = given.stepIn(third.id(), "load", STARTED);
+        JobInstance other = given.newInstance("latest-before");
+        given.stepIn(given.attemptIn(other.id(), STARTED).id(), "load", STARTED);
+
+        // by current execution, then step name: the attempt found (null for none)
+        Map<JobExecution, List<StepExecution>> expected = new LinkedHashMap<>();
+        expected.put(first, Arrays.asList(thirdLoad, secondMark, null));
+        expected.put(second, Arrays.asList(thirdLoad, firstMark, null));
+        expected.put(third, Arrays.asList(firstLoad, secondMark, null));
+        List<String> names = List.of("load", "mark", "missing");
+        expected.forEach((current, attempts) -> {
+            for (int i = 0; i < names.size(); i++) {
+                StepName step = StepName.of(names.get(i));
+                Optional<StepExecution> found = tx(() -> assertStatements(sql, 1,
+                        () -> repository.latestStepExecutionBefore(instance.id(), step, current.id())));
+                String name = step + " before attempt " + current.attempt();
+                assertEquals(Optional.ofNullable(attempts.get(i)), found, name);
+                assertEquals(tx(() -> readInTurn(instance.id(), step, current.id())), found, name + ", read in turn");
+            }
+        });
+    }
+
+    /** The latest attempt as the kernel found it before: the instance's executions newest first, each one's steps. */
+    private Optional<StepExecution> readInTurn(JobInstanceId instance, StepName step, JobExecutionId current) {
+        List<JobExecution> executions = repository.jobExecutions(instance);
+        for (int i = executions.size() - 1; i >= 0; i--) {
+            if (!executions.get(i).id().equals(current)) {
+                Optional<StepExecution> attempt = repository.stepExecutions(executions.get(i).id()).stream()
+                        .filter(candidate -> candidate.stepName().equals(step)).reduce((earlier, later) -> later);
+                if (attempt.isPresent()) {
+                    return attempt;
+                }
+            }
+        }
+        return Optional.empty();
     }
 }

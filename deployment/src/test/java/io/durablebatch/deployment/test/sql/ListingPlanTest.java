@@ -3,6 +3,7 @@ package io.durablebatch.deployment.test.sql;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.dropTablesWithPrefix;
 import static io.durablebatch.deployment.test.RepositoryTestSupport.repositoryApp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.reflect.RecordComponent;
@@ -124,8 +125,24 @@ class ListingPlanTest {
                     SELECT e.id, e.job_instance_id, 'plan-step', e.status, e.status, e.created_at, e.created_at,
                            e.created_at, e.created_at, 2, 'plan-step'
                     FROM {p}job_execution e""",
+            // the newest execution's step is partitioned, with 1,000 workers
+            """
+                    INSERT INTO {p}step_execution (job_execution_id, job_instance_id, step_name, status, exit_code,
+                        created_at, started_at, ended_at, last_updated, version)
+                    SELECT e.id, e.job_instance_id, 'plan-worker', e.status, e.status, e.created_at, e.created_at,
+                           e.created_at, e.created_at, 2
+                    FROM (SELECT * FROM {p}job_execution ORDER BY id DESC LIMIT 1) e, generate_series(1, %2$d)""",
+            // and so is every other execution's (their plans' partitions are none of these tables)
+            """
+                    INSERT INTO {p}step_partition_plan (parent_step_execution_id, partition_count, created_at)
+                    SELECT s.id, 1, now() FROM {p}step_execution s
+                    WHERE s.step_name = 'plan-step'
+                      AND (s.job_execution_id %% 2 = 0 OR s.job_execution_id = (SELECT max(id) FROM {p}job_execution))""",
             "ANALYZE {p}job_instance, {p}job_execution, {p}recovery_decision, {p}operator_request, {p}retention_action, "
-                    + "{p}schedule_event, {p}step_execution" };
+                    + "{p}schedule_event, {p}step_execution, {p}step_partition_plan" };
+
+    /** The workers of the newest execution's partitioned step. */
+    private static final int WORKERS = 1000;
 
     @RegisterExtension
     static final QuarkusUnitTest APP = repositoryApp(BuiltStatements.class)
@@ -151,7 +168,7 @@ class ListingPlanTest {
         }
         try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
             for (String sql : HISTORY) {
-                statement.execute(tables.substitute(sql.formatted(ROWS)));
+                statement.execute(tables.substitute(sql.formatted(ROWS, WORKERS)));
             }
         }
         historyStored = true;
@@ -281,6 +298,68 @@ class ListingPlanTest {
         assertEquals(50, Integer.parseInt(walk.group(1)), run);
         long buffers = Long.parseLong(walk.group(2)) + (walk.group(3) == null ? 0 : Long.parseLong(walk.group(3)));
         assertTrue(buffers <= 4 * page.size(), "at most 4 pages an execution:\n" + run);
+    }
+
+    /**
+     * The drill-down of one execution finds its partitioned steps in one statement: the execution's
+     * range of the index on {@code (job_execution_id, id)}, each attempt probing the plans' primary
+     * key, never a walk of either table, here for an execution of 1,001 step attempts (1,000 of them a
+     * partitioned step's workers) among 200,000.
+     */
+    @Test
+    void thePartitionedStepsOfAnExecutionAreItsRangeOfTheStepIndex() throws SQLException {
+        String run = genericPlan(statement("PartitionStore.parentsIn"),
+                Map.of("jobExecutionId", String.valueOf(newest("id"))));
+
+        assertFalse(run.contains("Seq Scan"), run);
+        Matcher walk = Pattern.compile("Index (?:Only )?Scan using " + PREFIX + "step_execution_job_ix on \\w+ s "
+                + "\\(actual rows=(\\d+) loops=1\\)\\n\\s+Index Cond: \\(job_execution_id = ").matcher(run);
+        assertTrue(walk.find(), run);
+        assertEquals(WORKERS + 1, Integer.parseInt(walk.group(1)), run);
+        assertTrue(run.contains(" using " + PREFIX + "step_partition_plan_pkey on "), run);
+        assertTrue(run.matches("(?s)Nested Loop[^\\n]*\\(actual rows=1 loops=1\\)\\n.*"), "one parent:\n" + run);
+        assertTrue(sharedBuffers(run) <= 4 * (WORKERS + 1), "at most 4 pages an attempt:\n" + run);
+    }
+
+    /**
+     * A restart finds the latest attempt of a step in the instance's other executions in one statement:
+     * a backward walk of the index on {@code (job_instance_id, step_name, id)} that stops at its first
+     * row, whatever the history.
+     */
+    @Test
+    void theLatestEarlierAttemptOfAStepIsTheFirstEntryOfItsIndexWalkedBackwards() throws SQLException {
+        String run = genericPlan(statement("StepExecutionStore.latestBefore"), Map.of("jobInstanceId",
+                String.valueOf(newest("job_instance_id")), "stepName", "'plan-step'", "current", "-1"));
+
+        assertFalse(run.contains("Seq Scan") || run.contains("Sort"), run);
+        Matcher walk = Pattern.compile("Index Scan Backward using " + PREFIX + "step_execution_instance_ix on \\w+ "
+                + "\\(actual rows=1 loops=1\\)\\n\\s+Index Cond: \\(\\(job_instance_id = .*step_name.*\\n")
+                .matcher(run);
+        assertTrue(walk.find(), run);
+        assertTrue(sharedBuffers(run) <= 8, "a descent of the index and one table page:\n" + run);
+    }
+
+    private SqlStatement statement(String name) {
+        return BuiltStatements.every(tables).stream().filter(statement -> statement.toString().equals(name))
+                .findFirst().orElseThrow();
+    }
+
+    /** A column of the newest execution: the one whose step has 1,000 workers. */
+    private long newest(String column) throws SQLException {
+        try (Connection connection = dataSource.getConnection();
+                Statement statement = connection.createStatement();
+                ResultSet id = statement.executeQuery(tables.substitute("SELECT " + column
+                        + " FROM {p}job_execution ORDER BY id DESC LIMIT 1"))) {
+            id.next();
+            return id.getLong(1);
+        }
+    }
+
+    /** The shared buffers of the plan's top node (its own and its children's). */
+    private static long sharedBuffers(String run) {
+        Matcher buffers = Pattern.compile("Buffers: shared hit=(\\d+)(?: read=(\\d+))?").matcher(run);
+        assertTrue(buffers.find(), run);
+        return Long.parseLong(buffers.group(1)) + (buffers.group(2) == null ? 0 : Long.parseLong(buffers.group(2)));
     }
 
     @Test

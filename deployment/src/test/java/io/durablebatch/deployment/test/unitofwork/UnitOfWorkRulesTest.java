@@ -46,6 +46,7 @@ import io.durablebatch.execution.DefinitionIdentity;
 import io.durablebatch.execution.ExecutionParameters;
 import io.durablebatch.execution.ExitStatus;
 import io.durablebatch.execution.JobExecution;
+import io.durablebatch.execution.JobExecutionId;
 import io.durablebatch.execution.JobInstance;
 import io.durablebatch.execution.JobInstanceId;
 import io.durablebatch.execution.JobInstanceKey;
@@ -270,6 +271,11 @@ class UnitOfWorkRulesTest {
                     JobExecution running = flowStarted();
                     return new Case(running.jobInstanceId(), () -> repository.latestFlowStep(running.jobInstanceId(), NODE));
                 }),
+                Map.entry("latestStepExecutionBefore(JobInstanceId, StepName, JobExecutionId)", () -> {
+                    StepExecution step = given.stepExecutionIn(STARTED);
+                    return new Case(step.jobInstanceId(), () -> repository.latestStepExecutionBefore(step.jobInstanceId(),
+                            step.stepName(), JobExecutionId.of(Long.MAX_VALUE)));
+                }),
                 Map.entry("appendFlowDecision(FlowDecisionRequest)", () -> {
                     JobExecution running = given.jobExecutionIn(STARTED);
                     return new Case(running.jobInstanceId(), () -> repository.appendFlowDecision(decision(running)));
@@ -409,6 +415,11 @@ class UnitOfWorkRulesTest {
                 Map.entry("executionOwnership(JobExecutionId)", () -> {
                     JobExecution running = given.jobExecutionIn(STARTED);
                     return new Case(running.jobInstanceId(), () -> repository.executionOwnership(running.id()));
+                }),
+                Map.entry("partitionedStepExecutions(JobExecutionId)", () -> {
+                    StepExecution parent = planned().parent();
+                    return new Case(parent.jobInstanceId(),
+                            () -> repository.partitionedStepExecutions(parent.jobExecutionId()));
                 }),
                 Map.entry("stepPartitions(StepExecutionId, PageRequest)", () -> {
                     StepExecution parent = planned().parent();
