@@ -22,7 +22,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.quarkus.devui.tests.DevUIJsonRPCTest;
 import io.quarkus.test.QuarkusDevModeTest;
 
 /**
@@ -31,7 +30,7 @@ import io.quarkus.test.QuarkusDevModeTest;
  * drill-down, and the actions start, stop, restart and recover, whose refusals are answers naming
  * the repository's error code and change nothing.
  */
-class DurableBatchDevUIJsonRPCTest extends DevUIJsonRPCTest {
+class DurableBatchDevUIJsonRPCTest {
 
     /** The card's Dev UI namespace: the runtime artifact's id. */
     static final String NAMESPACE = "quarkus-durable-batch";
@@ -45,9 +44,7 @@ class DurableBatchDevUIJsonRPCTest extends DevUIJsonRPCTest {
                     .addAsResource(new StringAsset("quarkus.http.port=" + PORT + "\n" + datasource()),
                             "application.properties"));
 
-    DurableBatchDevUIJsonRPCTest() {
-        super(NAMESPACE, "http://localhost:" + PORT);
-    }
+    private final DevUIJsonRpc devUi = new DevUIJsonRpc(NAMESPACE, PORT);
 
     /**
      * The tests' PostgreSQL, given to the build as system properties, written out for the dev-mode
@@ -73,9 +70,9 @@ class DurableBatchDevUIJsonRPCTest extends DevUIJsonRPCTest {
     }
 
     /*
-     * Dev mode starts the application anew for every test method (30 to 50 s here) and the harness
-     * answers a call after 3 s at best: the rules are grouped in two methods, one for what the card
-     * reads and one for what it does, each rule in a method of its own.
+     * Dev mode starts the application anew for every test method (30 to 50 s here): the rules are
+     * grouped in two methods, one for what the card reads and one for what it does, each rule in a
+     * method of its own.
      */
 
     @Test
@@ -236,7 +233,7 @@ class DurableBatchDevUIJsonRPCTest extends DevUIJsonRPCTest {
     }
 
     private JsonNode call(String method, Map<String, Object> parameters) throws Exception {
-        return executeJsonRPCMethod(method, parameters);
+        return devUi.call(method, parameters);
     }
 
     private static long started(JsonNode result) {
@@ -262,8 +259,8 @@ class DurableBatchDevUIJsonRPCTest extends DevUIJsonRPCTest {
             if (condition.test(detail)) {
                 return detail;
             }
-            // no pause: the harness waits 3 s for each answer
             assertTrue(System.nanoTime() < deadline, "timed out waiting until " + what + ": " + detail);
+            Thread.sleep(100);
         }
     }
 
