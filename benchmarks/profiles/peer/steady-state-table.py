@@ -48,15 +48,15 @@ def part(r, which, variant):
 # What a sample's CPU was for: the leaf-most frame that names a purpose (a pgjdbc frame under the item
 # writer is the write's; Narayana's frames are the transaction's, wherever they are called from).
 PURPOSES = {
-    'chunk': [(r'^(com\.arjuna|io\.narayana|io\.agroal\.narayana)\.', 'JTA begin/enlist/commit'),
+    'chunk': [(r'^(com\.arjuna|io\.narayana|io\.agroal\.narayana)\.', 'Narayana (begin, enlist, commit)'),
               (r'StepAttempt\.record(Progress|Completion)|JdbcRepository\.updateStepExecution|savePersistentData', 'record progress (the repository UPDATE)'),
               (r'ItemWriter\.write|writeItems', 'item writer'),
               (r'readItem|processItem|ItemReader|ItemProcessor', 'reader + processor'),
-              (r'\.(callRequireNew|callInOurTx)$|TransactionManager|UserTransaction', 'JTA begin/enlist/commit')],
-    'launches': [(r'^(com\.arjuna|io\.narayana|io\.agroal\.narayana)\.', 'JTA begin/enlist/commit'),
+              (r'\.(callRequireNew|callInOurTx)$', 'in the transaction, the rest (listeners, checkpoint)')],
+    'launches': [(r'^(com\.arjuna|io\.narayana|io\.agroal\.narayana)\.', 'Narayana (begin, enlist, commit)'),
                  (r'^org\.jberet\.repository\.|^io\.durablebatch\.runtime\.(repository|sql)\.|^org\.hibernate', 'repository (statements, mapping)'),
                  (r'^io\.durablebatch\.benchmarks\.peer\.PeerBatchlet|\.process$', 'the batchlet'),
-                 (r'\.(callRequireNew|callInOurTx|requiringNew|joiningExisting)|TransactionManager|UserTransaction', 'JTA begin/enlist/commit')],
+                 (r'\.(callRequireNew|callInOurTx|requiringNew|joiningExisting)', 'in a transaction, the rest')],
 }
 
 def purpose(frames):
