@@ -24,7 +24,8 @@ def epoch_ms(ts):
 
 def group(thread):
     t = re.sub(r'\d+', 'N', thread)
-    for key, pattern in [('GC', r'^(GC Thread|G1 |VM Periodic)'), ('JIT compiler', r'^C[12] Compi'),
+    # /proc's names come with their digits as N already (G1 as GN, C2 as CN)
+    for key, pattern in [('GC', r'^(GC Thread|G[1N] |VM Periodic)'), ('JIT compiler', r'^C[12N] Compi'),
                          ('VM thread', r'^VM Thread'), ('JFR', r'^JFR')]:
         if re.search(pattern, t):
             return key
@@ -44,6 +45,26 @@ def library(name):
         if name.startswith(prefix):
             return key
     return 'other: ' + '.'.join(name.split('.')[:2])
+
+# A sample's CPU belongs to the leaf-most frame of a library other than the JDK's (a HashMap.get inside
+# pgjdbc is pgjdbc's); ArC's generated subclasses and proxies sit in the bean's package but are ArC's.
+LIBRARIES = [(r'_(Subclass|ClientProxy|Bean|InterceptorInvoker)\b|^io\.quarkus\.arc\.', 'ArC'),
+             (r'^io\.durablebatch\.benchmarks\.', 'benchmark artifacts'),
+             (r'^io\.durablebatch\.jakarta\.', 'Durable Batch Jakarta layer'),
+             (r'^io\.durablebatch\.item\.', 'Durable Batch item writers'),
+             (r'^io\.durablebatch\.', 'Durable Batch kernel'),
+             (r'^(com\.arjuna|io\.narayana|io\.quarkus\.narayana|org\.jboss\.tm|jakarta\.transaction)\.', 'Narayana/JTA'),
+             (r'^org\.hibernate\.|^io\.quarkus\.hibernate', 'Hibernate'), (r'^org\.postgresql\.', 'pgjdbc'),
+             (r'^io\.agroal\.', 'Agroal'), (r'^(org\.jberet|io\.quarkiverse\.jberet)\.', 'JBeret'),
+             (r'^io\.smallrye\.faulttolerance', 'SmallRye FT'), (r'^org\.jboss\.(logging|logmanager)', 'logging'),
+             (r'^(io\.quarkus|io\.smallrye)\.', 'Quarkus other')]
+
+def sample_library(frames):
+    for f in frames:
+        for pattern, name in LIBRARIES:
+            if re.search(pattern, f):
+                return name
+    return 'JDK only'
 
 def analyse(jfr, line_file, units_key):
     line = json.loads(open(line_file).read().strip().splitlines()[-1])
@@ -68,16 +89,18 @@ def analyse(jfr, line_file, units_key):
             stacks[re.sub(r'\d+', 'N', t.get('javaName') or t.get('osName') or '?')].append(
                 [frame(f) for f in (e['values'].get('stackTrace') or {}).get('frames', [])])
     r['samples'] = {t: len(s) for t, s in stacks.items()}
+    r['stacks'] = stacks
     r['frames'] = {}
     for t, sampled in stacks.items():
         cpu = by_thread.get('java' if t == 'main' else t[:15], 0.0)
-        incl, own = collections.Counter(), collections.Counter()
+        incl, own, libs = collections.Counter(), collections.Counter(), collections.Counter()
         for frames in sampled:
+            libs[sample_library(frames)] += cpu / len(sampled)
             for f in set(frames):
                 incl[f] += cpu / len(sampled)
             if frames:
                 own[frames[0]] += cpu / len(sampled)
-        r['frames'][t] = (cpu, incl, own)
+        r['frames'][t] = (cpu, incl, own, libs)
     comps = [e for e in inside if e['type'] == 'jdk.Compilation']
     jit = collections.defaultdict(lambda: [0, 0.0])
     methods = collections.defaultdict(lambda: [0, 0.0])
@@ -125,12 +148,12 @@ def main():
     for g in sorted(set(a['groups']) | set(b['groups']), key=lambda g: -abs(a['groups'][g] - b['groups'][g])):
         print('%-40s %9.3f %9.3f %+9.3f' % (g[:40], a['groups'][g], b['groups'][g], a['groups'][g] - b['groups'][g]))
     for t in sorted(set(a['frames']) | set(b['frames']), key=lambda t: -(a['frames'].get(t, (0,))[0] + b['frames'].get(t, (0,))[0])):
-        fa, fb = a['frames'].get(t, (0, {}, {})), b['frames'].get(t, (0, {}, {}))
+        fa, fb = a['frames'].get(t, (0, {}, {}, {})), b['frames'].get(t, (0, {}, {}, {}))
         if fa[0] + fb[0] < 0.05:
             continue
         print('\n== thread %s: %s %.3f ms/unit (%d samples), %s %.3f ms/unit (%d samples)' % (
             t, la, fa[0], a['samples'].get(t, 0), lb, fb[0], b['samples'].get(t, 0)))
-        for title, k in [('inclusive', 1), ('self', 2)]:
+        for title, k in [('by library (a sample to its leaf-most non-JDK frame)', 3), ('inclusive', 1), ('self', 2)]:
             print('-- %s frames, ms per unit (sample share x the thread\'s CPU), largest differences' % title)
             keys = set(fa[k]) | set(fb[k])
             for f in sorted(keys, key=lambda f: -abs(fa[k].get(f, 0) - fb[k].get(f, 0)))[:int(sys.argv[8]) if len(sys.argv) > 8 else 30]:
@@ -153,4 +176,5 @@ def main():
     for s in sorted(keys, key=lambda s: -abs(a['alloc'][s] / u(a) - b['alloc'][s] / u(b)))[:30]:
         print('%-110s %8.1f %8.1f %+8.1f' % (s[-110:], a['alloc'][s] / u(a), b['alloc'][s] / u(b), a['alloc'][s] / u(a) - b['alloc'][s] / u(b)))
 
-main()
+if __name__ == '__main__':
+    main()
