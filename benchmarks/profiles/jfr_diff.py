@@ -59,12 +59,16 @@ LIBRARIES = [(r'_(Subclass|ClientProxy|Bean|InterceptorInvoker)\b|^io\.quarkus\.
              (r'^io\.smallrye\.faulttolerance', 'SmallRye FT'), (r'^org\.jboss\.(logging|logmanager)', 'logging'),
              (r'^(io\.quarkus|io\.smallrye)\.', 'Quarkus other')]
 
-def sample_library(frames):
+def leaf_most(frames, table, default):
+    """The name of the pattern that matches the leaf-most frame any pattern of table matches (the first such)."""
     for f in frames:
-        for pattern, name in LIBRARIES:
+        for pattern, name in table:
             if re.search(pattern, f):
                 return name
-    return 'JDK only'
+    return default
+
+def sample_library(frames):
+    return leaf_most(frames, LIBRARIES, 'JDK only')
 
 def analyse(jfr, line_file, units_key):
     line = json.loads(open(line_file).read().strip().splitlines()[-1])

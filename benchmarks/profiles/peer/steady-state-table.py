@@ -10,7 +10,7 @@ caller; then the execution thread's and the caller's CPU by library (a sample to
 its share of the thread's samples x the thread's /proc CPU), with BASE (default durable-native) minus each other."""
 import sys, os, glob, re, collections
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from jfr_diff import analyse
+from jfr_diff import analyse, leaf_most
 
 directory, workload = sys.argv[1], sys.argv[2]
 units_key = 'launches' if workload == 'launches' else None
@@ -33,12 +33,17 @@ def caller(variant):
     # the bare ceiling runs its chunks on the caller's thread: that is its execution thread
     return 'main' if not variant.endswith('bare') else None
 
+def chosen(thread, which, variant):
+    """Whether the thread is one of the variant's execution threads (which == 'execution') or its caller."""
+    if which == 'execution':
+        return execution(thread) or (thread == 'main' and variant.endswith('bare'))
+    return thread == caller(variant)
+
 def part(r, which, variant):
     """(ms per unit, library -> ms per unit) of the execution threads or the caller in one run."""
     cpu, libs = 0.0, collections.Counter()
     for t, (ms, _, _, by_library) in r['frames'].items():
-        chosen = execution(t) or (t == 'main' and variant.endswith('bare')) if which == 'execution' else t == caller(variant)
-        if chosen:
+        if chosen(t, which, variant):
             cpu += ms
             libs.update(by_library)
     if which == 'caller' and caller(variant) and cpu == 0.0:
@@ -60,18 +65,13 @@ PURPOSES = {
 }
 
 def purpose(frames):
-    for f in frames:
-        for pattern, name in PURPOSES[workload]:
-            if re.search(pattern, f):
-                return name
-    return 'runtime (the rest)'
+    return leaf_most(frames, PURPOSES[workload], 'runtime (the rest)')
 
 def purposes(r, which, variant):
     """The execution threads' or the caller's ms per unit by purpose in one run."""
     out = collections.Counter()
     for t, (ms, _, _, _) in r['frames'].items():
-        chosen = execution(t) or (t == 'main' and variant.endswith('bare')) if which == 'execution' else t == caller(variant)
-        if chosen and r['stacks'][t]:
+        if chosen(t, which, variant) and r['stacks'][t]:
             for frames in r['stacks'][t]:
                 out[purpose(frames)] += ms / len(r['stacks'][t])
     return out
@@ -91,7 +91,7 @@ rows = [('JVM', lambda r, v: r['cpu']), ('JIT compiler threads', lambda r, v: r[
 for title, f in rows:
     print('%-40s' % title + ''.join('%-26s' % cell([f(r, v) for r in runs[v]]) for v in variants))
 print('%-40s' % 'JIT share of the JVM' + ''.join('%-26s' % ('%5.1f%%' % (100 * mean([r['groups'].get('JIT compiler', 0.0) / r['cpu'] for r in runs[v]]))) for v in variants))
-print('%-40s' % 'execution samples' + ''.join('%-26s' % ' '.join(str(sum(n for t, n in r['samples'].items() if execution(t) or (t == 'main' and v.endswith('bare')))) for r in runs[v]) for v in variants))
+print('%-40s' % 'execution samples' + ''.join('%-26s' % ' '.join(str(sum(n for t, n in r['samples'].items() if chosen(t, 'execution', v))) for r in runs[v]) for v in variants))
 print('%-40s' % 'units per run' + ''.join('%-26s' % ' '.join('%.0f' % r['units'] for r in runs[v]) for v in variants))
 for which, split in [('execution', 'library'), ('execution', 'purpose'), ('caller', 'library'), ('caller', 'purpose')]:
     print('\n== %s thread(s), µs per unit by %s (mean [per round]); %s minus each' % (which, split, base))
