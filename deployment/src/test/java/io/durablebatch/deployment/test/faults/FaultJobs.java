@@ -17,12 +17,15 @@ import jakarta.inject.Singleton;
 
 import io.agroal.api.AgroalDataSource;
 import io.durablebatch.context.StepContext;
+import io.durablebatch.deployment.test.RepositoryTestSupport;
+import io.durablebatch.deployment.test.kernel.KernelTestSupport;
 import io.durablebatch.deployment.test.kernel.KernelTestSupport.RangeReader;
 import io.durablebatch.deployment.test.kernel.KernelTestSupport.Row;
 import io.durablebatch.item.ItemWriter;
 import io.durablebatch.job.Job;
 import io.durablebatch.job.JobDefinition;
 import io.durablebatch.job.RepeatStatus;
+import io.quarkus.test.QuarkusUnitTest;
 
 /**
  * The small jobs the fault sweeps run, writing into {@code fault_rows}, keyed by run and item as a
@@ -71,6 +74,19 @@ public class FaultJobs {
                 .start(rangePartitions(PARTITIONS, PER_PARTITION, COMMIT_INTERVAL, new TargetWriter(dataSource))
                         .withWorkers(WORKERS))
                 .build();
+    }
+
+    /**
+     * An application whose kernel runs these jobs (and {@code extraClasses}) on the fault-injecting
+     * driver, with a repository of its own (tables named {@code tablePrefix}…): other test processes
+     * sharing the database never run or recover its executions.
+     */
+    static QuarkusUnitTest app(String tablePrefix, Class<?>... extraClasses) {
+        return new QuarkusUnitTest()
+                .withApplicationRoot(jar -> jar.addClasses(RepositoryTestSupport.class, FaultInjectingDriver.class,
+                        FaultJobs.class, KernelTestSupport.class).addClasses(extraClasses))
+                .overrideConfigKey("quarkus.datasource.jdbc.driver", FaultInjectingDriver.class.getName())
+                .overrideConfigKey("quarkus.durable-batch.schema.table-prefix", tablePrefix);
     }
 
     /** The rows every item of a completed run of {@code job} leaves, each exactly once. */

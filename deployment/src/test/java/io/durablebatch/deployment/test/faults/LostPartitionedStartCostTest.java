@@ -24,7 +24,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.agroal.api.AgroalDataSource;
-import io.durablebatch.deployment.test.RepositoryTestSupport;
 import io.durablebatch.deployment.test.faults.FaultInjectingDriver.Kind;
 import io.durablebatch.deployment.test.kernel.KernelTestSupport;
 import io.durablebatch.execution.ExecutionStatus;
@@ -53,11 +52,7 @@ class LostPartitionedStartCostTest {
     static final int PER_PARTITION = 5;
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(RepositoryTestSupport.class, FaultInjectingDriver.class,
-                    FaultJobs.class, KernelTestSupport.class, Jobs.class))
-            .overrideConfigKey("quarkus.datasource.jdbc.driver", FaultInjectingDriver.class.getName())
-            .overrideConfigKey("quarkus.durable-batch.schema.table-prefix", PREFIX)
+    static final QuarkusUnitTest APP = FaultJobs.app(PREFIX, Jobs.class)
             .overrideConfigKey("quarkus.durable-batch.control.poll-interval", "200ms");
 
     static volatile boolean gateCloses;

@@ -19,12 +19,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.agroal.api.AgroalDataSource;
-import io.durablebatch.deployment.test.RepositoryTestSupport;
 import io.durablebatch.deployment.test.faults.FaultInjectingDriver.Kind;
 import io.durablebatch.deployment.test.faults.FaultSweep.Case;
 import io.durablebatch.deployment.test.faults.FaultSweep.Outcome;
 import io.durablebatch.deployment.test.faults.FaultSweep.Resolution;
-import io.durablebatch.deployment.test.kernel.KernelTestSupport;
 import io.durablebatch.operator.JobOperator;
 import io.durablebatch.repository.spi.KernelRepository;
 import io.quarkus.test.QuarkusUnitTest;
@@ -66,11 +64,7 @@ class RepositoryFaultSweepTest {
     static final int BOUND_LEASES = 5;
 
     @RegisterExtension
-    static final QuarkusUnitTest APP = new QuarkusUnitTest()
-            .withApplicationRoot(jar -> jar.addClasses(RepositoryTestSupport.class, FaultInjectingDriver.class,
-                    FaultJobs.class, FaultSweep.class, KernelTestSupport.class))
-            .overrideConfigKey("quarkus.datasource.jdbc.driver", FaultInjectingDriver.class.getName())
-            .overrideConfigKey("quarkus.durable-batch.schema.table-prefix", TABLE_PREFIX)
+    static final QuarkusUnitTest APP = FaultJobs.app(TABLE_PREFIX, FaultSweep.class)
             .overrideConfigKey("quarkus.durable-batch.lease.duration", LEASE_SECONDS + "s")
             .overrideConfigKey("quarkus.durable-batch.lease.sweep-interval", "500ms")
             .overrideConfigKey("quarkus.durable-batch.lease.restart-on-owner-loss", "3")
